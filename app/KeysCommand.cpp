@@ -1,0 +1,63 @@
+#include "Commands.h"
+
+#include "auth/ApiKeyRegistry.h"
+#include "core/Clock.h"
+#include "core/DataDir.h"
+#include "core/Store.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+
+using namespace proofdesk;
+
+int runKeysCommand(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("proofdesk"));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("keys create: mint an API key for the request and proof services without "
+                       "a wallet (scripts, CI). The key alone is printed on stdout."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("create"));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+                                     QStringLiteral("The server's data dir."),
+                                     QStringLiteral("dir"), defaultDataDir());
+    const QCommandLineOption project(QStringLiteral("project"),
+                                     QStringLiteral("Project name (created if absent)."),
+                                     QStringLiteral("name"), QStringLiteral("CLI"));
+    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Key name."),
+                                  QStringLiteral("name"), QStringLiteral("CLI key"));
+    parser.addOption(dataDir);
+    parser.addOption(project);
+    parser.addOption(name);
+    parser.process(app);
+    if (parser.positionalArguments() != QStringList{QStringLiteral("create")}) {
+        err << "usage: proofdesk keys create [--data-dir DIR] [--project NAME]" << Qt::endl;
+        return 2;
+    }
+
+    QString error;
+    if (!prepareDataDir(parser.value(dataDir), &error)) {
+        err << error << Qt::endl;
+        return 1;
+    }
+    try {
+        Store store(storePathIn(parser.value(dataDir)));
+        SystemClock clock;
+        auth::ApiKeyRegistry keys(store, clock);
+        const QString projectId = keys.adminProjectNamed(parser.value(project));
+        const api::ApiKeyRecord key =
+            keys.mintKey(projectId, parser.value(name), QStringLiteral("#64748b"));
+        err << "Minted key " << QString::fromStdString(key.id) << " for project "
+            << parser.value(project) << " (" << projectId << ")" << Qt::endl;
+        out << QString::fromStdString(key.apiKey) << Qt::endl;
+    } catch (const std::exception& failure) {
+        err << "proofdesk keys create: " << failure.what() << Qt::endl;
+        return 1;
+    }
+    return 0;
+}

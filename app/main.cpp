@@ -1,0 +1,38 @@
+#include "Commands.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+void printUsage() {
+    std::fputs("Usage: proofdesk [--data-dir DIR]        open the console (embedded server)\n"
+               "       proofdesk serve [options]          serve the three APIs headless\n"
+               "       proofdesk keys create [options]    mint an API key without a wallet\n"
+               "Run a subcommand with --help for its options.\n",
+               stdout);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const char* command = argc > 1 ? argv[1] : "";
+    if (std::strcmp(command, "serve") == 0) {
+        return runServeCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "keys") == 0) {
+        return runKeysCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "--help") == 0 || std::strcmp(command, "-h") == 0 ||
+        std::strcmp(command, "help") == 0) {
+        printUsage();
+        return 0;
+    }
+#ifdef PROOFDESK_WITH_GUI
+    return runConsole(argc, argv);
+#else
+    std::fputs("This build has no console (PROOFDESK_GUI=OFF). Use `proofdesk serve`.\n", stderr);
+    printUsage();
+    return 2;
+#endif
+}

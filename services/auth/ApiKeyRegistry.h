@@ -1,0 +1,45 @@
+#pragma once
+
+#include "api/AuthWire.h"
+#include "core/Clock.h"
+#include "core/Store.h"
+
+#include <QString>
+
+namespace proofdesk::auth {
+
+// Who an API key speaks for.
+struct KeyIdentity {
+    QString keyId;
+    QString projectId;
+};
+
+// Projects, their members and their API keys. Also the one place that checks an API key for the
+// request and proof services (authenticate()).
+class ApiKeyRegistry {
+public:
+    ApiKeyRegistry(Store& store, const Clock& clock);
+
+    // Throws ServiceError(Unauthenticated, MISSING_API_KEY / INVALID_API_KEY).
+    KeyIdentity authenticate(const QString& apiKey);
+
+    // Inside a write transaction: a project owned by `ownerUserId` (may be empty for admin
+    // projects), its owner membership, and returns the project id.
+    QString createProjectIn(QSqlDatabase& db, const QString& name, const QString& ownerUserId);
+    api::ApiKeyRecord mintKeyIn(QSqlDatabase& db, const QString& projectId, const QString& name,
+                                const QString& color);
+
+    api::ApiKeyRecord mintKey(const QString& projectId, const QString& name, const QString& color);
+    api::ApiKeyPage listKeys(const QString& projectId, int limit, int offset);
+
+    bool isMember(const QString& userId, const QString& projectId);
+    bool projectExists(const QString& projectId);
+    // Offline admin: the project with this name that no wallet owns, created if absent.
+    QString adminProjectNamed(const QString& name);
+
+private:
+    Store& m_store;
+    const Clock& m_clock;
+};
+
+} // namespace proofdesk::auth

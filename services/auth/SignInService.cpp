@@ -1,0 +1,383 @@
+#include "SignInService.h"
+
+#include "core/SecureRandom.h"
+#include "core/ServiceError.h"
+#include "core/Ulid.h"
+#include "crypto/Eip712.h"
+#include "crypto/Hex.h"
+#include "crypto/Secp256k1.h"
+
+#include <QSqlError>
+
+namespace proofdesk::auth {
+namespace {
+
+const QString kStatement = QStringLiteral(
+    "Sign in to Proofdesk. This request proves you own this wallet; it costs nothing and "
+    "authorises no transaction.");
+
+[[noreturn]] void refuse(ErrorKind kind, const char* code, std::string detail = {}) {
+    throw ServiceError(kind, code, std::move(detail));
+}
+
+void execOrThrow(QSqlQuery& query) {
+    if (!query.exec()) {
+        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                           query.lastError().text().toStdString());
+    }
+}
+
+QByteArray requireWallet(const QString& wallet) {
+    const auto address = crypto::parseAddress(wallet);
+    if (!address) {
+        refuse(ErrorKind::BadRequest, "InvalidWallet",
+               "wallet must be 0x followed by 40 hex digits");
+    }
+    return *address;
+}
+
+Channel parseChannel(const std::optional<std::string>& channel) {
+    if (!channel || *channel == "cookie") {
+        return Channel::Cookie;
+    }
+    if (*channel == "bearer") {
+        return Channel::Bearer;
+    }
+    refuse(ErrorKind::BadRequest, "InvalidChannel", "channel must be bearer or cookie");
+}
+
+} // namespace
+
+QString channelName(Channel channel) {
+    return channel == Channel::Bearer ? QStringLiteral("bearer") : QStringLiteral("cookie");
+}
+
+SignInService::SignInService(Store& store, const Clock& clock, ApiKeyRegistry& keys,
+                             SignInSettings settings)
+    : m_store(store), m_clock(clock), m_keys(keys), m_settings(std::move(settings)) {}
+
+nlohmann::json SignInService::typedDataFor(const QString& wallet, const QString& nonce,
+                                           const QString& issuedAt, const QString& expiresAt,
+                                           const QString& statement) const {
+    nlohmann::json types = {{"EIP712Domain",
+                             {{{"name", "name"}, {"type", "string"}},
+                              {{"name", "version"}, {"type", "string"}},
+                              {{"name", "chainId"}, {"type", "uint256"}}}},
+                            {"SignIn",
+                             {{{"name", "wallet"}, {"type", "address"}},
+                              {{"name", "nonce"}, {"type", "string"}},
+                              {{"name", "issuedAt"}, {"type", "string"}},
+                              {{"name", "expiresAt"}, {"type", "string"}},
+                              {{"name", "statement"}, {"type", "string"}},
+                              {{"name", "uri"}, {"type", "string"}}}}};
+    return {{"domain", {{"name", "Proofdesk"}, {"version", "1"}, {"chainId", 1}}},
+            {"types", types},
+            {"primaryType", "SignIn"},
+            {"message",
+             {{"wallet", wallet.toStdString()},
+              {"nonce", nonce.toStdString()},
+              {"issuedAt", issuedAt.toStdString()},
+              {"expiresAt", expiresAt.toStdString()},
+              {"statement", statement.toStdString()},
+              {"uri", m_settings.serverUri.toStdString()}}}};
+}
+
+api::ChallengeResponse SignInService::issueChallenge(const QString& wallet) {
+    const QByteArray address = requireWallet(wallet);
+    const QString canonicalWallet = crypto::toChecksumAddress(address);
+    const qint64 nowMs = m_clock.nowMs();
+    const qint64 expiresMs = nowMs + m_settings.challengeLifetimeSeconds * 1000;
+    const QString token = secureRandomToken(QStringLiteral("pdc_"));
+    const QString nonce = QString::fromLatin1(secureRandomBytes(16).toHex());
+    const QString issuedAt = toIsoTimestampMs(nowMs);
+    const QString expiresAt = toIsoTimestampMs(expiresMs);
+    const nlohmann::json typedData =
+        typedDataFor(canonicalWallet, nonce, issuedAt, expiresAt, kStatement);
+
+    m_store.write([&](QSqlDatabase& db) {
+        QSqlQuery insert(db);
+        insert.prepare(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
+                                      "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"));
+        insert.addBindValue(sha256Hex(token));
+        insert.addBindValue(QString::fromLatin1(address.toHex()));
+        insert.addBindValue(QString::fromStdString(typedData.dump()));
+        insert.addBindValue(expiresMs);
+        insert.addBindValue(issuedAt);
+        execOrThrow(insert);
+        // Expired challenges older than a day carry no information; keep the table small.
+        QSqlQuery prune(db);
+        prune.prepare(QStringLiteral("DELETE FROM challenges WHERE expires_at_ms < ?"));
+        prune.addBindValue(nowMs - 24 * 3600 * 1000);
+        execOrThrow(prune);
+    });
+
+    api::ChallengeResponse response;
+    response.challengeToken = token.toStdString();
+    response.nonce = nonce.toStdString();
+    response.issuedAt = issuedAt.toStdString();
+    response.expiresAt = expiresAt.toStdString();
+    response.statement = kStatement.toStdString();
+    response.eip712 = typedData;
+    return response;
+}
+
+IssuedSession SignInService::createSession(const api::SessionRequest& request) {
+    const QString wallet = QString::fromStdString(request.wallet);
+    const QByteArray address = requireWallet(wallet);
+    const Channel channel = parseChannel(request.channel);
+
+    const auto rawSignature = crypto::fromHex(QString::fromStdString(request.signature));
+    if (!rawSignature) {
+        refuse(ErrorKind::BadRequest, "InvalidSignature", "signature must be hex");
+    }
+    crypto::RecoverableSignature signature;
+    switch (crypto::parseSignature(*rawSignature, &signature)) {
+    case crypto::SignatureProblem::None:
+        break;
+    case crypto::SignatureProblem::WrongLength:
+        refuse(ErrorKind::BadRequest, "InvalidSignature", "signature must be 65 bytes");
+    case crypto::SignatureProblem::BadRecoveryId:
+        refuse(ErrorKind::BadRequest, "InvalidSignature", "v must be 0, 1, 27 or 28");
+    case crypto::SignatureProblem::HighS:
+        refuse(ErrorKind::BadRequest, "NonCanonicalSignature", "s must be in the lower half");
+    case crypto::SignatureProblem::InvalidEncoding:
+        refuse(ErrorKind::BadRequest, "InvalidSignature");
+    }
+
+    const QString tokenHash = sha256Hex(QString::fromStdString(request.challengeToken));
+    nlohmann::json typedData;
+    {
+        QSqlQuery challenge = m_store.exec(
+            QStringLiteral("SELECT wallet, typed_data, expires_at_ms, used_at FROM challenges "
+                           "WHERE token_hash = ?"),
+            {tokenHash});
+        if (!challenge.next()) {
+            refuse(ErrorKind::Unauthenticated, "ChallengeNotFound");
+        }
+        if (challenge.value(0).toString() != QString::fromLatin1(address.toHex())) {
+            refuse(ErrorKind::Unauthenticated, "ChallengeWalletMismatch",
+                   "the challenge was issued for another wallet");
+        }
+        if (!challenge.value(3).isNull()) {
+            refuse(ErrorKind::Unauthenticated, "ChallengeUsed");
+        }
+        if (challenge.value(2).toLongLong() <= m_clock.nowMs()) {
+            refuse(ErrorKind::Unauthenticated, "ChallengeExpired");
+        }
+        typedData = nlohmann::json::parse(challenge.value(1).toString().toStdString());
+    } // the read query is finished before the write transaction begins
+    const auto signer = crypto::recoverAddress(crypto::eip712::signingDigest(typedData), signature);
+    if (!signer || *signer != address) {
+        refuse(ErrorKind::Unauthenticated, "SignatureMismatch",
+               "the signature was not made by this wallet over this challenge");
+    }
+
+    IssuedSession issued;
+    m_store.write([&](QSqlDatabase& db) {
+        // Single use, even under concurrent attempts: only one UPDATE can take it.
+        QSqlQuery take(db);
+        take.prepare(QStringLiteral("UPDATE challenges SET used_at = ? WHERE token_hash = ? AND "
+                                    "used_at IS NULL"));
+        take.addBindValue(toIsoTimestamp(m_clock.now()));
+        take.addBindValue(tokenHash);
+        execOrThrow(take);
+        if (take.numRowsAffected() != 1) {
+            refuse(ErrorKind::Unauthenticated, "ChallengeUsed");
+        }
+
+        const QString walletHex = QStringLiteral("0x") + QString::fromLatin1(address.toHex());
+        QString userId;
+        QString projectId;
+        QSqlQuery user(db);
+        user.prepare(QStringLiteral(
+            "SELECT u.id, (SELECT p.id FROM projects p WHERE p.owner_user_id = u.id ORDER BY p.id "
+            "LIMIT 1) FROM users u WHERE u.wallet = ?"));
+        user.addBindValue(walletHex);
+        execOrThrow(user);
+        if (user.next()) {
+            userId = user.value(0).toString();
+            projectId = user.value(1).toString();
+        } else {
+            // First sign-in: the user, a Personal project, and one active API key.
+            userId = newUlid(m_clock.nowMs());
+            QSqlQuery insert(db);
+            insert.prepare(QStringLiteral("INSERT INTO users (id, wallet, created_at) "
+                                          "VALUES (?, ?, ?)"));
+            insert.addBindValue(userId);
+            insert.addBindValue(walletHex);
+            insert.addBindValue(toIsoTimestamp(m_clock.now()));
+            execOrThrow(insert);
+            projectId = m_keys.createProjectIn(db, QStringLiteral("Personal"), userId);
+            m_keys.mintKeyIn(db, projectId, QStringLiteral("Default"), QStringLiteral("#3b82f6"));
+        }
+
+        const QString sessionId = newUlid(m_clock.nowMs());
+        QSqlQuery session(db);
+        session.prepare(QStringLiteral("INSERT INTO sessions (id, user_id, channel, "
+                                       "selected_project, created_at) VALUES (?, ?, ?, ?, ?)"));
+        session.addBindValue(sessionId);
+        session.addBindValue(userId);
+        session.addBindValue(channelName(channel));
+        session.addBindValue(projectId);
+        session.addBindValue(toIsoTimestamp(m_clock.now()));
+        execOrThrow(session);
+        issued = issueTokensIn(db, sessionId, channel, projectId);
+    });
+    return issued;
+}
+
+IssuedSession SignInService::issueTokensIn(QSqlDatabase& db, const QString& sessionId,
+                                           Channel channel, const QString& selectedProject) {
+    const qint64 nowMs = m_clock.nowMs();
+    IssuedSession issued;
+    issued.channel = channel;
+    const QString access = secureRandomToken(QStringLiteral("pda_"));
+    const QString refresh = secureRandomToken(QStringLiteral("pdr_"));
+    const qint64 accessExpiresMs = nowMs + m_settings.accessLifetimeSeconds * 1000;
+    const qint64 refreshExpiresMs = nowMs + m_settings.refreshLifetimeSeconds * 1000;
+    for (const auto& [token, kind, expires] :
+         {std::tuple{access, QStringLiteral("access"), accessExpiresMs},
+          std::tuple{refresh, QStringLiteral("refresh"), refreshExpiresMs}}) {
+        QSqlQuery insert(db);
+        insert.prepare(QStringLiteral("INSERT INTO tokens (token_hash, session_id, kind, "
+                                      "expires_at_ms, state, created_at) VALUES (?, ?, ?, ?, "
+                                      "'active', ?)"));
+        insert.addBindValue(sha256Hex(token));
+        insert.addBindValue(sessionId);
+        insert.addBindValue(kind);
+        insert.addBindValue(expires);
+        insert.addBindValue(toIsoTimestampMs(nowMs));
+        execOrThrow(insert);
+    }
+    issued.tokens.accessToken = access.toStdString();
+    issued.tokens.refreshToken = refresh.toStdString();
+    issued.tokens.expiresAt = accessExpiresMs / 1000;
+    issued.tokens.selectedProject = selectedProject.toStdString();
+    issued.refreshExpiresAt = refreshExpiresMs / 1000;
+    return issued;
+}
+
+IssuedSession SignInService::refresh(const QString& refreshToken, Channel presentedVia) {
+    if (refreshToken.isEmpty()) {
+        refuse(ErrorKind::Unauthenticated, "MissingToken");
+    }
+    IssuedSession issued;
+    bool reused = false;
+    m_store.write([&](QSqlDatabase& db) {
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral(
+            "SELECT t.session_id, t.kind, t.expires_at_ms, t.state, s.channel, s.revoked_at, "
+            "s.selected_project FROM tokens t JOIN sessions s ON s.id = t.session_id "
+            "WHERE t.token_hash = ?"));
+        q.addBindValue(sha256Hex(refreshToken));
+        execOrThrow(q);
+        if (!q.next() || q.value(1).toString() != QLatin1String("refresh")) {
+            refuse(ErrorKind::Unauthenticated, "InvalidToken");
+        }
+        const QString sessionId = q.value(0).toString();
+        const Channel channel =
+            q.value(4).toString() == QLatin1String("bearer") ? Channel::Bearer : Channel::Cookie;
+        if (channel != presentedVia) {
+            refuse(ErrorKind::Unauthenticated, "ChannelMismatch");
+        }
+        if (!q.value(5).isNull()) {
+            refuse(ErrorKind::Unauthenticated, "SessionRevoked");
+        }
+        if (q.value(3).toString() == QLatin1String("rotated")) {
+            // A rotated refresh token came back: someone holds a copy. Revoke the whole family.
+            QSqlQuery revoke(db);
+            revoke.prepare(QStringLiteral("UPDATE sessions SET revoked_at = ?, revoked_reason = "
+                                          "'refresh token reused' WHERE id = ?"));
+            revoke.addBindValue(toIsoTimestamp(m_clock.now()));
+            revoke.addBindValue(sessionId);
+            execOrThrow(revoke);
+            QSqlQuery tokens(db);
+            tokens.prepare(
+                QStringLiteral("UPDATE tokens SET state = 'revoked' WHERE session_id = ?"));
+            tokens.addBindValue(sessionId);
+            execOrThrow(tokens);
+            reused = true;
+            return; // commit the revocation, then refuse
+        }
+        if (q.value(3).toString() != QLatin1String("active")) {
+            refuse(ErrorKind::Unauthenticated, "InvalidToken");
+        }
+        if (q.value(2).toLongLong() <= m_clock.nowMs()) {
+            refuse(ErrorKind::Unauthenticated, "TokenExpired");
+        }
+        QSqlQuery rotate(db);
+        rotate.prepare(QStringLiteral("UPDATE tokens SET state = 'rotated' WHERE token_hash = ?"));
+        rotate.addBindValue(sha256Hex(refreshToken));
+        execOrThrow(rotate);
+        issued = issueTokensIn(db, sessionId, channel, q.value(6).toString());
+    });
+    if (reused) {
+        refuse(ErrorKind::Unauthenticated, "RefreshTokenReused",
+               "this refresh token was already rotated; the session is revoked");
+    }
+    return issued;
+}
+
+SessionIdentity SignInService::authenticate(const QString& accessToken, Channel presentedVia) {
+    if (accessToken.isEmpty()) {
+        refuse(ErrorKind::Unauthenticated, "MissingToken");
+    }
+    QSqlQuery q = m_store.exec(
+        QStringLiteral("SELECT t.kind, t.expires_at_ms, t.state, s.channel, s.revoked_at, s.id, "
+                       "s.user_id, s.selected_project, u.wallet FROM tokens t "
+                       "JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id "
+                       "WHERE t.token_hash = ?"),
+        {sha256Hex(accessToken)});
+    if (!q.next() || q.value(0).toString() != QLatin1String("access")) {
+        refuse(ErrorKind::Unauthenticated, "InvalidToken");
+    }
+    const Channel channel =
+        q.value(3).toString() == QLatin1String("bearer") ? Channel::Bearer : Channel::Cookie;
+    if (channel != presentedVia) {
+        refuse(ErrorKind::Unauthenticated, "ChannelMismatch");
+    }
+    if (!q.value(4).isNull() || q.value(2).toString() != QLatin1String("active")) {
+        refuse(ErrorKind::Unauthenticated, "SessionRevoked");
+    }
+    if (q.value(1).toLongLong() <= m_clock.nowMs()) {
+        refuse(ErrorKind::Unauthenticated, "TokenExpired");
+    }
+    return {q.value(6).toString(), q.value(8).toString(), q.value(5).toString(),
+            q.value(7).toString()};
+}
+
+void SignInService::requireProjectAccess(const SessionIdentity& who, const QString& projectId) {
+    // An unknown project and another user's project look the same from outside.
+    if (!m_keys.isMember(who.userId, projectId)) {
+        refuse(ErrorKind::Forbidden, "Forbidden", "no access to this project");
+    }
+}
+
+api::ApiKeyPage SignInService::listApiKeys(const SessionIdentity& who, const QString& projectId,
+                                           int limit, int offset) {
+    if (limit < 1 || limit > 500 || offset < 0) {
+        refuse(ErrorKind::BadRequest, "InvalidPagination", "limit must be 1..500 and offset >= 0");
+    }
+    const QString project = projectId.isEmpty() ? who.selectedProject : projectId;
+    requireProjectAccess(who, project);
+    return m_keys.listKeys(project, limit, offset);
+}
+
+api::ApiKeyRecord SignInService::createApiKey(const SessionIdentity& who,
+                                              const api::CreateApiKeyRequest& req) {
+    const QString project =
+        req.projectId.empty() ? who.selectedProject : QString::fromStdString(req.projectId);
+    const QString name = QString::fromStdString(req.name).trimmed();
+    if (name.isEmpty() || name.size() > 100) {
+        refuse(ErrorKind::BadRequest, "InvalidKeyName", "type.name must be 1..100 characters");
+    }
+    const QString color = QString::fromStdString(req.color);
+    if (color.size() > 32) {
+        refuse(ErrorKind::BadRequest, "InvalidKeyColor",
+               "type.color must be at most 32 characters");
+    }
+    requireProjectAccess(who, project);
+    return m_keys.mintKey(project, name, color);
+}
+
+} // namespace proofdesk::auth

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "ApiKeyRegistry.h"
+#include "api/AuthWire.h"
+#include "core/Clock.h"
+#include "core/Store.h"
+
+#include <QString>
+
+namespace proofdesk::auth {
+
+enum class Channel { Bearer, Cookie };
+
+struct SignInSettings {
+    QString serverUri = QStringLiteral("http://127.0.0.1:7300");
+    qint64 challengeLifetimeSeconds = 5 * 60;
+    qint64 accessLifetimeSeconds = 15 * 60;
+    qint64 refreshLifetimeSeconds = 30 * 24 * 3600;
+};
+
+// A session as established by an access token.
+struct SessionIdentity {
+    QString userId;
+    QString wallet;
+    QString sessionId;
+    QString selectedProject;
+};
+
+// The issued session with its channel and the refresh token's lifetime (for cookie Max-Age).
+struct IssuedSession {
+    api::SessionTokens tokens;
+    Channel channel = Channel::Bearer;
+    qint64 refreshExpiresAt = 0; // Unix seconds
+};
+
+// Sign in with Ethereum (EIP-712 challenge), sessions with refresh rotation and channel binding,
+// and the session-gated API key routes. Every refusal is a ServiceError whose code is the body.
+class SignInService {
+public:
+    SignInService(Store& store, const Clock& clock, ApiKeyRegistry& keys, SignInSettings settings);
+
+    api::ChallengeResponse issueChallenge(const QString& wallet);
+    IssuedSession createSession(const api::SessionRequest& request);
+    IssuedSession refresh(const QString& refreshToken, Channel presentedVia);
+    SessionIdentity authenticate(const QString& accessToken, Channel presentedVia);
+
+    // projectId empty = the session's selected project. limit 1..500, offset >= 0.
+    api::ApiKeyPage listApiKeys(const SessionIdentity& who, const QString& projectId, int limit,
+                                int offset);
+    api::ApiKeyRecord createApiKey(const SessionIdentity& who, const api::CreateApiKeyRequest& req);
+
+    const SignInSettings& settings() const { return m_settings; }
+    // The URI that challenges carry; set once at start-up, before requests are served.
+    void setServerUri(const QString& uri) { m_settings.serverUri = uri; }
+
+private:
+    nlohmann::json typedDataFor(const QString& wallet, const QString& nonce, const QString& issuedAt,
+                                const QString& expiresAt, const QString& statement) const;
+    IssuedSession issueTokensIn(QSqlDatabase& db, const QString& sessionId, Channel channel,
+                                const QString& selectedProject);
+    void requireProjectAccess(const SessionIdentity& who, const QString& projectId);
+
+    Store& m_store;
+    const Clock& m_clock;
+    ApiKeyRegistry& m_keys;
+    SignInSettings m_settings;
+};
+
+QString channelName(Channel channel);
+
+} // namespace proofdesk::auth

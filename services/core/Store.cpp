@@ -1,0 +1,170 @@
+#include "Store.h"
+
+#include "ServiceError.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QThread>
+
+#include <atomic>
+
+namespace proofdesk {
+namespace {
+
+std::atomic<int> g_storeCounter{0};
+
+[[noreturn]] void throwSql(const QString& what, const QSqlError& error) {
+    throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                       QString(what + QStringLiteral(": ") + error.text()).toStdString());
+}
+
+void restrictToOwner(const QString& path) {
+    if (QFileInfo::exists(path)) {
+        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+}
+
+} // namespace
+
+Store::Store(const QString& databasePath)
+    : m_path(databasePath), m_storeId(QString::number(g_storeCounter.fetch_add(1))) {
+    QSqlDatabase db = connection();
+    QSqlQuery mode(db);
+    if (!mode.exec(QStringLiteral("PRAGMA journal_mode=WAL"))) {
+        throwSql(QStringLiteral("enabling WAL"), mode.lastError());
+    }
+    exec(QStringLiteral("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                        " component TEXT NOT NULL, version INTEGER NOT NULL,"
+                        " description TEXT NOT NULL, applied_at TEXT NOT NULL,"
+                        " PRIMARY KEY (component, version))"));
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+        restrictToOwner(m_path + QLatin1String(suffix));
+    }
+}
+
+Store::~Store() {
+    std::vector<QString> names;
+    {
+        std::lock_guard lock(m_namesMutex);
+        names.swap(m_connectionNames);
+    }
+    // Threads that used the store have finished with it by now (servers and workers are joined
+    // before the store goes); removing a connection closes it without touching it from here.
+    for (const QString& name : names) {
+        QSqlDatabase::removeDatabase(name);
+    }
+}
+
+QString Store::connectionNameForThisThread() const {
+    return QStringLiteral("proofdesk-store-") + m_storeId + QLatin1Char('-') +
+           QString::number(reinterpret_cast<quintptr>(QThread::currentThreadId()));
+}
+
+QSqlDatabase Store::connection() {
+    const QString name = connectionNameForThisThread();
+    if (QSqlDatabase::contains(name)) {
+        return QSqlDatabase::database(name, false);
+    }
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(m_path);
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=15000"));
+    if (!db.open()) {
+        const QSqlError error = db.lastError();
+        db = QSqlDatabase();
+        QSqlDatabase::removeDatabase(name);
+        throwSql(QStringLiteral("opening ") + m_path, error);
+    }
+    configure(db);
+    std::lock_guard lock(m_namesMutex);
+    m_connectionNames.push_back(name);
+    return db;
+}
+
+void Store::configure(QSqlDatabase& db) {
+    QSqlQuery q(db);
+    for (const char* pragma : {"PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON",
+                               "PRAGMA busy_timeout=15000", "PRAGMA temp_store=MEMORY"}) {
+        if (!q.exec(QLatin1String(pragma))) {
+            throwSql(QLatin1String(pragma), q.lastError());
+        }
+    }
+}
+
+QSqlQuery Store::exec(const QString& sql, const QVariantList& bindings) {
+    QSqlQuery query(connection());
+    if (!query.prepare(sql)) {
+        throwSql(QStringLiteral("preparing ") + sql, query.lastError());
+    }
+    for (const QVariant& value : bindings) {
+        query.addBindValue(value);
+    }
+    if (!query.exec()) {
+        throwSql(QStringLiteral("running ") + sql, query.lastError());
+    }
+    return query;
+}
+
+void Store::write(const std::function<void(QSqlDatabase&)>& work) {
+    QSqlDatabase db = connection();
+    std::lock_guard writeLock(m_writeMutex);
+    QSqlQuery control(db);
+    if (!control.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
+        throwSql(QStringLiteral("beginning a write"), control.lastError());
+    }
+    try {
+        work(db);
+    } catch (...) {
+        control.exec(QStringLiteral("ROLLBACK"));
+        throw;
+    }
+    if (!control.exec(QStringLiteral("COMMIT"))) {
+        const QSqlError error = control.lastError();
+        control.exec(QStringLiteral("ROLLBACK"));
+        throwSql(QStringLiteral("committing"), error);
+    }
+}
+
+int Store::schemaVersion(const QString& component) {
+    QSqlQuery q = exec(QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_migrations "
+                                      "WHERE component = ?"),
+                       {component});
+    return q.next() ? q.value(0).toInt() : 0;
+}
+
+void Store::migrate(const QString& component, const std::vector<Migration>& migrations) {
+    for (const Migration& migration : migrations) {
+        write([&](QSqlDatabase& db) {
+            QSqlQuery check(db);
+            check.prepare(QStringLiteral("SELECT 1 FROM schema_migrations WHERE component = ? "
+                                         "AND version = ?"));
+            check.addBindValue(component);
+            check.addBindValue(migration.version);
+            if (!check.exec()) {
+                throwSql(QStringLiteral("reading schema_migrations"), check.lastError());
+            }
+            if (check.next()) {
+                return;
+            }
+            for (const QString& statement : migration.statements) {
+                QSqlQuery step(db);
+                if (!step.exec(statement)) {
+                    throwSql(component + QStringLiteral(" migration ") +
+                                 QString::number(migration.version),
+                             step.lastError());
+                }
+            }
+            QSqlQuery record(db);
+            record.prepare(QStringLiteral("INSERT INTO schema_migrations VALUES (?, ?, ?, "
+                                          "strftime('%Y-%m-%dT%H:%M:%fZ','now'))"));
+            record.addBindValue(component);
+            record.addBindValue(migration.version);
+            record.addBindValue(migration.description);
+            if (!record.exec()) {
+                throwSql(QStringLiteral("recording a migration"), record.lastError());
+            }
+        });
+    }
+}
+
+} // namespace proofdesk

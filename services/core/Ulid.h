@@ -1,0 +1,14 @@
+#pragma once
+
+#include <QString>
+
+namespace proofdesk {
+
+// A ULID: 48-bit millisecond timestamp and 80 random bits, 26 characters of Crockford base32.
+// Time-sortable and unguessable; used for every record id.
+QString newUlid(qint64 msSinceEpoch);
+
+// True for a 26-character Crockford base32 string whose first character is 0-7.
+bool isUlid(const QString& text);
+
+} // namespace proofdesk

@@ -1,0 +1,63 @@
+#include "Hex.h"
+
+#include "Keccak.h"
+
+namespace proofdesk::crypto {
+
+QString toHex0x(const QByteArray& bytes) {
+    return QStringLiteral("0x") + QString::fromLatin1(bytes.toHex());
+}
+
+std::optional<QByteArray> fromHex(QStringView text) {
+    if (text.startsWith(u"0x") || text.startsWith(u"0X")) {
+        text = text.mid(2);
+    }
+    if (text.size() % 2 != 0) {
+        return std::nullopt;
+    }
+    QByteArray out;
+    out.reserve(text.size() / 2);
+    auto nibble = [](QChar c) -> int {
+        const char16_t u = c.unicode();
+        if (u >= u'0' && u <= u'9') {
+            return u - u'0';
+        }
+        if (u >= u'a' && u <= u'f') {
+            return u - u'a' + 10;
+        }
+        if (u >= u'A' && u <= u'F') {
+            return u - u'A' + 10;
+        }
+        return -1;
+    };
+    for (qsizetype i = 0; i < text.size(); i += 2) {
+        const int hi = nibble(text[i]);
+        const int lo = nibble(text[i + 1]);
+        if (hi < 0 || lo < 0) {
+            return std::nullopt;
+        }
+        out.append(static_cast<char>((hi << 4) | lo));
+    }
+    return out;
+}
+
+std::optional<QByteArray> parseAddress(QStringView text) {
+    if (text.size() != 42 || !(text.startsWith(u"0x") || text.startsWith(u"0X"))) {
+        return std::nullopt;
+    }
+    return fromHex(text);
+}
+
+QString toChecksumAddress(const QByteArray& address20) {
+    const QByteArray lower = address20.toHex();
+    const QByteArray hash = keccak256(lower).toHex();
+    QString out = QStringLiteral("0x");
+    for (qsizetype i = 0; i < lower.size(); ++i) {
+        const char c = lower[i];
+        const bool upper = c >= 'a' && c <= 'f' && hash[i] >= '8';
+        out += QLatin1Char(upper ? static_cast<char>(c - 'a' + 'A') : c);
+    }
+    return out;
+}
+
+} // namespace proofdesk::crypto

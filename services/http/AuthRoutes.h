@@ -1,0 +1,15 @@
+#pragma once
+
+#include "Router.h"
+#include "auth/SignInService.h"
+
+namespace proofdesk::http {
+
+// Sign-in service routes (spec §4.3): challenge, session, refresh-token, api-keys.
+void addAuthRoutes(Router& router, auth::SignInService& signIn);
+
+// Cookie names of the cookie channel.
+inline constexpr const char* kAccessCookie = "pd_access";
+inline constexpr const char* kRefreshCookie = "pd_refresh";
+
+} // namespace proofdesk::http

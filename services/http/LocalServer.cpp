@@ -1,0 +1,141 @@
+#include "LocalServer.h"
+
+#include "AuthRoutes.h"
+#include "HealthRoutes.h"
+#include "auth/ApiKeyRegistry.h"
+#include "auth/SignInService.h"
+#include "core/Clock.h"
+#include "core/DataDir.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+
+namespace proofdesk::http {
+
+struct LocalServer::Services {
+    Services(const QString& storePath, const Clock& clock, int jobWorkers)
+        : store(storePath), keys(store, clock),
+          signIn(store, clock, keys, auth::SignInSettings{}), jobs(store, clock, jobWorkers) {}
+    Store store;
+    auth::ApiKeyRegistry keys;
+    auth::SignInService signIn;
+    JobEngine jobs;
+};
+
+LocalServer::LocalServer(ServerOptions options) : m_options(std::move(options)) {}
+
+LocalServer::~LocalServer() {
+    stop();
+}
+
+HttpListener* LocalServer::addListener(const ListenAddress& address,
+                                       std::vector<RouteGroup> groups, QString* error) {
+    if (!isLoopbackHost(address.host)) {
+        if (!m_options.allowRemote) {
+            *error = QStringLiteral("refusing to listen on %1: not a loopback address (pass "
+                                    "--allow-remote to serve other machines)")
+                         .arg(address.host);
+            return nullptr;
+        }
+        m_warnings << QStringLiteral("listening on %1, reachable from other machines: anyone "
+                                     "who can reach it can call the APIs")
+                          .arg(address.host);
+    }
+    auto listener = std::make_unique<HttpListener>(m_router, std::move(groups), m_log,
+                                                   m_options.limits);
+    if (!listener->bind(address.host, address.port, error)) {
+        return nullptr;
+    }
+    m_listeners.push_back(std::move(listener));
+    return m_listeners.back().get();
+}
+
+bool LocalServer::start(QString* error) {
+    QString problem;
+    if (!prepareDataDir(m_options.dataDir, &problem)) {
+        *error = problem;
+        return false;
+    }
+    const Clock* clock = m_options.clock;
+    if (!clock) {
+        m_ownClock = std::make_unique<SystemClock>();
+        clock = m_ownClock.get();
+    }
+    try {
+        m_services =
+            std::make_unique<Services>(storePathIn(m_options.dataDir), *clock, m_options.jobWorkers);
+    } catch (const std::exception& failure) {
+        *error = QStringLiteral("cannot open the store in %1: %2")
+                     .arg(m_options.dataDir, QString::fromUtf8(failure.what()));
+        return false;
+    }
+
+    addHealthRoutes(m_router);
+    addAuthRoutes(m_router, m_services->signIn);
+
+    const std::vector<RouteGroup> all{RouteGroup::Request, RouteGroup::Proof, RouteGroup::Auth};
+    m_main = addListener(m_options.listen, all, error);
+    if (!m_main) {
+        return false;
+    }
+    const std::pair<const std::optional<ListenAddress>*, std::pair<HttpListener**, RouteGroup>>
+        extra[] = {{&m_options.requestListen, {&m_request, RouteGroup::Request}},
+                   {&m_options.requestAliasListen, {&m_requestAlias, RouteGroup::Request}},
+                   {&m_options.proofListen, {&m_proof, RouteGroup::Proof}},
+                   {&m_options.authListen, {&m_auth, RouteGroup::Auth}}};
+    for (const auto& [address, target] : extra) {
+        if (*address) {
+            *target.first = addListener(**address, {target.second}, error);
+            if (!*target.first) {
+                m_listeners.clear();
+                return false;
+            }
+        }
+    }
+    // The challenge names the sign-in service's own URL (it is part of what the wallet signs).
+    // Set before any listener serves, so no request can see it change.
+    m_services->signIn.setServerUri(authUrl());
+
+    m_services->jobs.start();
+    for (auto& listener : m_listeners) {
+        listener->start();
+    }
+    return true;
+}
+
+void LocalServer::stop() {
+    for (auto& listener : m_listeners) {
+        listener->stop();
+    }
+    m_listeners.clear();
+    if (m_services) {
+        m_services->jobs.stop();
+    }
+}
+
+QString LocalServer::mainUrl() const {
+    return m_main ? m_main->baseUrl() : QString();
+}
+QString LocalServer::requestUrl() const {
+    return m_request ? m_request->baseUrl() : mainUrl();
+}
+QString LocalServer::requestAliasUrl() const {
+    return m_requestAlias ? m_requestAlias->baseUrl() : requestUrl();
+}
+QString LocalServer::proofUrl() const {
+    return m_proof ? m_proof->baseUrl() : mainUrl();
+}
+QString LocalServer::authUrl() const {
+    return m_auth ? m_auth->baseUrl() : mainUrl();
+}
+
+Store& LocalServer::store() {
+    return m_services->store;
+}
+auth::ApiKeyRegistry& LocalServer::apiKeys() {
+    return m_services->keys;
+}
+JobEngine& LocalServer::jobs() {
+    return m_services->jobs;
+}
+
+} // namespace proofdesk::http

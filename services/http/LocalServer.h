@@ -1,0 +1,84 @@
+#pragma once
+
+#include "HttpListener.h"
+#include "ListenAddress.h"
+#include "RequestLog.h"
+#include "Router.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace proofdesk {
+class Clock;
+class JobEngine;
+class Store;
+namespace auth {
+class ApiKeyRegistry;
+class SignInService;
+} // namespace auth
+} // namespace proofdesk
+
+namespace proofdesk::http {
+
+struct ServerOptions {
+    QString dataDir;
+    ListenAddress listen;                          // all three APIs
+    std::optional<ListenAddress> requestListen;    // request service only
+    std::optional<ListenAddress> requestAliasListen;
+    std::optional<ListenAddress> proofListen;
+    std::optional<ListenAddress> authListen;
+    bool allowRemote = false;
+    const Clock* clock = nullptr; // nullptr: the system clock
+    ListenerLimits limits;
+    int jobWorkers = 2;
+};
+
+// The three APIs for real, on one or more listeners: `proofdesk serve` and the console's
+// embedded server are both this object.
+class LocalServer {
+public:
+    explicit LocalServer(ServerOptions options);
+    ~LocalServer();
+    LocalServer(const LocalServer&) = delete;
+    LocalServer& operator=(const LocalServer&) = delete;
+
+    // Opens the store, builds the services, binds every listener and starts serving.
+    bool start(QString* error);
+    void stop();
+
+    QString mainUrl() const;
+    QString requestUrl() const;
+    QString requestAliasUrl() const;
+    QString proofUrl() const;
+    QString authUrl() const;
+    // Warnings worth printing (e.g. listening beyond loopback).
+    QStringList warnings() const { return m_warnings; }
+
+    RequestLog& requestLog() { return m_log; }
+    Store& store();
+    auth::ApiKeyRegistry& apiKeys();
+    JobEngine& jobs();
+
+private:
+    struct Services;
+    HttpListener* addListener(const ListenAddress& address, std::vector<RouteGroup> groups,
+                              QString* error);
+
+    ServerOptions m_options;
+    RequestLog m_log;
+    Router m_router;
+    std::unique_ptr<Clock> m_ownClock;
+    std::unique_ptr<Services> m_services;
+    std::vector<std::unique_ptr<HttpListener>> m_listeners;
+    HttpListener* m_main = nullptr;
+    HttpListener* m_request = nullptr;
+    HttpListener* m_requestAlias = nullptr;
+    HttpListener* m_proof = nullptr;
+    HttpListener* m_auth = nullptr;
+    QStringList m_warnings;
+};
+
+} // namespace proofdesk::http

@@ -1,0 +1,179 @@
+#include "TestHttp.h"
+#include "TestServer.h"
+
+#include "auth/ApiKeyRegistry.h"
+#include "core/ServiceError.h"
+#include "http/ApiKeyGate.h"
+#include "http/ErrorMapping.h"
+#include "http/ListenAddress.h"
+#include "http/Router.h"
+
+#include <QTest>
+
+using namespace proofdesk;
+using namespace proofdesk::test;
+using nlohmann::json;
+
+class HttpEdgeTest : public QObject {
+    Q_OBJECT
+private slots:
+    void isAliveAnswers() {
+        TestServer server;
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+        TestHttp http(server.url());
+        const Reply reply = http.get("/is-alive");
+        QCOMPARE(reply.status, 200);
+        COMPARE_JSON(reply.json(), json({{"message", "Alive!"}}));
+        QCOMPARE(reply.header("Content-Type"), std::string("application/json"));
+    }
+
+    void unknownRoutesAndWrongMethodsAreJson() {
+        TestServer server;
+        TestHttp http(server.url());
+        const Reply missing = http.get("/no/such/route");
+        QCOMPARE(missing.status, 404);
+        COMPARE_JSON(missing.json(), json({{"message", "NOT_FOUND"}}));
+        const Reply wrongMethod = http.send("DELETE", "/is-alive");
+        QCOMPARE(wrongMethod.status, 405);
+        COMPARE_JSON(wrongMethod.json(), json({{"message", "METHOD_NOT_ALLOWED"}}));
+        QCOMPARE(wrongMethod.header("Allow"), std::string("GET"));
+        const Reply postOnGet = http.post("/api-keys/x", "{}");
+        QCOMPARE(postOnGet.status, 404);
+    }
+
+    void requestLogRecordsMethodPathStatusAndTime() {
+        TestServer server;
+        TestHttp http(server.url());
+        http.get("/is-alive");
+        http.get("/nope");
+        QTRY_COMPARE_WITH_TIMEOUT(server.server().requestLog().recent().size(), std::size_t(2),
+                                  5000);
+        const auto entries = server.server().requestLog().recent();
+        QCOMPARE(entries[0].method, QStringLiteral("GET"));
+        QCOMPARE(entries[0].path, QStringLiteral("/is-alive"));
+        QCOMPARE(entries[0].status, 200);
+        QVERIFY(entries[0].milliseconds >= 0);
+        QCOMPARE(entries[1].status, 404);
+    }
+
+    void perServiceListenersServeOnlyTheirService() {
+        http::ServerOptions options;
+        options.authListen = http::ListenAddress{QStringLiteral("127.0.0.1"), 0};
+        options.requestListen = http::ListenAddress{QStringLiteral("127.0.0.1"), 0};
+        TestServer server(options);
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+        QVERIFY(server.server().authUrl() != server.url());
+        TestHttp auth(server.server().authUrl());
+        TestHttp request(server.server().requestUrl());
+        QCOMPARE(auth.get("/is-alive").status, 404);
+        QCOMPARE(auth.get("/auth/web3/challenge?wallet=0x" + std::string(40, 'a')).status, 200);
+        QCOMPARE(request.get("/is-alive").status, 200);
+        QCOMPARE(request.get("/auth/web3/challenge?wallet=0x" + std::string(40, 'a')).status, 404);
+        // The challenge names the sign-in service's own address.
+        const json challenge =
+            auth.get("/auth/web3/challenge?wallet=0x" + std::string(40, 'a')).json();
+        QCOMPARE(challenge["eip712"]["message"]["uri"].get<std::string>(),
+                 server.server().authUrl().toStdString());
+    }
+
+    void nonLoopbackNeedsAllowRemote() {
+        QTemporaryDir dir;
+        http::ServerOptions options;
+        options.dataDir = dir.path();
+        options.listen = {QStringLiteral("0.0.0.0"), 0};
+        http::LocalServer refused(options);
+        QString error;
+        QVERIFY(!refused.start(&error));
+        QVERIFY(error.contains(QStringLiteral("--allow-remote")));
+
+        options.allowRemote = true;
+        http::LocalServer allowed(options);
+        QVERIFY2(allowed.start(&error), qPrintable(error));
+        QCOMPARE(allowed.warnings().size(), 1);
+        allowed.stop();
+    }
+
+    void listenAddressesParse() {
+        QCOMPARE(http::parseListenAddress(QStringLiteral("127.0.0.1:7300"))->port, 7300);
+        QCOMPARE(http::parseListenAddress(QStringLiteral("[::1]:80"))->host, QStringLiteral("::1"));
+        QVERIFY(!http::parseListenAddress(QStringLiteral("7300")));
+        QVERIFY(!http::parseListenAddress(QStringLiteral("host:99999")));
+        QVERIFY(http::isLoopbackHost(QStringLiteral("127.8.0.1")));
+        QVERIFY(http::isLoopbackHost(QStringLiteral("localhost")));
+        QVERIFY(!http::isLoopbackHost(QStringLiteral("10.0.0.1")));
+    }
+
+    void apiKeyIsTakenFromAnyOfItsPlaces() {
+        http::HttpRequest request;
+        QCOMPARE(http::apiKeyOf(request), std::string());
+        request.query.emplace("apiKey", "from-query");
+        QCOMPARE(http::apiKeyOf(request), std::string("from-query"));
+        request.headers.emplace("X-Api-Key", "from-x-header");
+        QCOMPARE(http::apiKeyOf(request), std::string("from-x-header"));
+        request.headers.emplace("API-KEY", "from-header");
+        QCOMPARE(http::apiKeyOf(request), std::string("from-header"));
+    }
+
+    void apiKeyGateRefusesMissingAndInvalidKeys() {
+        TestServer server;
+        auth::ApiKeyRegistry& keys = server.server().apiKeys();
+        const QString project = keys.adminProjectNamed(QStringLiteral("ci"));
+        const api::ApiKeyRecord key =
+            keys.mintKey(project, QStringLiteral("k"), QStringLiteral("#000"));
+        http::HttpRequest request;
+        try {
+            http::requireApiKey(request, keys);
+            QFAIL("no key accepted");
+        } catch (const ServiceError& error) {
+            QCOMPARE(error.code(), std::string("MISSING_API_KEY"));
+            QCOMPARE(http::statusFor(error.kind()), 401);
+        }
+        request.headers.emplace("api-key", "pdk_wrong");
+        try {
+            http::requireApiKey(request, keys);
+            QFAIL("wrong key accepted");
+        } catch (const ServiceError& error) {
+            QCOMPARE(error.code(), std::string("INVALID_API_KEY"));
+        }
+        http::HttpRequest good;
+        good.headers.emplace("x-api-key", key.apiKey);
+        QCOMPARE(http::requireApiKey(good, keys).projectId, project);
+        // The same admin project is found again by name.
+        QCOMPARE(keys.adminProjectNamed(QStringLiteral("ci")), project);
+    }
+
+    void errorBodiesFollowTheRouteShape() {
+        const ServiceError error(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS", {},
+                                 {{"coreQueryId", "01X"}});
+        QCOMPARE(http::errorResponse(error, http::ErrorBody::MessageField).body,
+                 json({{"message", "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"},
+                       {"coreQueryId", "01X"}})
+                     .dump());
+        const ServiceError bad(ErrorKind::Unprocessable, "INVALID_SELECTOR");
+        const http::HttpResponse shaped = http::errorResponse(bad, http::ErrorBody::StatusAndError);
+        QCOMPARE(shaped.status, 422);
+        QCOMPARE(shaped.body, json({{"status", "error"}, {"error", "INVALID_SELECTOR"}}).dump());
+        const ServiceError internal(ErrorKind::Internal, "INTERNAL_SERVER_ERROR", "disk full");
+        QCOMPARE(http::errorResponse(internal, http::ErrorBody::ErrorField).body,
+                 json({{"error", "INTERNAL_SERVER_ERROR"}}).dump());
+    }
+
+    void unexpectedExceptionsBecomeInternalServerError() {
+        http::Router router;
+        router.add({"GET", "/boom", http::RouteGroup::Proof, http::ErrorBody::ErrorField,
+                    http::kJsonBodyLimit, [](const http::HttpRequest&) -> http::HttpResponse {
+                        throw std::logic_error("bug");
+                    }});
+        http::HttpRequest request;
+        request.method = "GET";
+        request.path = "/boom";
+        const http::HttpResponse response = router.dispatch(request, {http::RouteGroup::Proof});
+        QCOMPARE(response.status, 500);
+        QCOMPARE(response.body, json({{"error", "INTERNAL_SERVER_ERROR"}}).dump());
+        // A group the listener does not serve is not found.
+        QCOMPARE(router.dispatch(request, {http::RouteGroup::Auth}).status, 404);
+    }
+};
+
+QTEST_GUILESS_MAIN(HttpEdgeTest)
+#include "tst_http_edge.moc"

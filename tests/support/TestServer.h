@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/Clock.h"
+#include "http/LocalServer.h"
+
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace proofdesk::test {
+
+// An in-process LocalServer on an ephemeral loopback port, in a temporary data dir, with a
+// manual clock the test can move.
+class TestServer {
+public:
+    explicit TestServer(http::ServerOptions options = {});
+    ~TestServer();
+
+    bool ok() const { return m_started; }
+    QString error() const { return m_error; }
+    http::LocalServer& server() { return *m_server; }
+    ManualClock& clock() { return m_clock; }
+    QString url() const { return m_server->mainUrl(); }
+    QString dataDir() const { return m_dir.path(); }
+
+private:
+    QTemporaryDir m_dir;
+    ManualClock m_clock;
+    std::unique_ptr<http::LocalServer> m_server;
+    bool m_started = false;
+    QString m_error;
+};
+
+} // namespace proofdesk::test

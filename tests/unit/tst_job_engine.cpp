@@ -1,0 +1,170 @@
+#include "core/Clock.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+
+using namespace proofdesk;
+
+namespace {
+
+// Polls the engine's record of a job until it reaches `state` or the deadline passes.
+bool waitForState(JobEngine& engine, const QString& id, JobState state, int timeoutMs = 10000) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+        const auto job = engine.job(id);
+        if (job && job->state == state) {
+            return true;
+        }
+        QTest::qWait(5);
+    }
+    return false;
+}
+
+} // namespace
+
+class JobEngineTest : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    ManualClock m_clock;
+    QString storePath() const { return m_dir.filePath(QStringLiteral("jobs.sqlite")); }
+
+private slots:
+    void init() {
+        QFile::remove(storePath());
+        QFile::remove(storePath() + QStringLiteral("-wal"));
+        QFile::remove(storePath() + QStringLiteral("-shm"));
+    }
+
+    void runsAJobAndStoresItsResult() {
+        Store store(storePath());
+        JobEngine engine(store, m_clock, 2);
+        engine.registerHandler(QStringLiteral("double"), [](const JobRecord& job, JobContext&) {
+            return JobOutcome::done({{"value", job.payload["n"].get<int>() * 2}});
+        });
+        engine.start();
+        const QString id = engine.enqueue(QStringLiteral("double"), {{"n", 21}});
+        QVERIFY(waitForState(engine, id, JobState::Done));
+        const auto job = engine.job(id);
+        QCOMPARE(job->result["value"].get<int>(), 42);
+        QCOMPARE(job->attempts, 1);
+    }
+
+    void transientFailuresAreRetriedUpToTheLimit() {
+        Store store(storePath());
+        JobEngine engine(store, m_clock, 1, 3);
+        std::atomic<int> calls{0};
+        engine.registerHandler(QStringLiteral("flaky"), [&calls](const JobRecord&, JobContext&) {
+            return ++calls < 3 ? JobOutcome::transient(QStringLiteral("prover crashed"))
+                               : JobOutcome::done();
+        });
+        engine.registerHandler(QStringLiteral("broken"), [](const JobRecord&, JobContext&) {
+            return JobOutcome::transient(QStringLiteral("always down"));
+        });
+        engine.start();
+        const QString flaky = engine.enqueue(QStringLiteral("flaky"), {});
+        QVERIFY(waitForState(engine, flaky, JobState::Done));
+        QCOMPARE(engine.job(flaky)->attempts, 3);
+        const QString broken = engine.enqueue(QStringLiteral("broken"), {});
+        QVERIFY(waitForState(engine, broken, JobState::Failed));
+        QCOMPARE(engine.job(broken)->attempts, 3);
+        QCOMPARE(engine.job(broken)->error, QStringLiteral("always down"));
+    }
+
+    void permanentFailuresAreNotRetried() {
+        Store store(storePath());
+        JobEngine engine(store, m_clock, 1, 3);
+        engine.registerHandler(QStringLiteral("bad"), [](const JobRecord&, JobContext&) {
+            return JobOutcome::permanent(QStringLiteral("invalid program"));
+        });
+        engine.start();
+        const QString id = engine.enqueue(QStringLiteral("bad"), {});
+        QVERIFY(waitForState(engine, id, JobState::Failed));
+        QCOMPARE(engine.job(id)->attempts, 1);
+        QCOMPARE(engine.job(id)->error, QStringLiteral("invalid program"));
+        const QString unknown = engine.enqueue(QStringLiteral("no-such-kind"), {});
+        QVERIFY(waitForState(engine, unknown, JobState::Failed));
+    }
+
+    void gracefulStopPutsRunningJobsBackWithoutCountingTheAttempt() {
+        QString id;
+        {
+            Store store(storePath());
+            JobEngine engine(store, m_clock, 1);
+            std::atomic<bool> started{false};
+            engine.registerHandler(QStringLiteral("long"), [&](const JobRecord&, JobContext& ctx) {
+                started = true;
+                while (!ctx.stopRequested()) {
+                    std::this_thread::yield();
+                }
+                return JobOutcome::interrupted();
+            });
+            engine.start();
+            id = engine.enqueue(QStringLiteral("long"), {});
+            QTRY_VERIFY_WITH_TIMEOUT(started.load(), 10000);
+            engine.stop();
+            QCOMPARE(engine.job(id)->state, JobState::Queued);
+            QCOMPARE(engine.job(id)->attempts, 0);
+        }
+        Store store(storePath());
+        JobEngine engine(store, m_clock, 1);
+        engine.registerHandler(QStringLiteral("long"),
+                               [](const JobRecord&, JobContext&) { return JobOutcome::done(); });
+        engine.start();
+        QVERIFY(waitForState(engine, id, JobState::Done));
+        QCOMPARE(engine.job(id)->attempts, 1);
+    }
+
+    void resumesJobsACrashLeftRunning() {
+        QString resumable;
+        QString exhausted;
+        {
+            // What a kill -9 leaves: rows claimed (state running) and never finished.
+            Store store(storePath());
+            JobEngine engine(store, m_clock, 1, 3);
+            resumable = engine.enqueue(QStringLiteral("work"), {{"n", 1}});
+            exhausted = engine.enqueue(QStringLiteral("work"), {{"n", 2}});
+            store.exec(QStringLiteral("UPDATE jobs SET state='running', attempts=1 WHERE id=?"),
+                       {resumable});
+            store.exec(QStringLiteral("UPDATE jobs SET state='running', attempts=3 WHERE id=?"),
+                       {exhausted});
+        }
+        Store store(storePath());
+        JobEngine engine(store, m_clock, 1, 3);
+        engine.registerHandler(QStringLiteral("work"),
+                               [](const JobRecord&, JobContext&) { return JobOutcome::done(); });
+        engine.start();
+        QVERIFY(waitForState(engine, resumable, JobState::Done));
+        QCOMPARE(engine.job(resumable)->attempts, 2);
+        QVERIFY(waitForState(engine, exhausted, JobState::Failed));
+        QVERIFY(engine.job(exhausted)->error.contains(QStringLiteral("interrupted")));
+    }
+
+    void listenerSeesEveryFinishedAttempt() {
+        Store store(storePath());
+        JobEngine engine(store, m_clock, 2);
+        std::atomic<int> finished{0};
+        engine.setListener([&finished](const JobRecord& job) {
+            if (job.state == JobState::Done) {
+                ++finished;
+            }
+        });
+        engine.registerHandler(QStringLiteral("noop"),
+                               [](const JobRecord&, JobContext&) { return JobOutcome::done(); });
+        engine.start();
+        for (int i = 0; i < 20; ++i) {
+            engine.enqueue(QStringLiteral("noop"), {{"i", i}});
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(finished.load(), 20, 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(JobEngineTest)
+#include "tst_job_engine.moc"

@@ -1,0 +1,89 @@
+#include "MainWindow.h"
+
+#include "models/RequestLogModel.h"
+
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace proofdesk::ui {
+namespace {
+
+QLabel* selectableLabel(const QString& text, const QString& objectName) {
+    auto* label = new QLabel(text);
+    label->setObjectName(objectName);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+QWidget* buildLocalServerPage(const ServerEndpoints& endpoints,
+                              models::RequestLogModel* requestLog) {
+    auto* page = new QWidget;
+    page->setObjectName(QStringLiteral("localServerPageWidget"));
+    auto* layout = new QVBoxLayout(page);
+    auto* title = new QLabel(QObject::tr("Local server"));
+    QFont titleFont = title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
+    titleFont.setBold(true);
+    title->setFont(titleFont);
+    layout->addWidget(title);
+
+    auto* form = new QFormLayout;
+    form->addRow(QObject::tr("Request service"),
+                 selectableLabel(endpoints.requestUrl, QStringLiteral("requestUrlLabel")));
+    form->addRow(QObject::tr("Proof service"),
+                 selectableLabel(endpoints.proofUrl, QStringLiteral("proofUrlLabel")));
+    form->addRow(QObject::tr("Sign-in service"),
+                 selectableLabel(endpoints.authUrl, QStringLiteral("authUrlLabel")));
+    form->addRow(QObject::tr("Data dir"),
+                 selectableLabel(endpoints.dataDir, QStringLiteral("dataDirLabel")));
+    layout->addLayout(form);
+
+    layout->addWidget(new QLabel(QObject::tr("Request log")));
+    auto* table = new QTableView;
+    table->setObjectName(QStringLiteral("requestLogTableView"));
+    table->setModel(requestLog);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(models::RequestLogModel::PathColumn,
+                                                    QHeaderView::Stretch);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    QObject::connect(requestLog, &QAbstractItemModel::rowsInserted, table,
+                     [table] { table->scrollToBottom(); });
+    layout->addWidget(table, 1);
+    return page;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel* requestLog,
+                       QWidget* parent)
+    : QMainWindow(parent) {
+    setObjectName(QStringLiteral("proofdeskMainWindow"));
+    setWindowTitle(tr("Proofdesk"));
+    auto* navigation = new QListWidget;
+    navigation->setObjectName(QStringLiteral("navigationListWidget"));
+    navigation->addItem(tr("Local server"));
+    navigation->setMaximumWidth(200);
+    auto* pages = new QStackedWidget;
+    pages->setObjectName(QStringLiteral("pagesStackedWidget"));
+    pages->addWidget(buildLocalServerPage(endpoints, requestLog));
+    connect(navigation, &QListWidget::currentRowChanged, pages, &QStackedWidget::setCurrentIndex);
+    navigation->setCurrentRow(0);
+
+    auto* splitter = new QSplitter;
+    splitter->addWidget(navigation);
+    splitter->addWidget(pages);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+    statusBar()->showMessage(tr("Embedded server running at %1").arg(endpoints.proofUrl));
+    resize(1100, 700);
+}
+
+} // namespace proofdesk::ui
