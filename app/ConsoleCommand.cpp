@@ -51,9 +51,9 @@ int runConsole(int argc, char** argv) {
             &requestLog, [&requestLog, row] { requestLog.append(row); }, Qt::QueuedConnection);
     });
 
-    ui::MainWindow window({server->requestUrl(), server->proofUrl(), server->authUrl(),
-                           options.dataDir},
-                          &requestLog);
+    ui::MainWindow window(
+        {server->requestUrl(), server->proofUrl(), server->authUrl(), options.dataDir},
+        &requestLog);
     window.show();
     const int code = QApplication::exec();
     server->requestLog().setSink({});

@@ -51,8 +51,7 @@ int runServeCommand(int argc, char** argv) {
     const QCommandLineOption listen(QStringLiteral("listen"),
                                     QStringLiteral("Address of the listener serving all three "
                                                    "APIs (port 0 picks a free port)."),
-                                    QStringLiteral("host:port"),
-                                    QStringLiteral("127.0.0.1:7300"));
+                                    QStringLiteral("host:port"), QStringLiteral("127.0.0.1:7300"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
                                      QStringLiteral("Where the store and artifacts live."),
                                      QStringLiteral("dir"), defaultDataDir());

@@ -3,9 +3,8 @@
 namespace proofdesk::api {
 
 void to_json(nlohmann::json& j, const ChallengeResponse& v) {
-    j = {{"challengeToken", v.challengeToken}, {"nonce", v.nonce},
-         {"issuedAt", v.issuedAt},             {"expiresAt", v.expiresAt},
-         {"statement", v.statement},           {"eip712", v.eip712}};
+    j = {{"challengeToken", v.challengeToken}, {"nonce", v.nonce},         {"issuedAt", v.issuedAt},
+         {"expiresAt", v.expiresAt},           {"statement", v.statement}, {"eip712", v.eip712}};
 }
 
 void from_json(const nlohmann::json& j, ChallengeResponse& v) {
@@ -41,8 +40,12 @@ void from_json(const nlohmann::json& j, SessionTokens& v) {
 }
 
 void to_json(nlohmann::json& j, const ApiKeyRecord& v) {
-    j = {{"id", v.id},       {"apiKey", v.apiKey},       {"name", v.name},
-         {"color", v.color}, {"createdAt", v.createdAt}, {"active", v.active},
+    j = {{"id", v.id},
+         {"apiKey", v.apiKey},
+         {"name", v.name},
+         {"color", v.color},
+         {"createdAt", v.createdAt},
+         {"active", v.active},
          {"projectId", v.projectId}};
 }
 

@@ -109,9 +109,8 @@ api::ApiKeyRecord ApiKeyRegistry::mintKey(const QString& projectId, const QStrin
 
 api::ApiKeyPage ApiKeyRegistry::listKeys(const QString& projectId, int limit, int offset) {
     api::ApiKeyPage page;
-    QSqlQuery count =
-        m_store.exec(QStringLiteral("SELECT COUNT(*) FROM api_keys WHERE project_id = ?"),
-                     {projectId});
+    QSqlQuery count = m_store.exec(
+        QStringLiteral("SELECT COUNT(*) FROM api_keys WHERE project_id = ?"), {projectId});
     page.total = count.next() ? count.value(0).toLongLong() : 0;
     QSqlQuery rows = m_store.exec(
         QStringLiteral("SELECT id, api_key, name, color, created_at, active, project_id "

@@ -54,8 +54,9 @@ public:
     void setServerUri(const QString& uri) { m_settings.serverUri = uri; }
 
 private:
-    nlohmann::json typedDataFor(const QString& wallet, const QString& nonce, const QString& issuedAt,
-                                const QString& expiresAt, const QString& statement) const;
+    nlohmann::json typedDataFor(const QString& wallet, const QString& nonce,
+                                const QString& issuedAt, const QString& expiresAt,
+                                const QString& statement) const;
     IssuedSession issueTokensIn(QSqlDatabase& db, const QString& sessionId, Channel channel,
                                 const QString& selectedProject);
     void requireProjectAccess(const SessionIdentity& who, const QString& projectId);

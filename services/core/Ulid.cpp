@@ -8,7 +8,8 @@ constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 }
 
 QString newUlid(qint64 msSinceEpoch) {
-    // 128 bits: 48 of time then 80 of randomness, written as 26 base32 digits (130 bits, top 2 zero).
+    // 128 bits: 48 of time then 80 of randomness, written as 26 base32 digits (130 bits, top 2
+    // zero).
     unsigned char bits[16];
     const auto ms = static_cast<quint64>(msSinceEpoch);
     for (int i = 0; i < 6; ++i) {

@@ -309,9 +309,9 @@ QByteArray encodeIntegerWord(const nlohmann::json& value, int bits, bool isSigne
         }
         return toBytes(word);
     }
-    const bool fits = negative ? (length < bits || (length == bits && isPowerOfTwoWithBits(
-                                                                          word, bits - 1)))
-                               : length < bits;
+    const bool fits =
+        negative ? (length < bits || (length == bits && isPowerOfTwoWithBits(word, bits - 1)))
+                 : length < bits;
     if (!fits) {
         fail("integer does not fit int" + std::to_string(bits));
     }

@@ -35,9 +35,9 @@ HttpResponse sessionResponse(const auth::IssuedSession& issued) {
         return HttpResponse::json(200, issued.tokens);
     }
     const qint64 now = QDateTime::currentSecsSinceEpoch();
-    HttpResponse response = HttpResponse::json(
-        200, {{"expiresAt", issued.tokens.expiresAt},
-              {"selectedProject", issued.tokens.selectedProject}});
+    HttpResponse response =
+        HttpResponse::json(200, {{"expiresAt", issued.tokens.expiresAt},
+                                 {"selectedProject", issued.tokens.selectedProject}});
     response.headers.emplace("Set-Cookie", cookieHeader(kAccessCookie, issued.tokens.accessToken,
                                                         "/", issued.tokens.expiresAt - now));
     response.headers.emplace("Set-Cookie", cookieHeader(kRefreshCookie, issued.tokens.refreshToken,
@@ -87,34 +87,33 @@ void addAuthRoutes(Router& router, auth::SignInService& signIn) {
                     throw ServiceError(ErrorKind::Unauthenticated, "MissingToken");
                 }});
 
-    router.add({"GET", "/api-keys", group, shape, kJsonBodyLimit,
-                [&signIn](const HttpRequest& request) {
-                    const auth::SessionIdentity who = requireSession(request, signIn);
-                    const int limit = intQueryParam(request, "limit", 50, "InvalidPagination");
-                    const int offset = intQueryParam(request, "offset", 0, "InvalidPagination");
-                    const QString projectId =
-                        QString::fromStdString(request.queryParam("projectId").value_or(""));
-                    return HttpResponse::json(200,
-                                              signIn.listApiKeys(who, projectId, limit, offset));
-                }});
+    router.add(
+        {"GET", "/api-keys", group, shape, kJsonBodyLimit, [&signIn](const HttpRequest& request) {
+             const auth::SessionIdentity who = requireSession(request, signIn);
+             const int limit = intQueryParam(request, "limit", 50, "InvalidPagination");
+             const int offset = intQueryParam(request, "offset", 0, "InvalidPagination");
+             const QString projectId =
+                 QString::fromStdString(request.queryParam("projectId").value_or(""));
+             return HttpResponse::json(200, signIn.listApiKeys(who, projectId, limit, offset));
+         }});
 
-    router.add({"POST", "/api-keys", group, shape, kJsonBodyLimit,
-                [&signIn](const HttpRequest& request) {
-                    const auth::SessionIdentity who = requireSession(request, signIn);
-                    const nlohmann::json body = parseJsonObject(request);
-                    api::CreateApiKeyRequest create;
-                    if (body.contains("projectId") && !body["projectId"].is_null()) {
-                        create.projectId = requireString(body, "projectId");
-                    }
-                    if (!body.contains("type") || !body["type"].is_object()) {
-                        throw ServiceError(ErrorKind::BadRequest, "MissingField", "type");
-                    }
-                    create.name = requireString(body["type"], "name");
-                    if (body["type"].contains("color") && !body["type"]["color"].is_null()) {
-                        create.color = requireString(body["type"], "color");
-                    }
-                    return HttpResponse::json(201, signIn.createApiKey(who, create));
-                }});
+    router.add(
+        {"POST", "/api-keys", group, shape, kJsonBodyLimit, [&signIn](const HttpRequest& request) {
+             const auth::SessionIdentity who = requireSession(request, signIn);
+             const nlohmann::json body = parseJsonObject(request);
+             api::CreateApiKeyRequest create;
+             if (body.contains("projectId") && !body["projectId"].is_null()) {
+                 create.projectId = requireString(body, "projectId");
+             }
+             if (!body.contains("type") || !body["type"].is_object()) {
+                 throw ServiceError(ErrorKind::BadRequest, "MissingField", "type");
+             }
+             create.name = requireString(body["type"], "name");
+             if (body["type"].contains("color") && !body["type"]["color"].is_null()) {
+                 create.color = requireString(body["type"], "color");
+             }
+             return HttpResponse::json(201, signIn.createApiKey(who, create));
+         }});
 }
 
 } // namespace proofdesk::http

@@ -23,8 +23,8 @@ HttpRequest toRequest(const httplib::Request& in) {
     }
     out.body = in.body;
     for (const auto& [name, file] : in.files) {
-        out.parts.emplace(name, UploadedPart{file.name, file.filename, file.content_type,
-                                             file.content});
+        out.parts.emplace(name,
+                          UploadedPart{file.name, file.filename, file.content_type, file.content});
     }
     out.remoteAddress = in.remote_addr;
     return out;
@@ -155,9 +155,8 @@ void HttpListener::stop() {
 }
 
 QString HttpListener::baseUrl() const {
-    const QString host = m_host.contains(QLatin1Char(':')) ? QLatin1Char('[') + m_host +
-                                                                 QLatin1Char(']')
-                                                           : m_host;
+    const QString host =
+        m_host.contains(QLatin1Char(':')) ? QLatin1Char('[') + m_host + QLatin1Char(']') : m_host;
     return QStringLiteral("http://%1:%2").arg(host).arg(m_port);
 }
 

@@ -18,7 +18,7 @@ struct ListenerLimits {
     int threads = 16;
     int readTimeoutSeconds = 10;
     int writeTimeoutSeconds = 30;
-    int keepAliveTimeoutSeconds = 5;
+    int keepAliveTimeoutSeconds = 2; // also bounds how long stop() waits for idle clients
     int keepAliveMaxRequests = 1000;
 };
 

@@ -9,7 +9,8 @@
 namespace proofdesk::http {
 
 // Parses a request body as a JSON object; throws ServiceError(BadRequest, MalformedJson).
-nlohmann::json parseJsonObject(const HttpRequest& request, const char* malformedCode = "MalformedJson");
+nlohmann::json parseJsonObject(const HttpRequest& request,
+                               const char* malformedCode = "MalformedJson");
 
 // A required string member; throws MissingField / InvalidField (400) naming the member.
 std::string requireString(const nlohmann::json& object, const char* name);

@@ -13,8 +13,8 @@ namespace proofdesk::http {
 
 struct LocalServer::Services {
     Services(const QString& storePath, const Clock& clock, int jobWorkers)
-        : store(storePath), keys(store, clock),
-          signIn(store, clock, keys, auth::SignInSettings{}), jobs(store, clock, jobWorkers) {}
+        : store(storePath), keys(store, clock), signIn(store, clock, keys, auth::SignInSettings{}),
+          jobs(store, clock, jobWorkers) {}
     Store store;
     auth::ApiKeyRegistry keys;
     auth::SignInService signIn;
@@ -27,8 +27,8 @@ LocalServer::~LocalServer() {
     stop();
 }
 
-HttpListener* LocalServer::addListener(const ListenAddress& address,
-                                       std::vector<RouteGroup> groups, QString* error) {
+HttpListener* LocalServer::addListener(const ListenAddress& address, std::vector<RouteGroup> groups,
+                                       QString* error) {
     if (!isLoopbackHost(address.host)) {
         if (!m_options.allowRemote) {
             *error = QStringLiteral("refusing to listen on %1: not a loopback address (pass "
@@ -40,8 +40,8 @@ HttpListener* LocalServer::addListener(const ListenAddress& address,
                                      "who can reach it can call the APIs")
                           .arg(address.host);
     }
-    auto listener = std::make_unique<HttpListener>(m_router, std::move(groups), m_log,
-                                                   m_options.limits);
+    auto listener =
+        std::make_unique<HttpListener>(m_router, std::move(groups), m_log, m_options.limits);
     if (!listener->bind(address.host, address.port, error)) {
         return nullptr;
     }
@@ -61,8 +61,8 @@ bool LocalServer::start(QString* error) {
         clock = m_ownClock.get();
     }
     try {
-        m_services =
-            std::make_unique<Services>(storePathIn(m_options.dataDir), *clock, m_options.jobWorkers);
+        m_services = std::make_unique<Services>(storePathIn(m_options.dataDir), *clock,
+                                                m_options.jobWorkers);
     } catch (const std::exception& failure) {
         *error = QStringLiteral("cannot open the store in %1: %2")
                      .arg(m_options.dataDir, QString::fromUtf8(failure.what()));

@@ -25,8 +25,8 @@ namespace proofdesk::http {
 
 struct ServerOptions {
     QString dataDir;
-    ListenAddress listen;                          // all three APIs
-    std::optional<ListenAddress> requestListen;    // request service only
+    ListenAddress listen;                       // all three APIs
+    std::optional<ListenAddress> requestListen; // request service only
     std::optional<ListenAddress> requestAliasListen;
     std::optional<ListenAddress> proofListen;
     std::optional<ListenAddress> authListen;

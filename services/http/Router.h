@@ -24,7 +24,7 @@ struct Route {
     RouteHandler handler;
 };
 
-constexpr std::size_t kJsonBodyLimit = 1u << 20;    // 1 MiB
+constexpr std::size_t kJsonBodyLimit = 1u << 20;     // 1 MiB
 constexpr std::size_t kUploadBodyLimit = 256u << 20; // 256 MiB (multipart)
 
 // The routes table: matches method and path, gives JSON 404 / 405 / 413, turns ServiceErrors into

@@ -68,11 +68,10 @@ int main(int argc, char** argv) {
                     ++failures;
                     continue;
                 }
-                const nlohmann::json session = {
-                    {"wallet", wallet.address().toStdString()},
-                    {"challengeToken", body["challengeToken"]},
-                    {"signature", wallet.signTypedData(body["eip712"])},
-                    {"channel", "bearer"}};
+                const nlohmann::json session = {{"wallet", wallet.address().toStdString()},
+                                                {"challengeToken", body["challengeToken"]},
+                                                {"signature", wallet.signTypedData(body["eip712"])},
+                                                {"channel", "bearer"}};
                 const test::Reply reply = http.postJson("/auth/web3/session", session);
                 if (reply.status != 200) {
                     ++failures;

@@ -145,10 +145,10 @@ private slots:
     void errorBodiesFollowTheRouteShape() {
         const ServiceError error(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS", {},
                                  {{"coreQueryId", "01X"}});
-        QCOMPARE(http::errorResponse(error, http::ErrorBody::MessageField).body,
-                 json({{"message", "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"},
-                       {"coreQueryId", "01X"}})
-                     .dump());
+        QCOMPARE(
+            http::errorResponse(error, http::ErrorBody::MessageField).body,
+            json({{"message", "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"}, {"coreQueryId", "01X"}})
+                .dump());
         const ServiceError bad(ErrorKind::Unprocessable, "INVALID_SELECTOR");
         const http::HttpResponse shaped = http::errorResponse(bad, http::ErrorBody::StatusAndError);
         QCOMPARE(shaped.status, 422);

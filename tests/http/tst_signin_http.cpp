@@ -74,8 +74,8 @@ private:
     }
 
     json signIn(const TestWallet& wallet, const char* channel = "bearer") {
-        const Reply reply =
-            m_http->postJson("/auth/web3/session", sessionBody(wallet, challengeFor(wallet), channel));
+        const Reply reply = m_http->postJson("/auth/web3/session",
+                                             sessionBody(wallet, challengeFor(wallet), channel));
         if (reply.status != 200) {
             qWarning() << reply.status << reply.body.c_str();
         }
@@ -95,8 +95,8 @@ private slots:
 
     void challengeHasTheEip712PayloadToSign() {
         const TestWallet wallet = TestWallet::random();
-        const Reply reply = m_http->get(challengePath(wallet.address().toUpper().replace(
-            QStringLiteral("0X"), QStringLiteral("0x"))));
+        const Reply reply = m_http->get(challengePath(
+            wallet.address().toUpper().replace(QStringLiteral("0X"), QStringLiteral("0x"))));
         QCOMPARE(reply.status, 200);
         const json body = reply.json();
         for (const char* field :
@@ -104,7 +104,8 @@ private slots:
             QVERIFY2(body.contains(field), field);
         }
         const json& typed = body["eip712"];
-        COMPARE_JSON(typed["domain"], json({{"name", "Proofdesk"}, {"version", "1"}, {"chainId", 1}}));
+        COMPARE_JSON(typed["domain"],
+                     json({{"name", "Proofdesk"}, {"version", "1"}, {"chainId", 1}}));
         QCOMPARE(typed["primaryType"].get<std::string>(), std::string("SignIn"));
         QVERIFY(typed["types"].contains("SignIn"));
         QCOMPARE(QString::fromStdString(typed["message"]["wallet"]).toLower(), wallet.address());
@@ -122,8 +123,8 @@ private slots:
 
     void bearerFlowGivesTokensAndAPersonalProjectWithOneKey() {
         const TestWallet wallet = TestWallet::random();
-        const Reply reply =
-            m_http->postJson("/auth/web3/session", sessionBody(wallet, challengeFor(wallet), "bearer"));
+        const Reply reply = m_http->postJson("/auth/web3/session",
+                                             sessionBody(wallet, challengeFor(wallet), "bearer"));
         QCOMPARE(reply.status, 200);
         QVERIFY(reply.header("Set-Cookie").empty());
         const json session = reply.json();
@@ -133,9 +134,9 @@ private slots:
         QVERIFY(session["selectedProject"].is_string());
         QCOMPARE(session["expiresAt"].get<qint64>(), m_server->clock().nowMs() / 1000 + 900);
 
-        const Reply keys = m_http->get("/api-keys?projectId=" +
-                                           session["selectedProject"].get<std::string>(),
-                                       bearer(session["accessToken"]));
+        const Reply keys =
+            m_http->get("/api-keys?projectId=" + session["selectedProject"].get<std::string>(),
+                        bearer(session["accessToken"]));
         QCOMPARE(keys.status, 200);
         const json page = keys.json();
         QCOMPARE(page["total"].get<int>(), 1);
@@ -159,20 +160,19 @@ private slots:
 
     void mintedKeysAreListedAndPaged() {
         const json session = signIn(TestWallet::random());
-        const Reply created = m_http->postJson(
-            "/api-keys",
-            {{"projectId", session["selectedProject"]},
-             {"type", {{"name", "ci"}, {"color", "#ff0000"}}}},
-            bearer(session["accessToken"]));
+        const Reply created = m_http->postJson("/api-keys",
+                                               {{"projectId", session["selectedProject"]},
+                                                {"type", {{"name", "ci"}, {"color", "#ff0000"}}}},
+                                               bearer(session["accessToken"]));
         QCOMPARE(created.status, 201);
         QCOMPARE(created.json()["name"].get<std::string>(), std::string("ci"));
         QCOMPARE(created.json()["color"].get<std::string>(), std::string("#ff0000"));
         QVERIFY(created.json()["apiKey"].get<std::string>().rfind("pdk_", 0) == 0);
 
-        const json first = m_http->get("/api-keys?limit=1&offset=0", bearer(session["accessToken"]))
-                               .json();
-        const json second = m_http->get("/api-keys?limit=1&offset=1", bearer(session["accessToken"]))
-                                .json();
+        const json first =
+            m_http->get("/api-keys?limit=1&offset=0", bearer(session["accessToken"])).json();
+        const json second =
+            m_http->get("/api-keys?limit=1&offset=1", bearer(session["accessToken"])).json();
         QCOMPARE(first["total"].get<int>(), 2);
         QCOMPARE(first["data"].size(), std::size_t(1));
         QCOMPARE(second["data"].size(), std::size_t(1));
@@ -181,7 +181,8 @@ private slots:
 
     void refreshRotatesAndReuseRevokesTheFamily() {
         const json session = signIn(TestWallet::random());
-        const Reply rotated = m_http->post("/auth/refresh-token", "", bearer(session["refreshToken"]));
+        const Reply rotated =
+            m_http->post("/auth/refresh-token", "", bearer(session["refreshToken"]));
         QCOMPARE(rotated.status, 200);
         const json next = rotated.json();
         QVERIFY(next["refreshToken"] != session["refreshToken"]);
@@ -198,8 +199,8 @@ private slots:
 
     void cookieChannelSetsHttpOnlyCookiesAndBindsThem() {
         const TestWallet wallet = TestWallet::random();
-        const Reply reply =
-            m_http->postJson("/auth/web3/session", sessionBody(wallet, challengeFor(wallet), nullptr));
+        const Reply reply = m_http->postJson("/auth/web3/session",
+                                             sessionBody(wallet, challengeFor(wallet), nullptr));
         QCOMPARE(reply.status, 200);
         QVERIFY(!reply.json().contains("accessToken"));
         QVERIFY(reply.json()["expiresAt"].is_number_integer());
@@ -216,9 +217,9 @@ private slots:
         const std::string refreshValue = refresh.substr(refresh.find('=') + 1);
         expectError(m_http->get("/api-keys", {{"Authorization", "Bearer " + accessValue}}), 401,
                     "ChannelMismatch");
-        expectError(m_http->post("/auth/refresh-token", "",
-                                 {{"Authorization", "Bearer " + refreshValue}}),
-                    401, "ChannelMismatch");
+        expectError(
+            m_http->post("/auth/refresh-token", "", {{"Authorization", "Bearer " + refreshValue}}),
+            401, "ChannelMismatch");
         // Cookie refresh rotates the cookies.
         const Reply rotated = m_http->post("/auth/refresh-token", "", {{"Cookie", refresh}});
         QCOMPARE(rotated.status, 200);
@@ -229,19 +230,21 @@ private slots:
 
     void bearerTokenSentAsCookieIsAChannelMismatch() {
         const json session = signIn(TestWallet::random());
-        expectError(m_http->get("/api-keys",
-                                {{"Cookie", "pd_access=" + session["accessToken"].get<std::string>()}}),
-                    401, "ChannelMismatch");
-        expectError(m_http->post("/auth/refresh-token", "",
-                                 {{"Cookie",
-                                   "pd_refresh=" + session["refreshToken"].get<std::string>()}}),
-                    401, "ChannelMismatch");
+        expectError(
+            m_http->get("/api-keys",
+                        {{"Cookie", "pd_access=" + session["accessToken"].get<std::string>()}}),
+            401, "ChannelMismatch");
+        expectError(
+            m_http->post("/auth/refresh-token", "",
+                         {{"Cookie", "pd_refresh=" + session["refreshToken"].get<std::string>()}}),
+            401, "ChannelMismatch");
     }
 
     void refusesMalformedWallets() {
         expectError(m_http->get("/auth/web3/challenge?wallet=0x1234"), 400, "InvalidWallet");
-        expectError(m_http->get("/auth/web3/challenge?wallet=0xZZ2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"),
-                    400, "InvalidWallet");
+        expectError(
+            m_http->get("/auth/web3/challenge?wallet=0xZZ2a3d9F938E13CD947Ec05AbC7FE734Df8DD826"),
+            400, "InvalidWallet");
         expectError(m_http->get("/auth/web3/challenge"), 400, "MissingField");
         const TestWallet wallet = TestWallet::random();
         json body = sessionBody(wallet, challengeFor(wallet), "bearer");
@@ -287,13 +290,13 @@ private slots:
         json body = sessionBody(wallet, challenge, "bearer");
         // Turn (r, s, v) into its high-s twin (r, n - s, v ^ 1): valid math, refused by EIP-2.
         QByteArray raw = crypto::fromHex(QString::fromStdString(body["signature"])).value();
-        const QByteArray n = crypto::fromHex(
-                                 u"fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141")
-                                 .value();
+        const QByteArray n =
+            crypto::fromHex(u"fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141")
+                .value();
         int borrow = 0;
         for (int i = 31; i >= 0; --i) {
-            int d = static_cast<unsigned char>(n[i]) - static_cast<unsigned char>(raw[32 + i]) -
-                    borrow;
+            int d =
+                static_cast<unsigned char>(n[i]) - static_cast<unsigned char>(raw[32 + i]) - borrow;
             borrow = d < 0 ? 1 : 0;
             raw[32 + i] = static_cast<char>((d + 256) & 0xff);
         }
@@ -350,7 +353,8 @@ private slots:
         m_server->clock().advanceSeconds(15 * 60 + 1);
         expectError(m_http->get("/api-keys", bearer(session["accessToken"])), 401, "TokenExpired");
         // The refresh token still works, then it too expires after 30 days.
-        const json next = m_http->post("/auth/refresh-token", "", bearer(session["refreshToken"])).json();
+        const json next =
+            m_http->post("/auth/refresh-token", "", bearer(session["refreshToken"])).json();
         QCOMPARE(m_http->get("/api-keys", bearer(next["accessToken"])).status, 200);
         m_server->clock().advanceSeconds(30 * 24 * 3600 + 1);
         expectError(m_http->post("/auth/refresh-token", "", bearer(next["refreshToken"])), 401,
@@ -401,16 +405,15 @@ private slots:
         expectError(m_http->postJson("/api-keys", {{"projectId", session["selectedProject"]}},
                                      bearer(session["accessToken"])),
                     400, "MissingField");
-        expectError(m_http->postJson("/api-keys",
-                                     {{"projectId", session["selectedProject"]},
-                                      {"type", {{"name", "   "}}}},
-                                     bearer(session["accessToken"])),
+        expectError(m_http->postJson(
+                        "/api-keys",
+                        {{"projectId", session["selectedProject"]}, {"type", {{"name", "   "}}}},
+                        bearer(session["accessToken"])),
                     400, "InvalidKeyName");
     }
 
     void refusesOversizeBodies() {
-        const Reply reply =
-            m_http->post("/auth/web3/session", std::string((1u << 20) + 1, ' '));
+        const Reply reply = m_http->post("/auth/web3/session", std::string((1u << 20) + 1, ' '));
         QCOMPARE(reply.status, 413);
         COMPARE_JSON(reply.json(), json({{"message", "PAYLOAD_TOO_LARGE"}}));
     }

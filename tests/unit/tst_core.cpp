@@ -23,7 +23,7 @@ private slots:
         QVERIFY(isUlid(a));
         QVERIFY(isUlid(b));
         QVERIFY(a < b);
-        QCOMPARE(a.left(10), newUlid(1700000000000).left(10)); // the time part
+        QCOMPARE(a.left(10), newUlid(1700000000000).left(10));     // the time part
         QVERIFY(newUlid(1700000000000) != newUlid(1700000000000)); // the random part
         // 1700000000000 ms = 0x018BCFE56800 -> Crockford "01HF7YAT00".
         QCOMPARE(a.left(10), QStringLiteral("01HF7YAT00"));
@@ -43,8 +43,9 @@ private slots:
         const QString b = secureRandomToken(QStringLiteral("pdk_"), 24);
         QVERIFY(a != b);
         QVERIFY(QRegularExpression(QStringLiteral("^pdk_[A-Za-z0-9_-]{32}$")).match(a).hasMatch());
-        QCOMPARE(sha256Hex(QStringLiteral("abc")),
-                 QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(
+            sha256Hex(QStringLiteral("abc")),
+            QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
         QVERIFY(constantTimeEquals("abc", "abc"));
         QVERIFY(!constantTimeEquals("abc", "abd"));
         QVERIFY(!constantTimeEquals("abc", "abcd"));

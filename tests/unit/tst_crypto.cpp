@@ -33,9 +33,8 @@ nlohmann::json mailTypedData() {
     })");
 }
 
-const char* kMailSignature =
-    "0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d"
-    "07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b915621c";
+const char* kMailSignature = "0x4355c47d63924e8a72e509b65029052eb6c299d53a04e167c5775fd466751c9d"
+                             "07299936d304c153f6443dfa05f40ff007d72911b6f72307f996231605b915621c";
 
 } // namespace
 
@@ -131,7 +130,8 @@ private slots:
     }
 
     void personalSignVectorOfAnvilAccount0() {
-        const QByteArray key = hex("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+        const QByteArray key =
+            hex("ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
         QCOMPARE(toChecksumAddress(addressOfPrivateKey(key).value()),
                  QStringLiteral("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"));
         const QByteArray digest = keccak256("\x19"
@@ -153,9 +153,9 @@ private slots:
         QCOMPARE(parseSignature(zeroOne, &signature), SignatureProblem::None);
         QCOMPARE(signature.recoveryId, 1);
         // s' = n - s is the same signature's high-s twin: refused (EIP-2).
-        const QByteArray highS = raw.left(32) +
-                                 hex("f8d666c92cfb3eac09bbc205fa0bf00eb2d7b3d4f8517d33c63c3b76ca7d2bdf") +
-                                 QByteArray(1, 27);
+        const QByteArray highS =
+            raw.left(32) + hex("f8d666c92cfb3eac09bbc205fa0bf00eb2d7b3d4f8517d33c63c3b76ca7d2bdf") +
+            QByteArray(1, 27);
         QCOMPARE(parseSignature(highS, &signature), SignatureProblem::HighS);
     }
 

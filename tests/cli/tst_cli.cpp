@@ -1,0 +1,127 @@
+#include "TestHttp.h"
+
+#include "auth/ApiKeyRegistry.h"
+#include "core/Clock.h"
+#include "core/DataDir.h"
+#include "core/Store.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace proofdesk;
+
+namespace {
+
+const QString kBinary = QStringLiteral(PROOFDESK_BINARY);
+
+// Starts `proofdesk serve` and waits (bounded) for its URL line; returns the sign-in URL.
+QString startServe(QProcess& process, const QStringList& extraArgs) {
+    process.start(kBinary, QStringList{QStringLiteral("serve")} + extraArgs);
+    if (!process.waitForStarted(10000)) {
+        return {};
+    }
+    QString printed;
+    const QRegularExpression urlLine(QStringLiteral("sign-in service: (http://\\S+)"));
+    QDeadlineTimer deadline(20000);
+    while (!deadline.hasExpired()) {
+        if (!process.waitForReadyRead(static_cast<int>(deadline.remainingTime()))) {
+            break;
+        }
+        printed += QString::fromUtf8(process.readAllStandardOutput());
+        const auto match = urlLine.match(printed);
+        if (match.hasMatch()) {
+            return match.captured(1);
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+class CliTest : public QObject {
+    Q_OBJECT
+private slots:
+    void serveAnswersAndStopsCleanlyOnSigterm() {
+        QTemporaryDir dir;
+        QProcess process;
+        const QString url =
+            startServe(process, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                                 QStringLiteral("--data-dir"), dir.path()});
+        QVERIFY2(!url.isEmpty(), process.readAllStandardError().constData());
+        test::TestHttp http(url);
+        QCOMPARE(http.get("/is-alive").status, 200);
+        ::kill(static_cast<pid_t>(process.processId()), SIGTERM);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(process.readAllStandardOutput().contains("Stopped."));
+        // The request log went to stderr.
+        QVERIFY(process.readAllStandardError().contains("GET /is-alive 200"));
+    }
+
+    void serveRefusesBadArguments() {
+        QTemporaryDir dir;
+        QProcess badListen;
+        badListen.start(kBinary,
+                        {QStringLiteral("serve"), QStringLiteral("--listen"),
+                         QStringLiteral("nonsense"), QStringLiteral("--data-dir"), dir.path()});
+        QVERIFY(badListen.waitForFinished(10000));
+        QCOMPARE(badListen.exitCode(), 2);
+        QVERIFY(badListen.readAllStandardError().contains("HOST:PORT"));
+
+        QProcess remote;
+        remote.start(kBinary,
+                     {QStringLiteral("serve"), QStringLiteral("--listen"),
+                      QStringLiteral("0.0.0.0:0"), QStringLiteral("--data-dir"), dir.path()});
+        QVERIFY(remote.waitForFinished(10000));
+        QCOMPARE(remote.exitCode(), 1);
+        QVERIFY(remote.readAllStandardError().contains("--allow-remote"));
+    }
+
+    void allowRemoteWarns() {
+        QTemporaryDir dir;
+        QProcess process;
+        const QString url = startServe(
+            process, {QStringLiteral("--listen"), QStringLiteral("0.0.0.0:0"),
+                      QStringLiteral("--allow-remote"), QStringLiteral("--data-dir"), dir.path()});
+        QVERIFY(!url.isEmpty());
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY(process.readAllStandardError().contains("warning: listening on 0.0.0.0"));
+    }
+
+    void keysCreatePrintsAKeyTheStoreAccepts() {
+        QTemporaryDir dir;
+        QProcess process;
+        process.start(kBinary, {QStringLiteral("keys"), QStringLiteral("create"),
+                                QStringLiteral("--data-dir"), dir.path(),
+                                QStringLiteral("--project"), QStringLiteral("ci")});
+        QVERIFY(process.waitForFinished(20000));
+        QCOMPARE(process.exitCode(), 0);
+        const QString key = QString::fromUtf8(process.readAllStandardOutput()).trimmed();
+        QVERIFY2(key.startsWith(QStringLiteral("pdk_")), qPrintable(key));
+        QVERIFY(!key.contains(QLatin1Char('\n')));
+
+        Store store(storePathIn(dir.path()));
+        SystemClock clock;
+        auth::ApiKeyRegistry keys(store, clock);
+        const auth::KeyIdentity identity = keys.authenticate(key);
+        QCOMPARE(identity.projectId, keys.adminProjectNamed(QStringLiteral("ci")));
+    }
+
+    void keysNeedsAnAction() {
+        QProcess process;
+        process.start(kBinary, {QStringLiteral("keys")});
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitCode(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "tst_cli.moc"
