@@ -331,14 +331,18 @@ std::string encodeType(const nlohmann::json& types, const std::string& typeName)
     ordered.insert(ordered.end(), dependencies.begin(), dependencies.end());
     std::string out;
     for (const std::string& name : ordered) {
-        out += name + "(";
+        out.append(name).push_back('(');
         bool first = true;
         for (const auto& field : fieldsOf(types, name)) {
-            out += (first ? "" : ",") + field["type"].get<std::string>() + " " +
-                   field["name"].get<std::string>();
+            if (!first) {
+                out.push_back(',');
+            }
+            out.append(field["type"].get<std::string>())
+                .append(" ")
+                .append(field["name"].get<std::string>());
             first = false;
         }
-        out += ")";
+        out.push_back(')');
     }
     return out;
 }
