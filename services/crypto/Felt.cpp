@@ -1,0 +1,462 @@
+#include "Felt.h"
+
+#include <algorithm>
+
+namespace proofdesk::crypto {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+using Limbs = Felt::Limbs;
+
+// p = 2^251 + 17·2^192 + 1, little-endian limbs.
+constexpr Limbs kP = {1, 0, 0, 0x0800000000000011ULL};
+// p ≡ 1 (mod 2^64), so -p^-1 mod 2^64 = 2^64 - 1.
+constexpr std::uint64_t kPInvNeg = ~0ULL;
+
+Limbs reduceOnce(Limbs value) {
+    if (!u256::lessThan(value, kP)) {
+        u256::subFrom(value, kP);
+    }
+    return value;
+}
+
+// Montgomery multiplication (CIOS): a·b·2^-256 mod p for a, b < p.
+Limbs montMul(const Limbs& a, const Limbs& b) {
+    std::uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 4; ++i) {
+        u128 carry = 0;
+        for (int j = 0; j < 4; ++j) {
+            const u128 sum = static_cast<u128>(a[j]) * b[i] + t[j] + carry;
+            t[j] = static_cast<std::uint64_t>(sum);
+            carry = sum >> 64;
+        }
+        u128 sum = static_cast<u128>(t[4]) + carry;
+        t[4] = static_cast<std::uint64_t>(sum);
+        t[5] = static_cast<std::uint64_t>(sum >> 64);
+
+        const std::uint64_t m = t[0] * kPInvNeg;
+        // t += m·p; p's limbs are (1, 0, 0, p3), then shift right by one limb.
+        sum = static_cast<u128>(m) + t[0];
+        carry = sum >> 64;
+        sum = static_cast<u128>(t[1]) + carry;
+        t[0] = static_cast<std::uint64_t>(sum);
+        carry = sum >> 64;
+        sum = static_cast<u128>(t[2]) + carry;
+        t[1] = static_cast<std::uint64_t>(sum);
+        carry = sum >> 64;
+        sum = static_cast<u128>(m) * kP[3] + t[3] + carry;
+        t[2] = static_cast<std::uint64_t>(sum);
+        carry = sum >> 64;
+        sum = static_cast<u128>(t[4]) + carry;
+        t[3] = static_cast<std::uint64_t>(sum);
+        carry = sum >> 64;
+        t[4] = t[5] + static_cast<std::uint64_t>(carry);
+        t[5] = 0;
+    }
+    Limbs result = {t[0], t[1], t[2], t[3]};
+    // Result < 2p; t[4] is zero here because p < 2^252.
+    return reduceOnce(result);
+}
+
+// R^2 mod p with R = 2^256, computed once by doubling.
+const Limbs& rSquared() {
+    static const Limbs value = [] {
+        Limbs x = {1, 0, 0, 0};
+        for (int i = 0; i < 512; ++i) {
+            const std::uint64_t carry = u256::addTo(x, x);
+            (void)carry; // x < p < 2^252, so doubling never overflows 256 bits
+            x = reduceOnce(x);
+        }
+        return x;
+    }();
+    return value;
+}
+
+Limbs pMinus(const Limbs& subtrahend) {
+    Limbs out = kP;
+    u256::subFrom(out, subtrahend);
+    return out;
+}
+
+// (p - 1) / 2
+const Limbs& halfP() {
+    static const Limbs value = [] {
+        Limbs h = kP;
+        h[0] -= 1;
+        for (int i = 0; i < 4; ++i) {
+            h[i] = (h[i] >> 1) | (i < 3 ? (h[i + 1] << 63) : 0);
+        }
+        return h;
+    }();
+    return value;
+}
+
+} // namespace
+
+// ---- u256 ----
+namespace u256 {
+
+bool lessThan(const Limbs& a, const Limbs& b) {
+    for (int i = 3; i >= 0; --i) {
+        if (a[i] != b[i]) {
+            return a[i] < b[i];
+        }
+    }
+    return false;
+}
+
+std::uint64_t addTo(Limbs& a, const Limbs& b) {
+    u128 carry = 0;
+    for (int i = 0; i < 4; ++i) {
+        const u128 sum = static_cast<u128>(a[i]) + b[i] + carry;
+        a[i] = static_cast<std::uint64_t>(sum);
+        carry = sum >> 64;
+    }
+    return static_cast<std::uint64_t>(carry);
+}
+
+std::uint64_t subFrom(Limbs& a, const Limbs& b) {
+    std::uint64_t borrow = 0;
+    for (int i = 0; i < 4; ++i) {
+        const u128 diff = static_cast<u128>(a[i]) - b[i] - borrow;
+        a[i] = static_cast<std::uint64_t>(diff);
+        borrow = static_cast<std::uint64_t>(diff >> 64) & 1;
+    }
+    return borrow;
+}
+
+std::optional<Limbs> parse(std::string_view text) {
+    Limbs value = {0, 0, 0, 0};
+    auto mulAdd = [&value](std::uint64_t factor, std::uint64_t addend) {
+        u128 carry = addend;
+        for (int i = 0; i < 4; ++i) {
+            const u128 product = static_cast<u128>(value[i]) * factor + carry;
+            value[i] = static_cast<std::uint64_t>(product);
+            carry = product >> 64;
+        }
+        return carry == 0;
+    };
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        for (char c : text.substr(2)) {
+            const int d = (c >= '0' && c <= '9')   ? c - '0'
+                          : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                          : (c >= 'A' && c <= 'F') ? c - 'A' + 10
+                                                   : -1;
+            if (d < 0 || !mulAdd(16, static_cast<std::uint64_t>(d))) {
+                return std::nullopt;
+            }
+        }
+        return value;
+    }
+    if (text.empty()) {
+        return std::nullopt;
+    }
+    for (char c : text) {
+        if (c < '0' || c > '9' || !mulAdd(10, static_cast<std::uint64_t>(c - '0'))) {
+            return std::nullopt;
+        }
+    }
+    return value;
+}
+
+std::string toHex(const Limbs& value) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out;
+    bool started = false;
+    for (int i = 3; i >= 0; --i) {
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            const int d = static_cast<int>((value[i] >> shift) & 0xf);
+            if (d != 0 || started) {
+                out.push_back(digits[d]);
+                started = true;
+            }
+        }
+    }
+    return "0x" + (out.empty() ? std::string("0") : out);
+}
+
+std::string toDecimal(Limbs value) {
+    std::string out;
+    auto isZero = [&value] { return (value[0] | value[1] | value[2] | value[3]) == 0; };
+    if (isZero()) {
+        return "0";
+    }
+    while (!isZero()) {
+        // Divide by 10^19 per round, emitting 19 digits.
+        constexpr std::uint64_t kChunk = 10000000000000000000ULL;
+        u128 remainder = 0;
+        for (int i = 3; i >= 0; --i) {
+            const u128 current = (remainder << 64) | value[i];
+            value[i] = static_cast<std::uint64_t>(current / kChunk);
+            remainder = current % kChunk;
+        }
+        std::uint64_t chunk = static_cast<std::uint64_t>(remainder);
+        for (int d = 0; d < 19; ++d) {
+            out.push_back(static_cast<char>('0' + chunk % 10));
+            chunk /= 10;
+            if (isZero() && chunk == 0) {
+                break;
+            }
+        }
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+}
+
+int bitLength(const Limbs& value) {
+    for (int i = 3; i >= 0; --i) {
+        if (value[i] != 0) {
+            return i * 64 + 64 - __builtin_clzll(value[i]);
+        }
+    }
+    return 0;
+}
+
+} // namespace u256
+
+// ---- mont ----
+namespace mont {
+
+Limbs toMont(const Limbs& canonical) {
+    return montMul(canonical, rSquared());
+}
+Limbs fromMont(const Limbs& m) {
+    return montMul(m, {1, 0, 0, 0});
+}
+Limbs mul(const Limbs& a, const Limbs& b) {
+    return montMul(a, b);
+}
+Limbs square(const Limbs& a) {
+    return montMul(a, a);
+}
+Limbs add(const Limbs& a, const Limbs& b) {
+    Limbs sum = a;
+    u256::addTo(sum, b);
+    return reduceOnce(sum);
+}
+Limbs sub(const Limbs& a, const Limbs& b) {
+    Limbs diff = a;
+    if (u256::subFrom(diff, b)) {
+        u256::addTo(diff, kP);
+    }
+    return diff;
+}
+const Limbs& one() {
+    static const Limbs value = toMont({1, 0, 0, 0});
+    return value;
+}
+bool isZero(const Limbs& a) {
+    return (a[0] | a[1] | a[2] | a[3]) == 0;
+}
+Limbs inverse(const Limbs& a) {
+    // Fermat: a^(p-2).
+    const Limbs exponent = pMinus({2, 0, 0, 0});
+    Limbs result = one();
+    for (int i = 255; i >= 0; --i) {
+        result = square(result);
+        if ((exponent[i / 64] >> (i % 64)) & 1) {
+            result = mul(result, a);
+        }
+    }
+    return result;
+}
+
+} // namespace mont
+
+// ---- Felt ----
+Felt Felt::fromU64(std::uint64_t value) {
+    Felt f;
+    f.m_limbs = {value, 0, 0, 0};
+    return f;
+}
+
+Felt Felt::fromI64(std::int64_t value) {
+    if (value >= 0) {
+        return fromU64(static_cast<std::uint64_t>(value));
+    }
+    return -fromU64(static_cast<std::uint64_t>(-(value + 1)) + 1);
+}
+
+std::optional<Felt> Felt::fromLimbs(const Limbs& limbs) {
+    if (!u256::lessThan(limbs, kP)) {
+        return std::nullopt;
+    }
+    Felt f;
+    f.m_limbs = limbs;
+    return f;
+}
+
+Felt Felt::fromLimbsReduced(Limbs limbs) {
+    // 2^256 / p < 32: subtract p while >= p (at most 31 times); cheaper via a shifted subtraction.
+    for (int shift = 4; shift >= 0; --shift) {
+        Limbs shifted = kP;
+        for (int s = 0; s < shift; ++s) {
+            const std::uint64_t carry = u256::addTo(shifted, shifted);
+            (void)carry; // p·16 < 2^256
+        }
+        if (!u256::lessThan(limbs, shifted)) {
+            u256::subFrom(limbs, shifted);
+        }
+    }
+    Felt f;
+    f.m_limbs = reduceOnce(limbs);
+    return f;
+}
+
+std::optional<Felt> Felt::parse(std::string_view text) {
+    bool negative = false;
+    if (!text.empty() && text[0] == '-') {
+        negative = true;
+        text.remove_prefix(1);
+    }
+    const auto value = u256::parse(text);
+    if (!value) {
+        return std::nullopt;
+    }
+    const Felt f = fromLimbsReduced(*value);
+    return negative ? -f : f;
+}
+
+Felt Felt::fromBytesBE(const std::uint8_t* data, std::size_t size) {
+    Limbs limbs = {0, 0, 0, 0};
+    const std::size_t n = std::min<std::size_t>(size, 32);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t position = n - 1 - i; // byte index from the least significant end
+        limbs[position / 8] |= static_cast<std::uint64_t>(data[i]) << (8 * (position % 8));
+    }
+    return fromLimbsReduced(limbs);
+}
+
+const Felt& Felt::zero() {
+    static const Felt value;
+    return value;
+}
+
+const Felt& Felt::one() {
+    static const Felt value = fromU64(1);
+    return value;
+}
+
+const Felt::Limbs& Felt::modulus() {
+    return kP;
+}
+
+int Felt::bitLength() const {
+    return u256::bitLength(m_limbs);
+}
+
+std::string Felt::toHex() const {
+    return u256::toHex(m_limbs);
+}
+
+std::string Felt::toDecimal() const {
+    return u256::toDecimal(m_limbs);
+}
+
+std::string Felt::toSignedDecimal() const {
+    if (u256::lessThan(halfP(), m_limbs)) {
+        return "-" + u256::toDecimal(pMinus(m_limbs));
+    }
+    return toDecimal();
+}
+
+void Felt::toBytesBE(std::uint8_t out[32]) const {
+    for (int i = 0; i < 32; ++i) {
+        out[31 - i] = static_cast<std::uint8_t>(m_limbs[i / 8] >> (8 * (i % 8)));
+    }
+}
+
+void Felt::toBytesLE(std::uint8_t out[32]) const {
+    for (int i = 0; i < 32; ++i) {
+        out[i] = static_cast<std::uint8_t>(m_limbs[i / 8] >> (8 * (i % 8)));
+    }
+}
+
+Felt Felt::operator+(const Felt& other) const {
+    Felt f;
+    f.m_limbs = mont::add(m_limbs, other.m_limbs);
+    return f;
+}
+
+Felt Felt::operator-(const Felt& other) const {
+    Felt f;
+    f.m_limbs = mont::sub(m_limbs, other.m_limbs);
+    return f;
+}
+
+Felt Felt::operator-() const {
+    return zero() - *this;
+}
+
+Felt Felt::operator*(const Felt& other) const {
+    // (a·b·R^-1)·R^2·R^-1 = a·b
+    Felt f;
+    f.m_limbs = montMul(montMul(m_limbs, other.m_limbs), rSquared());
+    return f;
+}
+
+Felt Felt::inverse() const {
+    Felt f;
+    f.m_limbs = mont::fromMont(mont::inverse(mont::toMont(m_limbs)));
+    return f;
+}
+
+Felt Felt::pow(const Limbs& exponent) const {
+    Limbs base = mont::toMont(m_limbs);
+    Limbs result = mont::one();
+    for (int i = u256::bitLength(exponent) - 1; i >= 0; --i) {
+        result = mont::square(result);
+        if ((exponent[i / 64] >> (i % 64)) & 1) {
+            result = mont::mul(result, base);
+        }
+    }
+    Felt f;
+    f.m_limbs = mont::fromMont(result);
+    return f;
+}
+
+std::optional<Felt> Felt::sqrt() const {
+    if (isZero()) {
+        return zero();
+    }
+    // Euler's criterion: a^((p-1)/2) == 1 for squares.
+    if (pow(halfP()) != one()) {
+        return std::nullopt;
+    }
+    // Tonelli-Shanks with p - 1 = q·2^s, s = 192, q = 2^59 + 17.
+    constexpr int s = 192;
+    const Limbs q = {(1ULL << 59) + 17, 0, 0, 0};
+    // z = 3 is a quadratic non-residue mod p (3 is the field generator).
+    Felt c = fromU64(3).pow(q);
+    Felt x = pow({((1ULL << 59) + 17 + 1) / 2, 0, 0, 0});
+    Felt t = pow(q);
+    int m = s;
+    while (t != one()) {
+        int i = 0;
+        Felt t2 = t;
+        while (t2 != one()) {
+            t2 = t2 * t2;
+            ++i;
+            if (i == m) {
+                return std::nullopt;
+            }
+        }
+        Felt b = c;
+        for (int j = 0; j < m - i - 1; ++j) {
+            b = b * b;
+        }
+        x = x * b;
+        c = b * b;
+        t = t * c;
+        m = i;
+    }
+    // cairo-lang's sqrt hint takes the root that is <= p/2 ("the smaller one").
+    const Felt other = -x;
+    return other < x ? other : x;
+}
+
+bool Felt::u256LessThan(const Limbs& a, const Limbs& b) {
+    return u256::lessThan(a, b);
+}
+
+} // namespace proofdesk::crypto

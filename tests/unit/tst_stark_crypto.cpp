@@ -1,0 +1,170 @@
+#include "crypto/Felt.h"
+#include "crypto/Keccak.h"
+#include "crypto/KeccakF.h"
+#include "crypto/Pedersen.h"
+#include "crypto/Poseidon.h"
+#include "crypto/StarkCurve.h"
+
+#include <QTest>
+
+using namespace proofdesk::crypto;
+
+namespace {
+
+Felt f(const char* text) {
+    return Felt::parse(text).value();
+}
+
+} // namespace
+
+class StarkCryptoTest : public QObject {
+    Q_OBJECT
+private slots:
+    void feltParsingAndFormatting() {
+        QCOMPARE(f("0x10").toDecimal(), std::string("16"));
+        QCOMPARE(f("255").toHex(), std::string("0xff"));
+        QCOMPARE(Felt::zero().toHex(), std::string("0x0"));
+        // p itself reduces to zero; -1 is p - 1.
+        QVERIFY(f("0x800000000000011000000000000000000000000000000000000000000000001").isZero());
+        QCOMPARE(f("-1").toHex(),
+                 std::string("0x800000000000011000000000000000000000000000000000000000000000000"));
+        QCOMPARE(Felt::fromI64(-5), f("-5"));
+        QCOMPARE(f("-5").toSignedDecimal(), std::string("-5"));
+        QCOMPARE(f("12345678901234567890123456789").toDecimal(),
+                 std::string("12345678901234567890123456789"));
+        QVERIFY(!Felt::parse("0x").has_value());
+        QVERIFY(!Felt::parse("12a").has_value());
+        QVERIFY(!Felt::parse("0x1" + std::string(64, '0')).has_value()); // 2^256: too big
+        QVERIFY(!Felt::fromLimbs(Felt::modulus()).has_value());
+    }
+
+    void feltArithmetic() {
+        const Felt a = f("0x3d937c035c878245caf64531a5756109c53068da139362728feb561405371cb");
+        const Felt b = f("0x208a0a10250e382e1e4bbe2880906c2791bf6275695e02fbbc6aeff9cd8b31a");
+        QCOMPARE((a + b) - b, a);
+        QCOMPARE(a * b, b * a);
+        QCOMPARE((a * b) * b.inverse(), a);
+        QCOMPARE(a * a.inverse(), Felt::one());
+        QCOMPARE(f("7") * f("6"), f("42"));
+        QCOMPARE(f("-1") * f("-1"), Felt::one());
+        QCOMPARE(-Felt::zero(), Felt::zero());
+        // 2^255 mod p via repeated doubling vs parsing.
+        Felt two255 = Felt::one();
+        for (int i = 0; i < 255; ++i) {
+            two255 += two255;
+        }
+        QCOMPARE(two255, Felt::parse("0x8" + std::string(63, '0')).value());
+        QVERIFY(f("3") < f("4"));
+        QCOMPARE(f("0x8").bitLength(), 4);
+    }
+
+    void feltSquareRoots() {
+        const Felt x = f("123456789");
+        const auto root = (x * x).sqrt();
+        QVERIFY(root.has_value());
+        QCOMPARE(*root * *root, x * x);
+        QVERIFY(*root <= -*root);            // the smaller root
+        QVERIFY(!f("3").sqrt().has_value()); // the generator is a non-residue
+    }
+
+    void pedersenPublishedVectors() {
+        QCOMPARE(pedersenHash(Felt::zero(), Felt::zero()).toHex(),
+                 std::string("0x49ee3eba8c1600700ee1b87eb599f16716b0b1022947733551fde4050ca6804"));
+        QCOMPARE(
+            pedersenHash(f("0x3d937c035c878245caf64531a5756109c53068da139362728feb561405371cb"),
+                         f("0x208a0a10250e382e1e4bbe2880906c2791bf6275695e02fbbc6aeff9cd8b31a"))
+                .toHex(),
+            std::string("0x30e480bed5fe53fa909cc0f8c4d99b8f9f2c016be4c41e13a4848797979c662"));
+        // cairo-run prints pedersen(0,0) signed.
+        QCOMPARE(pedersenHash(Felt::zero(), Felt::zero()).toSignedDecimal(),
+                 std::string("-1528516508317877792526642961614204972800040744393150604467269738882"
+                             "277939197"));
+    }
+
+    void pedersenChainFoldsFromTheRight() {
+        const Felt a = f("1"), b = f("2"), c = f("3");
+        QCOMPARE(pedersenHashChain({a, b, c}), pedersenHash(a, pedersenHash(b, c)));
+        QCOMPARE(pedersenHashChain({a}), a);
+    }
+
+    void poseidonPublishedVectors() {
+        std::array<Felt, 3> state = {f("1"), f("2"), f("3")};
+        hadesPermutation(state);
+        QCOMPARE(state[0].toDecimal(), std::string("44268220034948964621373152159347698225770315982"
+                                                   "5582578145778919623645026501"));
+        QCOMPARE(state[1].toDecimal(), std::string("22338325042509243837485539330711889032799289811"
+                                                   "04663696710686541536735838182"));
+        QCOMPARE(state[2].toDecimal(), std::string("25122221408111662872875410038264490320933718"
+                                                   "32913959128171347018667852712082"));
+        QCOMPARE(
+            poseidonHashSingle(f("2186760088894496929164647809117137106281159735742428897928"
+                                 "91157041292792362"))
+                .toDecimal(),
+            std::string("2835120893146788752888137145656423078969524407843035783270702964188823"
+                        "073934"));
+        QCOMPARE(
+            poseidonHash(f("1253795"), f("18540013156130945068")).toDecimal(),
+            std::string("3728236075036738806859312805338602994777210400954422078608451053211824"
+                        "6655"));
+        QCOMPARE(
+            poseidonHashMany({f("84175983715088675913672849362079546"),
+                              f("9384720329467203286234076408512594689579283578028960384690"),
+                              f("291883989128409324823849293040390493094093"),
+                              f("5849589438543859348593485948598349584395839402940940290490324"),
+                              f("1836254780028456372728992049476335424263474849")})
+                .toDecimal(),
+            std::string("4710251332916095106469715719471301375369531762915483532672681004240697"
+                        "4264"));
+    }
+
+    void keccakF1600MatchesTheSponge() {
+        // The all-zero state: first lane of Keccak-f[1600](0) is 0xF1258F7940E1DDE7.
+        std::array<std::uint64_t, 25> zero{};
+        keccakF1600(zero);
+        QCOMPARE(zero[0], 0xF1258F7940E1DDE7ULL);
+        // Keccak-256 built from the permutation equals Qt's Keccak-256, across a block boundary.
+        const QByteArray message(200, 'a');
+        std::array<std::uint64_t, 25> state{};
+        QByteArray padded = message;
+        padded.append('\x01');
+        while (padded.size() % 136 != 0) {
+            padded.append('\0');
+        }
+        padded[padded.size() - 1] = static_cast<char>(padded[padded.size() - 1] | 0x80);
+        for (qsizetype block = 0; block < padded.size(); block += 136) {
+            for (int lane = 0; lane < 17; ++lane) {
+                std::uint64_t v = 0;
+                for (int byte = 0; byte < 8; ++byte) {
+                    v |= static_cast<std::uint64_t>(
+                             static_cast<unsigned char>(padded[block + lane * 8 + byte]))
+                         << (8 * byte);
+                }
+                state[static_cast<std::size_t>(lane)] ^= v;
+            }
+            keccakF1600(state);
+        }
+        QByteArray digest;
+        for (int i = 0; i < 32; ++i) {
+            digest.append(
+                static_cast<char>(state[static_cast<std::size_t>(i / 8)] >> (8 * (i % 8))));
+        }
+        QCOMPARE(digest.toHex(), keccak256(message).toHex());
+    }
+
+    void curveBasics() {
+        QVERIFY(stark::isOnCurve(stark::generator()));
+        // n·G is the point at infinity; (n-1)·G = -G.
+        QVERIFY(stark::toAffine(stark::multiply(stark::generator(), stark::order())).infinity);
+        Felt::Limbs nMinus1 = stark::order();
+        nMinus1[0] -= 1;
+        const stark::Affine minusG = stark::toAffine(stark::multiply(stark::generator(), nMinus1));
+        QCOMPARE(minusG.xFelt(), stark::generator().xFelt());
+        QCOMPARE(minusG.yFelt(), -stark::generator().yFelt());
+        const auto y = stark::recoverY(stark::generator().xFelt());
+        QVERIFY(y.has_value());
+        QVERIFY(*y == stark::generator().yFelt() || *y == -stark::generator().yFelt());
+    }
+};
+
+QTEST_GUILESS_MAIN(StarkCryptoTest)
+#include "tst_stark_crypto.moc"
