@@ -1,5 +1,7 @@
 #include "Felt.h"
 
+#include "MontField.h"
+
 #include <algorithm>
 
 namespace proofdesk::crypto {
@@ -20,42 +22,8 @@ Limbs reduceOnce(Limbs value) {
     return value;
 }
 
-// Montgomery multiplication (CIOS): a·b·2^-256 mod p for a, b < p.
 Limbs montMul(const Limbs& a, const Limbs& b) {
-    std::uint64_t t[6] = {0, 0, 0, 0, 0, 0};
-    for (int i = 0; i < 4; ++i) {
-        u128 carry = 0;
-        for (int j = 0; j < 4; ++j) {
-            const u128 sum = static_cast<u128>(a[j]) * b[i] + t[j] + carry;
-            t[j] = static_cast<std::uint64_t>(sum);
-            carry = sum >> 64;
-        }
-        u128 sum = static_cast<u128>(t[4]) + carry;
-        t[4] = static_cast<std::uint64_t>(sum);
-        t[5] = static_cast<std::uint64_t>(sum >> 64);
-
-        const std::uint64_t m = t[0] * kPInvNeg;
-        // t += m·p; p's limbs are (1, 0, 0, p3), then shift right by one limb.
-        sum = static_cast<u128>(m) + t[0];
-        carry = sum >> 64;
-        sum = static_cast<u128>(t[1]) + carry;
-        t[0] = static_cast<std::uint64_t>(sum);
-        carry = sum >> 64;
-        sum = static_cast<u128>(t[2]) + carry;
-        t[1] = static_cast<std::uint64_t>(sum);
-        carry = sum >> 64;
-        sum = static_cast<u128>(m) * kP[3] + t[3] + carry;
-        t[2] = static_cast<std::uint64_t>(sum);
-        carry = sum >> 64;
-        sum = static_cast<u128>(t[4]) + carry;
-        t[3] = static_cast<std::uint64_t>(sum);
-        carry = sum >> 64;
-        t[4] = t[5] + static_cast<std::uint64_t>(carry);
-        t[5] = 0;
-    }
-    Limbs result = {t[0], t[1], t[2], t[3]};
-    // Result < 2p; t[4] is zero here because p < 2^252.
-    return reduceOnce(result);
+    return mont::mul(a, b);
 }
 
 // R^2 mod p with R = 2^256, computed once by doubling.
@@ -172,7 +140,9 @@ std::string toHex(const Limbs& value) {
             }
         }
     }
-    return "0x" + (out.empty() ? std::string("0") : out);
+    std::string result("0x");
+    result.append(out.empty() ? std::string("0") : out);
+    return result;
 }
 
 std::string toDecimal(Limbs value) {
@@ -218,35 +188,14 @@ int bitLength(const Limbs& value) {
 namespace mont {
 
 Limbs toMont(const Limbs& canonical) {
-    return montMul(canonical, rSquared());
+    return mul(canonical, rSquared());
 }
 Limbs fromMont(const Limbs& m) {
-    return montMul(m, {1, 0, 0, 0});
-}
-Limbs mul(const Limbs& a, const Limbs& b) {
-    return montMul(a, b);
-}
-Limbs square(const Limbs& a) {
-    return montMul(a, a);
-}
-Limbs add(const Limbs& a, const Limbs& b) {
-    Limbs sum = a;
-    u256::addTo(sum, b);
-    return reduceOnce(sum);
-}
-Limbs sub(const Limbs& a, const Limbs& b) {
-    Limbs diff = a;
-    if (u256::subFrom(diff, b)) {
-        u256::addTo(diff, kP);
-    }
-    return diff;
+    return mul(m, {1, 0, 0, 0});
 }
 const Limbs& one() {
     static const Limbs value = toMont({1, 0, 0, 0});
     return value;
-}
-bool isZero(const Limbs& a) {
-    return (a[0] | a[1] | a[2] | a[3]) == 0;
 }
 Limbs inverse(const Limbs& a) {
     // Fermat: a^(p-2).
@@ -355,7 +304,9 @@ std::string Felt::toDecimal() const {
 
 std::string Felt::toSignedDecimal() const {
     if (u256::lessThan(halfP(), m_limbs)) {
-        return "-" + u256::toDecimal(pMinus(m_limbs));
+        std::string result("-");
+        result.append(u256::toDecimal(pMinus(m_limbs)));
+        return result;
     }
     return toDecimal();
 }

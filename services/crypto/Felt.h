@@ -72,20 +72,6 @@ private:
     Limbs m_limbs{0, 0, 0, 0};
 };
 
-// Montgomery-domain arithmetic on raw limbs (value·2^256 mod p), for the hash and curve code.
-namespace mont {
-using Limbs = Felt::Limbs;
-Limbs toMont(const Limbs& canonical);
-Limbs fromMont(const Limbs& m);
-Limbs mul(const Limbs& a, const Limbs& b);
-Limbs square(const Limbs& a);
-Limbs add(const Limbs& a, const Limbs& b);
-Limbs sub(const Limbs& a, const Limbs& b);
-Limbs inverse(const Limbs& a); // of a Montgomery value, in Montgomery form
-const Limbs& one();            // 1 in Montgomery form
-bool isZero(const Limbs& a);
-} // namespace mont
-
 // Unsigned 256-bit helpers used by field and curve code.
 namespace u256 {
 using Limbs = Felt::Limbs;

@@ -1,5 +1,7 @@
 #include "Pedersen.h"
 
+#include "MontField.h"
+
 #include "StarkCurve.h"
 
 #include <array>

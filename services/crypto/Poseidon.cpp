@@ -1,5 +1,7 @@
 #include "Poseidon.h"
 
+#include "MontField.h"
+
 #include <QByteArray>
 #include <QCryptographicHash>
 

@@ -1,5 +1,7 @@
 #include "StarkCurve.h"
 
+#include "MontField.h"
+
 // Curve constants (α = 1, β, generator, order) are public facts of the STARK curve, taken from
 // the npm package @scure/starknet 1.1.2 (lib/index.js: CURVE a, b, Gx, Gy, n), which states them
 // as in StarkWare's cairo-lang `starkware/crypto/signature/signature.py`.
