@@ -9,6 +9,8 @@ void printUsage() {
     std::fputs("Usage: proofdesk [--data-dir DIR]        open the console (embedded server)\n"
                "       proofdesk serve [options]          serve the three APIs headless\n"
                "       proofdesk keys create [options]    mint an API key without a wallet\n"
+               "       proofdesk cairo-run --program P.json [cairo-run flags]\n"
+               "       proofdesk program-hash P.json      Cairo 0 program hash (Pedersen chain)\n"
                "Run a subcommand with --help for its options.\n",
                stdout);
 }
@@ -22,6 +24,12 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(command, "keys") == 0) {
         return runKeysCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "cairo-run") == 0) {
+        return runCairoRunCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "program-hash") == 0) {
+        return runProgramHashCommand(argc - 1, argv + 1);
     }
     if (std::strcmp(command, "--help") == 0 || std::strcmp(command, "-h") == 0 ||
         std::strcmp(command, "help") == 0) {

@@ -1,10 +1,12 @@
 #include "TestHttp.h"
+#include "TestPrograms.h"
 
 #include "auth/ApiKeyRegistry.h"
 #include "core/Clock.h"
 #include "core/DataDir.h"
 #include "core/Store.h"
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -113,6 +115,64 @@ private slots:
         auth::ApiKeyRegistry keys(store, clock);
         const auth::KeyIdentity identity = keys.authenticate(key);
         QCOMPARE(identity.projectId, keys.adminProjectNamed(QStringLiteral("ci")));
+    }
+
+    void cairoRunPrintsAndWritesLikeCairoRun() {
+        QTemporaryDir dir;
+        const QString program = dir.filePath(QStringLiteral("p.json"));
+        QFile file(program);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(
+            test::Asm().pushImm(5).pushSquareOfTop().assertTopEquals(25).ret().program().dump()));
+        file.close();
+        const QString trace = dir.filePath(QStringLiteral("t.bin"));
+        const QString memory = dir.filePath(QStringLiteral("m.bin"));
+        QProcess run;
+        run.start(kBinary, {QStringLiteral("cairo-run"), QStringLiteral("--program"), program,
+                            QStringLiteral("--print_output"), QStringLiteral("--print_info"),
+                            QStringLiteral("--trace_file=") + trace,
+                            QStringLiteral("--memory_file"), memory});
+        QVERIFY(run.waitForFinished(20000));
+        QCOMPARE(run.exitCode(), 0);
+        const QByteArray printed = run.readAllStandardOutput();
+        QVERIFY(printed.contains("Program output:\n"));
+        QVERIFY(printed.contains("Number of steps: 4 "));
+        QVERIFY(printed.contains("Register values after execution:"));
+        QCOMPARE(QFileInfo(trace).size(), qint64(4 * 24));
+        QCOMPARE(QFileInfo(memory).size() % 40, qint64(0));
+
+        QProcess hash;
+        hash.start(kBinary, {QStringLiteral("program-hash"), program});
+        QVERIFY(hash.waitForFinished(20000));
+        QCOMPARE(hash.exitCode(), 0);
+        QVERIFY(hash.readAllStandardOutput().startsWith("0x"));
+    }
+
+    void cairoRunRefusesBadInput() {
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"prime\": 1");
+        file.close();
+        QProcess run;
+        run.start(kBinary, {QStringLiteral("cairo-run"), QStringLiteral("--program"), broken});
+        QVERIFY(run.waitForFinished(20000));
+        QCOMPARE(run.exitCode(), 1);
+        QVERIFY(run.readAllStandardError().contains("not valid JSON"));
+
+        QProcess noProgram;
+        noProgram.start(kBinary, {QStringLiteral("cairo-run"), QStringLiteral("--print_output")});
+        QVERIFY(noProgram.waitForFinished(20000));
+        QCOMPARE(noProgram.exitCode(), 2);
+
+        QProcess publicWithoutProof;
+        publicWithoutProof.start(kBinary, {QStringLiteral("cairo-run"), QStringLiteral("--program"),
+                                           broken, QStringLiteral("--air_public_input"),
+                                           dir.filePath(QStringLiteral("x.json"))});
+        QVERIFY(publicWithoutProof.waitForFinished(20000));
+        QCOMPARE(publicWithoutProof.exitCode(), 2);
+        QVERIFY(publicWithoutProof.readAllStandardError().contains("--proof_mode"));
     }
 
     void keysNeedsAnAction() {

@@ -1,0 +1,209 @@
+#include "Commands.h"
+
+#include "cairo/ExactJson.h"
+#include "cairo/ProgramHash.h"
+#include "cairo/Runner.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace proofdesk::cairo;
+
+namespace {
+
+const char* kUsage =
+    "usage: proofdesk cairo-run --program P.json [--program_input I.json] [--layout L]\n"
+    "         [--proof_mode] [--print_output] [--print_info] [--trace_file F] [--memory_file F]\n"
+    "         [--air_public_input F] [--air_private_input F] [--max_steps N]\n"
+    "         [--cairo_layout_params_file F] [--allow_missing_builtins] [--no_trace]\n";
+
+// cairo-run style flags: "--name value", "--name=value" and boolean "--name".
+struct Flags {
+    std::map<std::string, std::string> values;
+    std::vector<std::string> switches;
+    bool has(const std::string& name) const {
+        return values.count(name) ||
+               std::find(switches.begin(), switches.end(), name) != switches.end();
+    }
+    std::optional<std::string> value(const std::string& name) const {
+        auto it = values.find(name);
+        return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
+    }
+};
+
+bool parseFlags(int argc, char** argv, Flags* flags, std::string* error) {
+    static const std::vector<std::string> withValue = {
+        "program",           "program_input", "layout",
+        "trace_file",        "memory_file",   "air_public_input",
+        "air_private_input", "max_steps",     "cairo_layout_params_file",
+        "cairo_pie_output"};
+    static const std::vector<std::string> booleans = {"proof_mode", "print_output", "print_info",
+                                                      "allow_missing_builtins", "no_trace"};
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0) {
+            *error = "unexpected argument " + arg;
+            return false;
+        }
+        arg = arg.substr(2);
+        std::string value;
+        bool hasValue = false;
+        if (const auto eq = arg.find('='); eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+            hasValue = true;
+        }
+        if (std::find(withValue.begin(), withValue.end(), arg) != withValue.end()) {
+            if (!hasValue) {
+                if (i + 1 >= argc) {
+                    *error = "--" + arg + " needs a value";
+                    return false;
+                }
+                value = argv[++i];
+            }
+            flags->values[arg] = value;
+        } else if (std::find(booleans.begin(), booleans.end(), arg) != booleans.end()) {
+            flags->switches.push_back(arg);
+        } else {
+            *error = "unknown flag --" + arg;
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<std::string> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return std::nullopt;
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+bool writeFile(const std::string& path, const std::string& content) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << content;
+    return static_cast<bool>(out);
+}
+
+} // namespace
+
+int runCairoRunCommand(int argc, char** argv) {
+    Flags flags;
+    std::string error;
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (!parseFlags(argc, argv, &flags, &error) || !flags.value("program")) {
+        std::cerr << (error.empty() ? "--program is required" : error) << "\n" << kUsage;
+        return 2;
+    }
+    const bool proof = flags.has("proof_mode");
+    if ((flags.value("air_public_input") || flags.value("air_private_input")) && !proof) {
+        std::cerr << "--air_public_input and --air_private_input need --proof_mode\n";
+        return 2;
+    }
+    if (flags.value("air_private_input") &&
+        (!flags.value("trace_file") || !flags.value("memory_file"))) {
+        std::cerr << "--air_private_input needs --trace_file and --memory_file\n";
+        return 2;
+    }
+    if (flags.value("cairo_pie_output")) {
+        std::cerr << "--cairo_pie_output is not supported yet\n";
+        return 2;
+    }
+    try {
+        const Program program = Program::fromFile(*flags.value("program"));
+        RunOptions options;
+        options.layout = flags.value("layout").value_or("plain");
+        options.proofMode = proof;
+        if (flags.has("allow_missing_builtins")) {
+            options.allowMissingBuiltins = true;
+        }
+        options.traceEnabled = !flags.has("no_trace") || proof || flags.value("trace_file");
+        if (auto steps = flags.value("max_steps")) {
+            options.maxSteps = std::stoull(*steps);
+        }
+        if (auto path = flags.value("program_input")) {
+            const auto text = readFile(*path);
+            if (!text) {
+                std::cerr << "cannot read program input " << *path << "\n";
+                return 1;
+            }
+            options.programInput = parseExactJson(*text);
+            if (options.programInput.is_discarded()) {
+                std::cerr << "program input " << *path << " is not valid JSON\n";
+                return 1;
+            }
+        }
+        if (auto path = flags.value("cairo_layout_params_file")) {
+            const auto text = readFile(*path);
+            if (!text) {
+                std::cerr << "cannot read layout params " << *path << "\n";
+                return 1;
+            }
+            options.dynamicLayoutParams = nlohmann::json::parse(*text, nullptr, false);
+        }
+        CairoRunner runner(program, options);
+        runner.run();
+
+        if (flags.has("print_output")) {
+            std::cout << runner.printedOutput();
+        }
+        if (flags.has("print_info")) {
+            std::cout << runner.printedInfo() << "\n";
+        }
+        if (auto path = flags.value("trace_file")) {
+            std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+            runner.writeTrace(out);
+        }
+        if (auto path = flags.value("memory_file")) {
+            std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+            runner.writeMemory(out);
+        }
+        if (auto path = flags.value("air_public_input")) {
+            writeFile(*path, runner.airPublicInput().dump(4) + "\n");
+        }
+        if (auto path = flags.value("air_private_input")) {
+            const std::string trace =
+                std::filesystem::absolute(*flags.value("trace_file")).string();
+            const std::string memory =
+                std::filesystem::absolute(*flags.value("memory_file")).string();
+            writeFile(*path, runner.airPrivateInput(trace, memory).dump(4) + "\n");
+        }
+    } catch (const ProgramError& failure) {
+        std::cerr << "Error: " << failure.what() << "\n";
+        return 1;
+    } catch (const VmError& failure) {
+        std::cerr << "Error: " << failure.what() << "\n";
+        return 1;
+    } catch (const std::exception& failure) {
+        std::cerr << "Error: " << failure.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+int runProgramHashCommand(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: proofdesk program-hash P.json\n";
+        return 2;
+    }
+    try {
+        std::cout << programHash(Program::fromFile(argv[1])).toHex() << "\n";
+    } catch (const std::exception& failure) {
+        std::cerr << "Error: " << failure.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "Layout.h"
+#include "Memory.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace proofdesk::cairo {
+
+// One builtin's segment: its cell layout, deductions, validations and accounting.
+class BuiltinRunner {
+public:
+    BuiltinRunner(std::string name, int cellsPerInstance, int inputCells, LayoutBuiltin spec,
+                  bool included);
+    virtual ~BuiltinRunner() = default;
+
+    const std::string& name() const { return m_name; }
+    int cellsPerInstance() const { return m_cellsPerInstance; }
+    int inputCells() const { return m_inputCells; }
+    int ratio() const { return m_spec.ratio; }
+    int instancesPerComponent() const { return m_spec.instancesPerComponent; }
+    bool included() const { return m_included; } // declared by the program
+    const Relocatable& base() const { return m_base; }
+
+    void initializeSegment(Memory& memory);
+    // The value of an output cell whose inputs are all known; nullopt otherwise.
+    virtual std::optional<Value> deduce(const Memory& memory, const Relocatable& address) const;
+
+    std::uint64_t usedCells(const Memory& memory) const;
+    std::uint64_t usedInstances(const Memory& memory) const;
+    // Instances the layout allocates for n steps (throws VmError if n is below the minimum).
+    std::uint64_t allocatedInstances(std::uint64_t steps) const;
+    virtual std::uint64_t rangeCheckUnitsPerCell() const { return 0; }
+    virtual std::uint64_t dilutedUnitsPerInstance() const { return 0; }
+    virtual std::uint64_t extraMemoryUnitsPerInstance() const { return 0; }
+    // Range-check bounds contributed (16-bit parts of range-check cells), if any.
+    virtual void rangeCheckBounds(const Memory&, std::uint64_t* /*min*/,
+                                  std::uint64_t* /*max*/) const {}
+    // Entries for air_private_input.json under this builtin's name.
+    virtual nlohmann::json airPrivateInput(const Memory& memory) const;
+
+protected:
+    virtual Value compute(const Memory& memory, const Relocatable& instanceBase,
+                          int outputIndex) const;
+    virtual void installValidators(Memory&) {}
+    bool inputsOf(const Memory& memory, const Relocatable& instanceBase,
+                  std::vector<Felt>* out) const;
+
+    std::string m_name;
+    int m_cellsPerInstance;
+    int m_inputCells;
+    LayoutBuiltin m_spec;
+    bool m_included;
+    Relocatable m_base;
+};
+
+std::unique_ptr<BuiltinRunner> makeBuiltinRunner(const std::string& name, const LayoutBuiltin& spec,
+                                                 bool included);
+
+} // namespace proofdesk::cairo

@@ -1,0 +1,121 @@
+#pragma once
+
+#include "Builtins.h"
+#include "Program.h"
+#include "References.h"
+#include "Vm.h"
+
+#include <any>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace proofdesk::cairo {
+
+class HintContext;
+using HintFn = std::function<void(HintContext&)>;
+
+// Native hints, matched by the exact code text of the compiled program (as cairo-vm does).
+class HintRegistry {
+public:
+    static const HintRegistry& instance();
+    // The implementation for this code, or nullptr.
+    const HintFn* find(const std::string& code) const;
+    void add(std::string code, HintFn fn);
+
+private:
+    std::map<std::string, HintFn> m_hints;
+};
+
+// Execution scopes (vm_enter_scope / vm_exit_scope) holding hint variables of any type.
+class ExecutionScopes {
+public:
+    ExecutionScopes() : m_scopes(1) {}
+    void enter(std::map<std::string, std::any> locals = {}) {
+        m_scopes.push_back(std::move(locals));
+    }
+    void exit();
+    std::any* find(const std::string& name); // innermost scope only, as in cairo-lang
+    void set(const std::string& name, std::any value) { m_scopes.back()[name] = std::move(value); }
+    void erase(const std::string& name) { m_scopes.back().erase(name); }
+    std::size_t depth() const { return m_scopes.size(); }
+    // A variable shared by the whole run (e.g. __dict_manager), created on first use.
+    template <class T> T& global(const std::string& name) {
+        auto it = m_globals.find(name);
+        if (it == m_globals.end()) {
+            it = m_globals.emplace(name, std::make_shared<T>()).first;
+        }
+        return *std::static_pointer_cast<T>(it->second);
+    }
+
+private:
+    std::vector<std::map<std::string, std::any>> m_scopes;
+    std::map<std::string, std::shared_ptr<void>> m_globals;
+};
+
+// What a native hint sees: ids, memory, registers, segments, scopes, constants, program_input.
+class HintContext {
+public:
+    HintContext(Vm& vm, const Program& program, const HintSpec& spec, ExecutionScopes& scopes,
+                const nlohmann::json& programInput,
+                const std::vector<std::unique_ptr<BuiltinRunner>>& builtins);
+
+    Vm& vm() { return m_vm; }
+    Memory& memory() { return m_vm.memory(); }
+    ExecutionScopes& scopes() { return m_scopes; }
+    const nlohmann::json& programInput() const { return m_programInput; }
+    const Program& program() const { return m_program; }
+
+    // ids.<path>, where path may name struct members ("locs.bit").
+    Value ids(const std::string& path);
+    Felt idsFelt(const std::string& path) { return ids(path).felt(); }
+    Relocatable idsAddress(const std::string& path) { return ids(path).address(); }
+    void setIds(const std::string& path, const Value& value);
+    // The cell an ids path lives in (ids.x.address_ in cairo-lang).
+    Relocatable idsCell(const std::string& path);
+    // ids.CONST (a const identifier reachable from the hint's scopes), or a struct's SIZE.
+    Felt constant(const std::string& name);
+
+    const BuiltinRunner* builtin(const std::string& name) const;
+
+    [[noreturn]] void fail(const std::string& message) const;
+
+private:
+    ResolvedReference resolve(const std::string& path);
+
+    Vm& m_vm;
+    const Program& m_program;
+    const HintSpec& m_spec;
+    ExecutionScopes& m_scopes;
+    const nlohmann::json& m_programInput;
+    const std::vector<std::unique_ptr<BuiltinRunner>>& m_builtins;
+};
+
+// Compiles a program's hints against the registry and runs them before their instructions.
+// An unknown hint fails the run when it is reached, naming its code and pc.
+class HintProcessor {
+public:
+    HintProcessor(const Program& program, nlohmann::json programInput);
+    void attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunner>>& builtins);
+    void run(Vm& vm, std::uint64_t pcOffset);
+
+private:
+    const HintFn* programInputHint(const std::string& code);
+
+    const Program& m_program;
+    nlohmann::json m_programInput;
+    std::deque<HintFn> m_patternHints;
+    ExecutionScopes m_scopes;
+    const std::vector<std::unique_ptr<BuiltinRunner>>* m_builtins = nullptr;
+    std::map<std::uint64_t, std::vector<std::pair<const HintSpec*, const HintFn*>>> m_compiled;
+};
+
+// Families of native hints, each registering its code strings.
+void registerBasicHints(HintRegistry& registry);
+void registerMathHints(HintRegistry& registry);
+void registerDictHints(HintRegistry& registry);
+
+} // namespace proofdesk::cairo

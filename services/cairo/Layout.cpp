@@ -1,0 +1,171 @@
+#include "Layout.h"
+
+#include <stdexcept>
+
+// Ratios and resources per layout as cairo-lang 0.14's instances.py defines them, cross-checked
+// with Stone's cpu_air_definition*.h (see ../shared/reference/cairo-formats.md §6).
+
+namespace proofdesk::cairo {
+namespace {
+
+std::vector<Layout> allLayouts() {
+    return {
+        {"plain", 16, 4, 8, std::nullopt, {}, 8},
+        {"small",
+         16,
+         4,
+         8,
+         std::nullopt,
+         {{"output", 0, 1}, {"pedersen", 8, 1}, {"range_check", 8, 1}, {"ecdsa", 512, 1}},
+         25},
+        {"dex",
+         4,
+         4,
+         8,
+         std::nullopt,
+         {{"output", 0, 1}, {"pedersen", 8, 1}, {"range_check", 8, 1}, {"ecdsa", 512, 1}},
+         22},
+        {"recursive",
+         4,
+         8,
+         8,
+         4,
+         {{"output", 0, 1}, {"pedersen", 128, 1}, {"range_check", 8, 1}, {"bitwise", 8, 1}},
+         10},
+        {"starknet",
+         4,
+         4,
+         8,
+         1,
+         {{"output", 0, 1},
+          {"pedersen", 32, 1},
+          {"range_check", 16, 1},
+          {"ecdsa", 2048, 1},
+          {"bitwise", 64, 1},
+          {"ec_op", 1024, 1},
+          {"poseidon", 32, 1}},
+         10},
+        {"starknet_with_keccak",
+         4,
+         4,
+         8,
+         4,
+         {{"output", 0, 1},
+          {"pedersen", 32, 1},
+          {"range_check", 16, 1},
+          {"ecdsa", 2048, 1},
+          {"bitwise", 64, 1},
+          {"ec_op", 1024, 1},
+          {"keccak", 2048, 16},
+          {"poseidon", 32, 1}},
+         15},
+        {"recursive_with_poseidon",
+         4,
+         8,
+         8,
+         3,
+         {{"output", 0, 1},
+          {"pedersen", 256, 1},
+          {"range_check", 16, 1},
+          {"bitwise", 16, 1},
+          {"poseidon", 64, 1}},
+         8},
+        {"recursive_large_output",
+         4,
+         8,
+         8,
+         4,
+         {{"output", 0, 1},
+          {"pedersen", 128, 1},
+          {"range_check", 8, 1},
+          {"bitwise", 8, 1},
+          {"poseidon", 8, 1}},
+         12},
+        {"all_cairo",
+         8,
+         8,
+         8,
+         4,
+         {{"output", 0, 1},
+          {"pedersen", 256, 1},
+          {"range_check", 8, 1},
+          {"ecdsa", 2048, 1},
+          {"bitwise", 16, 1},
+          {"ec_op", 1024, 1},
+          {"keccak", 2048, 16},
+          {"poseidon", 256, 1},
+          {"range_check96", 8, 1},
+          {"add_mod", 128, 1},
+          {"mul_mod", 256, 1}},
+         12},
+        {"all_solidity",
+         8,
+         8,
+         8,
+         4,
+         {{"output", 0, 1},
+          {"pedersen", 8, 1},
+          {"range_check", 8, 1},
+          {"ecdsa", 512, 1},
+          {"bitwise", 256, 1},
+          {"ec_op", 256, 1}},
+         27},
+    };
+}
+
+} // namespace
+
+const LayoutBuiltin* Layout::builtin(const std::string& builtinName) const {
+    for (const LayoutBuiltin& b : builtins) {
+        if (b.name == builtinName) {
+            return &b;
+        }
+    }
+    return nullptr;
+}
+
+std::optional<Layout> layoutNamed(const std::string& name) {
+    for (Layout& layout : allLayouts()) {
+        if (layout.name == name) {
+            return layout;
+        }
+    }
+    return std::nullopt;
+}
+
+const std::vector<std::string>& layoutNames() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const Layout& layout : allLayouts()) {
+            out.push_back(layout.name);
+        }
+        out.push_back("dynamic");
+        return out;
+    }();
+    return names;
+}
+
+Layout dynamicLayout(const nlohmann::json& params) {
+    if (!params.is_object()) {
+        throw std::runtime_error("layout params must be a JSON object");
+    }
+    Layout layout;
+    layout.name = "dynamic";
+    layout.rcUnits = params.value("rc_units", 4);
+    layout.publicMemoryFraction = 8;
+    layout.memoryUnitsPerStep = params.value("memory_units_per_step", 8);
+    layout.logDilutedUnitsPerStep = params.value("log_diluted_units_per_step", 4);
+    layout.builtins.push_back({"output", 0, 1});
+    for (const char* name : {"pedersen", "range_check", "ecdsa", "bitwise", "ec_op", "keccak",
+                             "poseidon", "range_check96", "add_mod", "mul_mod"}) {
+        const std::string key = std::string("uses_") + name + "_builtin";
+        if (params.value(key, false)) {
+            const int ratio = params.value(std::string(name) + "_ratio", 0);
+            layout.builtins.push_back({name, ratio, std::string(name) == "keccak" ? 16 : 1});
+        }
+    }
+    layout.traceColumns = 0;
+    return layout;
+}
+
+} // namespace proofdesk::cairo

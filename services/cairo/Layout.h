@@ -1,0 +1,37 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace proofdesk::cairo {
+
+struct LayoutBuiltin {
+    std::string name;
+    int ratio = 0;                 // CPU steps per instance (per component); 0: no ratio (output)
+    int instancesPerComponent = 1; // keccak: 16
+};
+
+// A Cairo layout: which builtins exist (in order), their ratios, and the AIR's resources.
+struct Layout {
+    std::string name;
+    int rcUnits = 16;
+    int publicMemoryFraction = 4;
+    int memoryUnitsPerStep = 8;
+    std::optional<int> logDilutedUnitsPerStep; // absent: no diluted pool
+    std::vector<LayoutBuiltin> builtins;
+    int traceColumns = 0; // Stone's first + second trace columns, to rank layouts by cost
+
+    const LayoutBuiltin* builtin(const std::string& name) const;
+    bool has(const std::string& name) const { return builtin(name) != nullptr; }
+};
+
+// The named layouts of cairo-lang 0.14 (not `dynamic`); nullopt for an unknown name.
+std::optional<Layout> layoutNamed(const std::string& name);
+const std::vector<std::string>& layoutNames();
+// `dynamic` from a cairo_layout_params_file JSON; throws std::runtime_error if malformed.
+Layout dynamicLayout(const nlohmann::json& params);
+
+} // namespace proofdesk::cairo

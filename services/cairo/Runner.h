@@ -1,0 +1,102 @@
+#pragma once
+
+#include "Builtins.h"
+#include "Layout.h"
+#include "Program.h"
+#include "Vm.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace proofdesk::cairo {
+
+class HintProcessor;
+
+struct RunOptions {
+    std::string layout = "plain";
+    std::optional<nlohmann::json> dynamicLayoutParams; // for layout "dynamic"
+    bool proofMode = false;
+    std::optional<bool> allowMissingBuiltins; // default: true in proof mode
+    std::optional<std::uint64_t> maxSteps;
+    bool traceEnabled = true;
+    nlohmann::json programInput; // exposed to hints as program_input
+};
+
+struct ExecutionResources {
+    std::uint64_t nSteps = 0;
+    std::uint64_t nMemoryHoles = 0;
+    std::vector<std::pair<std::string, std::uint64_t>> builtinInstanceCounter; // "<name>_builtin"
+    nlohmann::json toJson() const;
+};
+
+// Loads a program into memory, runs it to its end (and, in proof mode, pads the trace to a power
+// of two that fits the layout), then relocates and produces cairo-run's outputs.
+class CairoRunner {
+public:
+    CairoRunner(const Program& program, RunOptions options);
+    ~CairoRunner();
+
+    void run(); // throws VmError / ProgramError
+
+    const Program& program() const { return m_program; }
+    const RunOptions& options() const { return m_options; }
+    const Layout& layout() const { return m_layout; }
+    Memory& memory() { return m_memory; }
+    const Vm& vm() const { return *m_vm; }
+    const std::vector<std::unique_ptr<BuiltinRunner>>& builtins() const { return m_builtins; }
+    std::uint64_t originalSteps() const { return m_originalSteps; }
+
+    // Output builtin cells (empty when the program has no output builtin).
+    std::vector<Felt> output() const;
+    ExecutionResources executionResources() const;
+
+    // Relocation (valid after run()).
+    std::uint64_t relocate(const Relocatable& address) const;
+    void writeTrace(std::ostream& out) const;
+    void writeMemory(std::ostream& out) const;
+    // In cairo-run's key order.
+    nlohmann::ordered_json airPublicInput() const;
+    nlohmann::ordered_json airPrivateInput(const std::string& tracePath,
+                                           const std::string& memoryPath) const;
+
+    // The sections cairo-run prints.
+    std::string printedOutput() const;
+    std::string printedInfo() const;
+
+    Relocatable programBase() const { return {0, 0}; }
+    Relocatable executionBase() const { return {1, 0}; }
+
+private:
+    void initialize();
+    void runUntilPc(const Relocatable& end);
+    void runForSteps(std::uint64_t count);
+    bool checkUsedCells();
+    std::uint64_t memoryHoles(bool finalized) const;
+    void readReturnValues();
+    void finalizeSegments();
+    void computeRelocation();
+    std::uint64_t segmentSize(std::int64_t segment) const;
+
+    const Program& m_program;
+    RunOptions m_options;
+    Layout m_layout;
+    Memory m_memory;
+    std::unique_ptr<Vm> m_vm;
+    std::vector<std::unique_ptr<BuiltinRunner>> m_builtins;
+    std::unique_ptr<HintProcessor> m_hints;
+    Relocatable m_endPc;
+    Relocatable m_initialAp;
+    std::vector<std::uint64_t> m_executionPublicMemory; // offsets in the execution segment
+    std::vector<std::optional<std::uint64_t>> m_finalSizes;
+    std::vector<Relocatable> m_stopPointers; // per builtin runner
+    std::vector<std::uint64_t> m_bases;
+    std::uint64_t m_originalSteps = 0;
+    bool m_finished = false;
+};
+
+} // namespace proofdesk::cairo

@@ -1,0 +1,114 @@
+// CairoRunner's reports: cairo-run's printed info, and the AIR public and private inputs that
+// Stone's cpu_air_prover reads.
+
+#include "Runner.h"
+
+#include <sstream>
+
+namespace proofdesk::cairo {
+namespace {
+
+std::string hexValue(const Value& value, const CairoRunner& runner) {
+    return value.isAddress() ? Felt::fromU64(runner.relocate(value.address())).toHex()
+                             : value.felt().toHex();
+}
+
+} // namespace
+
+std::string CairoRunner::printedInfo() const {
+    std::ostringstream out;
+    out << "Number of steps: " << m_vm->steps() << " ";
+    if (m_options.proofMode) {
+        out << "(originally, " << m_originalSteps << ")";
+    }
+    out << "\nUsed memory cells: " << m_memory.cellCount() << "\n";
+    out << "Register values after execution:\n";
+    out << "pc = " << m_vm->pc.toString() << "\n";
+    out << "ap = " << m_vm->ap.toString() << "\n";
+    out << "fp = " << m_vm->fp.toString() << "\n";
+    if (m_options.proofMode) {
+        out << "Builtin usage:\n";
+        for (const auto& builtin : m_builtins) {
+            const std::uint64_t used = builtin->usedCells(m_memory);
+            const std::uint64_t size = segmentSize(builtin->base().segment);
+            out << builtin->name() << ": ";
+            if (size == 0) {
+                out << "100%\n";
+            } else {
+                char percent[32];
+                std::snprintf(percent, sizeof percent, "%.2f%%",
+                              static_cast<double>(used) * 100.0 / static_cast<double>(size));
+                out << percent << "\n";
+            }
+        }
+    }
+    return out.str();
+}
+
+nlohmann::ordered_json CairoRunner::airPublicInput() const {
+    if (!m_options.proofMode) {
+        throw VmError("the AIR public input needs --proof_mode");
+    }
+    const auto& trace = m_vm->trace();
+    if (trace.empty()) {
+        throw VmError("the AIR public input needs the trace (it was disabled)");
+    }
+    std::uint64_t rcMin = m_vm->rcMin();
+    std::uint64_t rcMax = m_vm->rcMax();
+    for (const auto& builtin : m_builtins) {
+        builtin->rangeCheckBounds(m_memory, &rcMin, &rcMax);
+    }
+    nlohmann::ordered_json segments = nlohmann::ordered_json::object();
+    segments["program"] = {{"begin_addr", relocate(unpackAddress(trace.front().pc))},
+                           {"stop_ptr", relocate(unpackAddress(trace.back().pc))}};
+    segments["execution"] = {{"begin_addr", relocate(unpackAddress(trace.front().ap))},
+                             {"stop_ptr", relocate(unpackAddress(trace.back().ap))}};
+    for (std::size_t i = 0; i < m_builtins.size(); ++i) {
+        segments[m_builtins[i]->name()] = {{"begin_addr", relocate(m_builtins[i]->base())},
+                                           {"stop_ptr", relocate(m_stopPointers[i])}};
+    }
+    nlohmann::ordered_json publicMemory = nlohmann::ordered_json::array();
+    auto add = [&](const Relocatable& address) {
+        publicMemory.push_back({{"address", relocate(address)},
+                                {"value", hexValue(m_memory.get(address), *this)},
+                                {"page", 0}});
+    };
+    for (std::size_t i = 0; i < m_program.data.size(); ++i) {
+        add(programBase() + static_cast<std::int64_t>(i));
+    }
+    for (std::uint64_t offset : m_executionPublicMemory) {
+        add({executionBase().segment, offset});
+    }
+    for (const auto& builtin : m_builtins) {
+        if (builtin->name() == "output") {
+            const auto& cells = m_memory.segmentCells(builtin->base().segment);
+            for (std::size_t i = 0; i < cells.size(); ++i) {
+                add(builtin->base() + static_cast<std::int64_t>(i));
+            }
+        }
+    }
+    return nlohmann::ordered_json{{"layout", m_layout.name},
+                                  {"rc_min", rcMin},
+                                  {"rc_max", rcMax},
+                                  {"n_steps", m_vm->steps()},
+                                  {"memory_segments", segments},
+                                  {"public_memory", publicMemory},
+                                  {"dynamic_params", nullptr}};
+}
+
+nlohmann::ordered_json CairoRunner::airPrivateInput(const std::string& tracePath,
+                                                    const std::string& memoryPath) const {
+    if (!m_options.proofMode) {
+        throw VmError("the AIR private input needs --proof_mode");
+    }
+    nlohmann::ordered_json out = {{"trace_path", tracePath}, {"memory_path", memoryPath}};
+    for (const auto& builtin : m_builtins) {
+        if (builtin->name() != "output") {
+            out[builtin->name()] =
+                nlohmann::ordered_json::parse(builtin->airPrivateInput(m_memory).dump());
+        }
+    }
+    return out;
+}
+
+} // namespace proofdesk::cairo

@@ -1,0 +1,148 @@
+#include "TestPrograms.h"
+
+#include "cairo/Instruction.h"
+#include "cairo/Memory.h"
+#include "cairo/Program.h"
+#include "cairo/ProgramHash.h"
+#include "cairo/Runner.h"
+
+#include <QTest>
+
+#include <sstream>
+
+using namespace proofdesk::cairo;
+using proofdesk::test::Asm;
+
+namespace {
+
+std::string runError(const nlohmann::json& programJson, RunOptions options = {}) {
+    try {
+        const Program program = Program::fromJson(programJson);
+        CairoRunner runner(program, options);
+        runner.run();
+    } catch (const std::exception& error) {
+        return error.what();
+    }
+    return {};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+class CairoVmTest : public QObject {
+    Q_OBJECT
+private slots:
+    void decodesKnownInstructions() {
+        const Instruction ret = decodeInstruction(Felt::fromU64(0x208b7fff7fff7ffeULL));
+        QVERIFY(ret.opcode == Instruction::Opcode::Ret);
+        QVERIFY(ret.pcUpdate == Instruction::PcUpdate::Jump);
+        QVERIFY(ret.fpUpdate == Instruction::FpUpdate::Dst);
+        QCOMPARE(ret.off0, std::int16_t(-2));
+        QCOMPARE(ret.off2, std::int16_t(-1));
+        const Instruction call = decodeInstruction(Felt::fromU64(0x1104800180018000ULL));
+        QVERIFY(call.opcode == Instruction::Opcode::Call);
+        QVERIFY(call.apUpdate == Instruction::ApUpdate::Add2);
+        QCOMPARE(call.size(), 2);
+    }
+
+    void refusesInvalidInstructions() {
+        // Both res flags, the reserved bit, two opcodes, a word wider than 63 bits.
+        for (std::uint64_t flags :
+             {std::uint64_t{3} << 5, std::uint64_t{1} << 15, std::uint64_t{3} << 12}) {
+            QVERIFY_THROWS_EXCEPTION(VmError,
+                                     decodeInstruction(Felt::fromU64(Asm::encode(0, 0, 0, flags))));
+        }
+        QVERIFY_THROWS_EXCEPTION(VmError, decodeInstruction(*Felt::parse("0x8000000000000000")));
+    }
+
+    void runsArithmeticAndReturns() {
+        const Asm code = Asm().pushImm(5).pushSquareOfTop().assertTopEquals(25).ret();
+        const Program program = Program::fromJson(code.program());
+        CairoRunner runner(program, {});
+        runner.run();
+        QCOMPARE(runner.vm().steps(), std::uint64_t(4));
+        // Initial stack: return_fp, end; values land at execution offsets 2 and 3.
+        QCOMPARE(runner.memory().get({1, 2}).felt(), Felt::fromU64(5));
+        QCOMPARE(runner.memory().get({1, 3}).felt(), Felt::fromU64(25));
+        // Relocated trace: 24 bytes a step, (ap, fp, pc) little-endian.
+        std::ostringstream trace;
+        runner.writeTrace(trace);
+        QCOMPARE(trace.str().size(), std::size_t(4 * 24));
+        QCOMPARE(static_cast<unsigned char>(trace.str()[16]), static_cast<unsigned char>(1));
+        const ExecutionResources resources = runner.executionResources();
+        QCOMPARE(resources.nSteps, std::uint64_t(4));
+    }
+
+    void refusesBadPrograms() {
+        QVERIFY_THROWS_EXCEPTION(ProgramError, Program::fromText("{not json"));
+        nlohmann::json program = Asm().ret().program();
+        program["prime"] = "0x11";
+        QVERIFY(contains(runError(program), "not the STARK field prime"));
+        program = Asm().ret().program();
+        program["identifiers"] = nlohmann::json::object();
+        QVERIFY(contains(runError(program), "no __main__.main"));
+        program = Asm().ret().program({"output", "teleporter"});
+        QVERIFY(contains(runError(program), "unknown builtin \"teleporter\""));
+        program = Asm().ret().program({"pedersen", "output"});
+        QVERIFY(contains(runError(program), "canonical order"));
+        program = Asm().ret().program();
+        program["data"][0] = "zz";
+        QVERIFY(contains(runError(program), "data[0]"));
+    }
+
+    void refusesRunFailuresClearly() {
+        // Invalid instruction word reached at run time.
+        QVERIFY(contains(runError(Asm().word(Asm::encode(0, 0, 0, 3u << 5)).program()),
+                         "invalid instruction"));
+        // Writing another value to a written cell: [ap-1] is 5, then asserted to be 6.
+        QVERIFY(
+            contains(runError(Asm().pushImm(5).assertTopEquals(6).ret().program()), "ASSERT_EQ"));
+        // Runaway loop stopped by max steps.
+        RunOptions limited;
+        limited.maxSteps = 1000;
+        QVERIFY(contains(runError(Asm().jmpRel0().program(), limited), "1000 steps"));
+        // A builtin the layout lacks.
+        QVERIFY(contains(runError(Asm().ret().program({"output"})), "not present in layout plain"));
+        // Unknown hint: its code and pc in the message.
+        const nlohmann::json hints = {{"0",
+                                       {{{"code", "do_something_magic()"},
+                                         {"accessible_scopes", {"__main__"}},
+                                         {"flow_tracking_data",
+                                          {{"ap_tracking", {{"group", 0}, {"offset", 0}}},
+                                           {"reference_ids", nlohmann::json::object()}}}}}}};
+        const std::string unknown = runError(Asm().ret().program({}, hints));
+        QVERIFY(contains(unknown, "unknown hint at pc 0"));
+        QVERIFY(contains(unknown, "do_something_magic()"));
+        // Proof mode needs a proof-mode compilation.
+        RunOptions proof;
+        proof.proofMode = true;
+        QVERIFY(contains(runError(Asm().ret().program(), proof), "__start__"));
+        RunOptions badLayout;
+        badLayout.layout = "nonsense";
+        QVERIFY(contains(runError(Asm().ret().program(), badLayout), "unknown layout"));
+    }
+
+    void memoryIsWriteOnce() {
+        Memory memory;
+        const Relocatable base = memory.addSegment();
+        memory.set(base, Felt::fromU64(7));
+        memory.set(base, Felt::fromU64(7)); // the same value again is fine
+        QVERIFY_THROWS_EXCEPTION(VmError, memory.set(base, Felt::fromU64(8)));
+        QCOMPARE(memory.get(base).felt(), Felt::fromU64(7));
+        QVERIFY_THROWS_EXCEPTION(VmError, memory.get(base + 1));
+        QVERIFY_THROWS_EXCEPTION(VmError, memory.set({9, 0}, Felt::zero()));
+    }
+
+    void programHashIsStableAndSensitive() {
+        const Program a = Program::fromJson(Asm().pushImm(1).ret().program());
+        const Program b = Program::fromJson(Asm().pushImm(2).ret().program());
+        QCOMPARE(programHash(a), programHash(Program::fromJson(Asm().pushImm(1).ret().program())));
+        QVERIFY(programHash(a) != programHash(b));
+    }
+};
+
+QTEST_GUILESS_MAIN(CairoVmTest)
+#include "tst_cairo_vm.moc"
