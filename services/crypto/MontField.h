@@ -28,7 +28,10 @@ inline Limbs reduce(const Limbs& r) {
     d = static_cast<u128>(r[3]) - kP3 - borrow;
     const std::uint64_t s3 = static_cast<std::uint64_t>(d);
     borrow = static_cast<std::uint64_t>(d >> 64) & 1;
-    return borrow ? r : Limbs{s0, s1, s2, s3};
+    // Branch-free select: keep r when the subtraction borrowed (r < p).
+    const std::uint64_t keep = 0 - borrow;
+    return {(r[0] & keep) | (s0 & ~keep), (r[1] & keep) | (s1 & ~keep),
+            (r[2] & keep) | (s2 & ~keep), (r[3] & keep) | (s3 & ~keep)};
 }
 
 inline Limbs add(const Limbs& a, const Limbs& b) {
@@ -57,15 +60,15 @@ inline Limbs sub(const Limbs& a, const Limbs& b) {
     d = static_cast<u128>(a[3]) - b[3] - borrow;
     r[3] = static_cast<std::uint64_t>(d);
     borrow = static_cast<std::uint64_t>(d >> 64) & 1;
-    if (borrow) { // add p back
-        u128 s = static_cast<u128>(r[0]) + 1;
-        r[0] = static_cast<std::uint64_t>(s);
-        s = static_cast<u128>(r[1]) + static_cast<std::uint64_t>(s >> 64);
-        r[1] = static_cast<std::uint64_t>(s);
-        s = static_cast<u128>(r[2]) + static_cast<std::uint64_t>(s >> 64);
-        r[2] = static_cast<std::uint64_t>(s);
-        r[3] = r[3] + kP3 + static_cast<std::uint64_t>(s >> 64);
-    }
+    // Branch-free: add p back when the subtraction borrowed.
+    const std::uint64_t mask = 0 - borrow;
+    u128 t = static_cast<u128>(r[0]) + (1 & mask);
+    r[0] = static_cast<std::uint64_t>(t);
+    t = static_cast<u128>(r[1]) + static_cast<std::uint64_t>(t >> 64);
+    r[1] = static_cast<std::uint64_t>(t);
+    t = static_cast<u128>(r[2]) + static_cast<std::uint64_t>(t >> 64);
+    r[2] = static_cast<std::uint64_t>(t);
+    r[3] = r[3] + (kP3 & mask) + static_cast<std::uint64_t>(t >> 64);
     return r;
 }
 

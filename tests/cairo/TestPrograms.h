@@ -38,7 +38,41 @@ struct Asm {
         return word(encode(-1, -1, 1, (1u << 14) | (1u << 2) | (1u << 1))).word(value);
     }
     Asm& jmpRel0() { return word(0x10780017fff7fffULL).word(0); }
+    // [ap + 0] = [ap - 1] + imm; ap++
+    Asm& pushTopPlus(std::int64_t value) {
+        word(encode(0, -1, 1, (1u << 14) | (1u << 11) | (1u << 5) | (1u << 2)));
+        return value >= 0 ? word(static_cast<std::uint64_t>(value)) : felt(value);
+    }
+    // jmp rel <delta> if [ap - 1] != 0
+    Asm& jnzTop(std::int64_t delta) {
+        word(encode(-1, -1, 1, (1u << 9) | (1u << 2) | (1u << 1)));
+        return delta >= 0 ? word(static_cast<std::uint64_t>(delta)) : felt(delta);
+    }
+    // A negative number as a field element, written in decimal (-k).
+    Asm& felt(std::int64_t value) {
+        words.push_back(std::to_string(value));
+        return *this;
+    }
+    // A countdown loop of 2·n + 2 steps: push n; loop { push top - 1; jnz loop }; ret.
+    static Asm countdown(std::uint64_t n) {
+        return Asm().pushImm(n).pushTopPlus(-1).jnzTop(-2).ret();
+    }
     Asm& ret() { return word(0x208b7fff7fff7ffeULL); }
+
+    // The same code as a proof-mode compilation: `ap += 0; call main; __end__: jmp rel 0`
+    // prepended, main moved to pc 6.
+    nlohmann::json proofModeProgram() const {
+        Asm full;
+        full.word(0x40780017fff7fffULL).word(0);  // ap += 0
+        full.word(0x1104800180018000ULL).word(4); // call rel 4 (main at pc 6)
+        full.jmpRel0();                           // __end__ at pc 4
+        full.words.insert(full.words.end(), words.begin(), words.end());
+        nlohmann::json json = full.program();
+        json["identifiers"] = {{"__main__.main", {{"type", "function"}, {"pc", 6}}},
+                               {"__main__.__start__", {{"type", "label"}, {"pc", 0}}},
+                               {"__main__.__end__", {{"type", "label"}, {"pc", 4}}}};
+        return json;
+    }
 
     nlohmann::json program(const std::vector<std::string>& builtins = {},
                            nlohmann::json hints = nlohmann::json::object()) const {
