@@ -1,5 +1,6 @@
 #include "Commands.h"
 
+#include "cairo/CairoPie.h"
 #include "cairo/ExactJson.h"
 #include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
@@ -22,7 +23,8 @@ const char* kUsage =
     "usage: proofdesk cairo-run --program P.json [--program_input I.json] [--layout L]\n"
     "         [--proof_mode] [--print_output] [--print_info] [--trace_file F] [--memory_file F]\n"
     "         [--air_public_input F] [--air_private_input F] [--max_steps N]\n"
-    "         [--cairo_layout_params_file F] [--allow_missing_builtins] [--no_trace]\n";
+    "         [--cairo_pie_output F] [--cairo_layout_params_file F] [--allow_missing_builtins]\n"
+    "         [--no_trace]\n";
 
 // cairo-run style flags: "--name value", "--name=value" and boolean "--name".
 struct Flags {
@@ -118,8 +120,8 @@ int runCairoRunCommand(int argc, char** argv) {
         std::cerr << "--air_private_input needs --trace_file and --memory_file\n";
         return 2;
     }
-    if (flags.value("cairo_pie_output")) {
-        std::cerr << "--cairo_pie_output is not supported yet\n";
+    if (flags.value("cairo_pie_output") && proof) {
+        std::cerr << "--cairo_pie_output cannot be used with --proof_mode\n";
         return 2;
     }
     try {
@@ -171,6 +173,9 @@ int runCairoRunCommand(int argc, char** argv) {
             std::ofstream out(*path, std::ios::binary | std::ios::trunc);
             runner.writeMemory(out);
         }
+        if (auto path = flags.value("cairo_pie_output")) {
+            CairoPie::fromRun(runner).writeFile(*path);
+        }
         if (auto path = flags.value("air_public_input")) {
             writeFile(*path, runner.airPublicInput().dump(4) + "\n");
         }
@@ -182,6 +187,9 @@ int runCairoRunCommand(int argc, char** argv) {
             writeFile(*path, runner.airPrivateInput(trace, memory).dump(4) + "\n");
         }
     } catch (const ProgramError& failure) {
+        std::cerr << "Error: " << failure.what() << "\n";
+        return 1;
+    } catch (const PieError& failure) {
         std::cerr << "Error: " << failure.what() << "\n";
         return 1;
     } catch (const VmError& failure) {

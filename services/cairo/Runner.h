@@ -47,6 +47,7 @@ public:
     const RunOptions& options() const { return m_options; }
     const Layout& layout() const { return m_layout; }
     Memory& memory() { return m_memory; }
+    const Memory& memory() const { return m_memory; }
     const Vm& vm() const { return *m_vm; }
     const std::vector<std::unique_ptr<BuiltinRunner>>& builtins() const { return m_builtins; }
     std::uint64_t originalSteps() const { return m_originalSteps; }

@@ -48,6 +48,17 @@ struct Asm {
         word(encode(-1, -1, 1, (1u << 9) | (1u << 2) | (1u << 1)));
         return delta >= 0 ? word(static_cast<std::uint64_t>(delta)) : felt(delta);
     }
+    // main(output_ptr): [output_ptr] = value; return output_ptr + 1 (builtins: output).
+    static Asm writesOutput(std::uint64_t value) {
+        Asm a;
+        a.pushImm(value);
+        // [[fp - 3] + 0] = [ap - 1]
+        a.word(encode(-1, -3, 0, (1u << 14) | (1u << 1)));
+        // [ap] = [fp - 3] + 1; ap++
+        a.word(encode(0, -3, 1, (1u << 14) | (1u << 11) | (1u << 5) | (1u << 2) | (1u << 1)))
+            .word(1);
+        return a.ret();
+    }
     // A negative number as a field element, written in decimal (-k).
     Asm& felt(std::int64_t value) {
         words.push_back(std::to_string(value));

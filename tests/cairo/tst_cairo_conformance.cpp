@@ -3,7 +3,9 @@
 // reference run is reproduced exactly (trace byte for byte, memory as an address -> value map,
 // AIR public input field by field).
 
+#include "cairo/CairoPie.h"
 #include "cairo/ExactJson.h"
+#include "cairo/FactHashes.h"
 #include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
 
@@ -119,6 +121,46 @@ private slots:
         // Proof mode pads to a power of two.
         const std::uint64_t steps = runner.vm().steps();
         QVERIFY(steps != 0 && (steps & (steps - 1)) == 0);
+    }
+
+    void pies_data() {
+        QTest::addColumn<QString>("name");
+        const nlohmann::json expected = readJson(kFixtures + QStringLiteral("/EXPECTED.json"));
+        for (const auto& [name, entry] : expected["pies"].items()) {
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+        }
+    }
+
+    void pies() {
+        QFETCH(QString, name);
+        const nlohmann::json expected = readJson(kFixtures + QStringLiteral("/EXPECTED.json"));
+        const nlohmann::json& entry = expected["pies"][name.toStdString()];
+        const CairoPie pie =
+            CairoPie::fromFile(QString(kFixtures + QLatin1Char('/') +
+                                       QString::fromStdString(entry["file"].get<std::string>()))
+                                   .toStdString());
+        QCOMPARE(pie.programHash().toHex(), entry["program_hash"].get<std::string>());
+        std::vector<std::string> output;
+        for (const Felt& value : pie.output()) {
+            output.push_back(value.toHex());
+        }
+        QCOMPARE(output, entry["output"].get<std::vector<std::string>>());
+        QCOMPARE(pie.resources.nSteps,
+                 entry["execution_resources"]["n_steps"].get<std::uint64_t>());
+        QCOMPARE(pie.resources.nMemoryHoles,
+                 entry["execution_resources"]["n_memory_holes"].get<std::uint64_t>());
+        for (const auto& [builtin, count] :
+             entry["execution_resources"]["builtin_instance_counter"].items()) {
+            const auto found = std::find_if(pie.resources.builtinInstanceCounter.begin(),
+                                            pie.resources.builtinInstanceCounter.end(),
+                                            [&](const auto& c) { return c.first == builtin; });
+            QVERIFY(found != pie.resources.builtinInstanceCounter.end());
+            QCOMPARE(found->second, count.get<std::uint64_t>());
+        }
+        if (entry.contains("sharp_fact")) {
+            QCOMPARE(sharpFactHash(pie.programHash(), pie.output()),
+                     entry["sharp_fact"].get<std::string>());
+        }
     }
 
     void referenceRuns_data() {

@@ -1,5 +1,7 @@
 #include "TestPrograms.h"
 
+#include "cairo/CairoPie.h"
+#include "cairo/FactHashes.h"
 #include "cairo/Instruction.h"
 #include "cairo/Memory.h"
 #include "cairo/Program.h"
@@ -134,6 +136,50 @@ private slots:
         QCOMPARE(memory.get(base).felt(), Felt::fromU64(7));
         QVERIFY_THROWS_EXCEPTION(VmError, memory.get(base + 1));
         QVERIFY_THROWS_EXCEPTION(VmError, memory.set({9, 0}, Felt::zero()));
+    }
+
+    void outputBuiltinAndPieRoundTrip() {
+        const Program program = Program::fromJson(Asm::writesOutput(7).program({"output"}));
+        RunOptions options;
+        options.layout = "small";
+        CairoRunner runner(program, options);
+        runner.run();
+        QCOMPARE(runner.output(), std::vector<Felt>{Felt::fromU64(7)});
+        QVERIFY(runner.printedOutput() == "Program output:\n  7\n\n");
+
+        const CairoPie pie = CairoPie::fromRun(runner);
+        QCOMPARE(pie.builtinSegments.size(), std::size_t(1));
+        QCOMPARE(pie.builtinSegments[0].second.size, std::uint64_t(1));
+        const CairoPie back = CairoPie::fromZip(pie.toZip());
+        QCOMPARE(back.output(), std::vector<Felt>{Felt::fromU64(7)});
+        QCOMPARE(back.programHash(), programHash(program));
+        QCOMPARE(back.resources.nSteps, runner.executionResources().nSteps);
+        QCOMPARE(back.memory.size(), pie.memory.size());
+        for (std::size_t i = 0; i < pie.memory.size(); ++i) {
+            QVERIFY(back.memory[i].first == pie.memory[i].first);
+            QVERIFY(back.memory[i].second == pie.memory[i].second);
+        }
+        // Fact hashes are defined over the program hash and the output.
+        QCOMPARE(sharpFactHash(back.programHash(), back.output()).size(), std::size_t(66));
+        QVERIFY(integrityFactHash(back.programHash(), back.output()) !=
+                integrityFactHash(back.programHash(), {Felt::fromU64(8)}));
+    }
+
+    void refusesBadPies() {
+        QVERIFY_THROWS_EXCEPTION(PieError, CairoPie::fromZip("not a zip at all"));
+        const Program program = Program::fromJson(Asm::writesOutput(7).program({"output"}));
+        RunOptions options;
+        options.layout = "small";
+        CairoRunner runner(program, options);
+        runner.run();
+        CairoPie pie = CairoPie::fromRun(runner);
+        pie.programSegment.size = 999; // inconsistent with the program
+        try {
+            CairoPie::fromZip(pie.toZip());
+            QFAIL("an inconsistent PIE was accepted");
+        } catch (const PieError& error) {
+            QVERIFY(contains(error.what(), "inconsistent"));
+        }
     }
 
     void programHashIsStableAndSensitive() {
