@@ -4,6 +4,9 @@
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
 #include "crypto/StarkCurve.h"
+#include "crypto/StarkEcdsa.h"
+
+#include <map>
 
 namespace proofdesk::cairo {
 namespace {
@@ -276,22 +279,70 @@ protected:
     }
 };
 
-// Signatures are registered by the VERIFY_ECDSA_SIGNATURE hint; verification of STARK-curve
-// ECDSA is not implemented yet, so a program that writes to this builtin fails clearly.
+// Two cells per instance (public key, message hash). Signatures are registered by the
+// VERIFY_ECDSA_SIGNATURE hint; once both cells are written the signature must verify.
 class EcdsaBuiltin : public BuiltinRunner {
 public:
     using BuiltinRunner::BuiltinRunner;
     std::optional<Value> deduce(const Memory&, const Relocatable&) const override {
         return std::nullopt;
     }
+    void addSignature(const Relocatable& address, const Felt& r, const Felt& s) override {
+        if (address.segment != m_base.segment || address.offset % 2 != 0) {
+            throw VmError("add_signature: " + address.toString() +
+                          " is not an ecdsa builtin instance");
+        }
+        m_signatures[address.offset] = {r, s};
+    }
+    nlohmann::json airPrivateInput(const Memory& memory) const override {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& [offset, signature] : m_signatures) {
+            Value pubkey, message;
+            if (memory.tryGet({m_base.segment, offset}, &pubkey) &&
+                memory.tryGet({m_base.segment, offset + 1}, &message)) {
+                const Felt w =
+                    *Felt::fromLimbs(crypto::stark::inverseModOrder(signature.second.limbs()));
+                out.push_back(
+                    {{"index", offset / 2},
+                     {"pubkey", pubkey.toString()},
+                     {"msg", message.toString()},
+                     {"signature_input", {{"r", signature.first.toHex()}, {"w", w.toHex()}}}});
+            }
+        }
+        return out;
+    }
+    const std::map<std::uint64_t, std::pair<Felt, Felt>>& signatures() const {
+        return m_signatures;
+    }
 
 protected:
     void installValidators(Memory& memory) override {
-        memory.addValidator(m_base.segment, [](const Relocatable& address, const Value&) {
-            throw VmError("ecdsa builtin at " + address.toString() +
-                          ": STARK-curve signature verification is not implemented yet");
+        memory.addValidator(m_base.segment, [this, &memory](const Relocatable& address,
+                                                            const Value&) {
+            const std::uint64_t instance = address.offset - address.offset % 2;
+            Value pubkey, message;
+            if (!memory.tryGet({m_base.segment, instance}, &pubkey) ||
+                !memory.tryGet({m_base.segment, instance + 1}, &message)) {
+                return;
+            }
+            auto it = m_signatures.find(instance);
+            if (it == m_signatures.end()) {
+                throw VmError("Signature hint is missing for ECDSA builtin at address " +
+                              Relocatable{m_base.segment, instance}.toString() +
+                              ". Add it using 'ecdsa_builtin.add_signature'.");
+            }
+            if (!crypto::stark::verifyEcdsa(message.felt(), it->second.first, it->second.second,
+                                            pubkey.felt())) {
+                throw VmError("Signature (" + it->second.first.toHex() + ", " +
+                              it->second.second.toHex() +
+                              ") is invalid, with respect to the public key " + pubkey.toString() +
+                              ", and the message hash " + message.toString() + ".");
+            }
         });
     }
+
+private:
+    std::map<std::uint64_t, std::pair<Felt, Felt>> m_signatures;
 };
 
 } // namespace
@@ -332,6 +383,10 @@ std::optional<Value> BuiltinRunner::deduce(const Memory& memory, const Relocatab
         return std::nullopt;
     }
     return compute(memory, instance, index);
+}
+
+void BuiltinRunner::addSignature(const Relocatable&, const Felt&, const Felt&) {
+    throw VmError("add_signature on the " + m_name + " builtin");
 }
 
 Value BuiltinRunner::compute(const Memory&, const Relocatable&, int) const {

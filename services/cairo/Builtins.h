@@ -43,6 +43,8 @@ public:
                                   std::uint64_t* /*max*/) const {}
     // Entries for air_private_input.json under this builtin's name.
     virtual nlohmann::json airPrivateInput(const Memory& memory) const;
+    // The ecdsa builtin's signature registry (ecdsa_builtin.add_signature); others refuse.
+    virtual void addSignature(const Relocatable& address, const Felt& r, const Felt& s);
 
 protected:
     virtual Value compute(const Memory& memory, const Relocatable& instanceBase,

@@ -10,6 +10,7 @@ const HintRegistry& HintRegistry::instance() {
         registerBasicHints(r);
         registerMathHints(r);
         registerDictHints(r);
+        registerEcHints(r);
         return r;
     }();
     return registry;
@@ -150,7 +151,7 @@ Felt HintContext::constant(const std::string& name) {
     fail("ids." + name + " is not a constant visible to this hint");
 }
 
-const BuiltinRunner* HintContext::builtin(const std::string& name) const {
+BuiltinRunner* HintContext::builtin(const std::string& name) const {
     for (const auto& b : m_builtins) {
         if (b->name() == name) {
             return b.get();

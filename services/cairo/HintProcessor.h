@@ -79,7 +79,7 @@ public:
     // ids.CONST (a const identifier reachable from the hint's scopes), or a struct's SIZE.
     Felt constant(const std::string& name);
 
-    const BuiltinRunner* builtin(const std::string& name) const;
+    BuiltinRunner* builtin(const std::string& name) const;
 
     [[noreturn]] void fail(const std::string& message) const;
 
@@ -117,5 +117,6 @@ private:
 void registerBasicHints(HintRegistry& registry);
 void registerMathHints(HintRegistry& registry);
 void registerDictHints(HintRegistry& registry);
+void registerEcHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo

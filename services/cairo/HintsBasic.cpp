@@ -47,6 +47,15 @@ void registerBasicHints(HintRegistry& r) {
           [](HintContext& ctx) {
               ctx.memory().addRelocationRule(ctx.idsAddress("src_ptr"), ctx.idsAddress("dest_ptr"));
           });
+    r.add("ecdsa_builtin.add_signature(ids.ecdsa_ptr.address_, (ids.signature_r, ids.signature_s))",
+          [](HintContext& ctx) {
+              BuiltinRunner* ecdsa = ctx.builtin("ecdsa");
+              if (!ecdsa) {
+                  ctx.fail("the program has no ecdsa builtin");
+              }
+              ecdsa->addSignature(ctx.idsAddress("ecdsa_ptr"), ctx.idsFelt("signature_r"),
+                                  ctx.idsFelt("signature_s"));
+          });
     r.add("memory[ap] = to_felt_or_relocatable(0)",
           [](HintContext& ctx) { ctx.memory().set(ctx.vm().ap, Felt::zero()); });
 

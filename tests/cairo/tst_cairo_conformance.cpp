@@ -54,12 +54,6 @@ std::map<std::uint64_t, std::pair<std::string, int>> publicMemory(const nlohmann
     return out;
 }
 
-// Needs what is not built yet; the reason is reported as a skip.
-const std::map<std::string, const char*> kNotYetSupported = {
-    {"common_signature", "needs STARK-curve ECDSA (ecdsa builtin, VERIFY_ECDSA_SIGNATURE hint)"},
-    {"ec_op", "needs the RANDOM_EC_POINT hint (Python's seeded random.Random)"},
-};
-
 } // namespace
 
 class CairoConformanceTest : public QObject {
@@ -88,9 +82,6 @@ private slots:
                                       QString::fromStdString(entry["file"].get<std::string>()))
                                   .toStdString());
         QCOMPARE(programHash(program).toHex(), entry["program_hash"].get<std::string>());
-        if (auto skip = kNotYetSupported.find(name.toStdString()); skip != kNotYetSupported.end()) {
-            QSKIP(skip->second);
-        }
         RunOptions options;
         options.proofMode = true;
         options.layout = entry.value("layout_used_by_stone_cli_tests", std::string());
