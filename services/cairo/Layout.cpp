@@ -113,7 +113,56 @@ std::vector<Layout> allLayouts() {
     };
 }
 
+std::vector<Layout> layoutsWithMinimums() {
+    // Minimum padded steps per layout (cairo-formats.md §6, from check_used_cells).
+    const std::pair<const char*, std::uint64_t> minimums[] = {{"plain", 1},
+                                                              {"small", 512},
+                                                              {"dex", 512},
+                                                              {"recursive", 16384},
+                                                              {"starknet", 131072},
+                                                              {"starknet_with_keccak", 32768},
+                                                              {"recursive_with_poseidon", 32768},
+                                                              {"recursive_large_output", 16384},
+                                                              {"all_cairo", 32768},
+                                                              {"all_solidity", 8192}};
+    std::vector<Layout> layouts = allLayouts();
+    for (Layout& layout : layouts) {
+        for (const auto& [name, steps] : minimums) {
+            if (layout.name == name) {
+                layout.minSteps = steps;
+            }
+        }
+    }
+    return layouts;
+}
+
 } // namespace
+
+std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t steps) {
+    std::uint64_t padded = 1;
+    while (padded <= steps) {
+        padded <<= 1;
+    }
+    std::string best;
+    double bestCost = 0;
+    for (const Layout& layout : layoutsWithMinimums()) {
+        bool covers = true;
+        for (const std::string& name : builtins) {
+            covers = covers && layout.has(name);
+        }
+        // The mod builtins are not implemented yet: layouts with them cannot run in proof mode.
+        if (!covers || layout.has("add_mod") || layout.has("mul_mod")) {
+            continue;
+        }
+        const double cost = static_cast<double>(layout.traceColumns) *
+                            static_cast<double>(std::max(padded, layout.minSteps));
+        if (best.empty() || cost < bestCost) {
+            best = layout.name;
+            bestCost = cost;
+        }
+    }
+    return best;
+}
 
 const LayoutBuiltin* Layout::builtin(const std::string& builtinName) const {
     for (const LayoutBuiltin& b : builtins) {
@@ -125,7 +174,7 @@ const LayoutBuiltin* Layout::builtin(const std::string& builtinName) const {
 }
 
 std::optional<Layout> layoutNamed(const std::string& name) {
-    for (Layout& layout : allLayouts()) {
+    for (Layout& layout : layoutsWithMinimums()) {
         if (layout.name == name) {
             return layout;
         }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,7 +23,8 @@ struct Layout {
     int memoryUnitsPerStep = 8;
     std::optional<int> logDilutedUnitsPerStep; // absent: no diluted pool
     std::vector<LayoutBuiltin> builtins;
-    int traceColumns = 0; // Stone's first + second trace columns, to rank layouts by cost
+    int traceColumns = 0;       // Stone's first + second trace columns, to rank layouts by cost
+    std::uint64_t minSteps = 1; // smallest padded trace for an (almost) empty program
 
     const LayoutBuiltin* builtin(const std::string& name) const;
     bool has(const std::string& name) const { return builtin(name) != nullptr; }
@@ -31,6 +33,10 @@ struct Layout {
 // The named layouts of cairo-lang 0.14 (not `dynamic`); nullopt for an unknown name.
 std::optional<Layout> layoutNamed(const std::string& name);
 const std::vector<std::string>& layoutNames();
+// Layout `auto`: among the named layouts whose builtins cover `builtins`, the one with the least
+// prover work, estimated as trace columns × padded steps, padded steps being the larger of the
+// layout's minimum and the power of two above `steps`. Empty if no layout covers the builtins.
+std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t steps);
 // `dynamic` from a cairo_layout_params_file JSON; throws std::runtime_error if malformed.
 Layout dynamicLayout(const nlohmann::json& params);
 

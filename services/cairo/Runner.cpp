@@ -30,6 +30,23 @@ nlohmann::json ExecutionResources::toJson() const {
 
 CairoRunner::CairoRunner(const Program& program, RunOptions options)
     : m_program(program), m_options(std::move(options)) {
+    if (m_options.layout == "auto") {
+        // Probe: run once, unpadded, on a layout that covers the builtins, for the step count.
+        RunOptions probeOptions = m_options;
+        probeOptions.layout = autoLayout(program.builtins, 0);
+        if (probeOptions.layout.empty()) {
+            throw VmError("no layout has every builtin the program uses");
+        }
+        probeOptions.padTrace = false;
+        probeOptions.traceEnabled = false;
+        probeOptions.allowMissingBuiltins = true;
+        CairoRunner probe(program, probeOptions);
+        probe.run();
+        m_options.layout = autoLayout(program.builtins, probe.originalSteps());
+        if (m_options.layout.empty()) {
+            throw VmError("no layout has every builtin the program uses");
+        }
+    }
     if (m_options.layout == "dynamic") {
         if (!m_options.dynamicLayoutParams) {
             throw VmError("layout dynamic needs a layout params file (--cairo_layout_params_file)");
@@ -280,7 +297,7 @@ void CairoRunner::run() {
     }
     m_originalSteps = m_vm->steps();
     m_memory.relocateTemporarySegments();
-    if (m_options.proofMode) {
+    if (m_options.proofMode && m_options.padTrace) {
         for (;;) {
             std::uint64_t steps = m_vm->steps();
             std::uint64_t target = 1;
@@ -299,7 +316,7 @@ void CairoRunner::run() {
         }
     }
     readReturnValues();
-    if (m_options.proofMode) {
+    if (m_options.proofMode && m_options.padTrace) {
         finalizeSegments();
     }
     computeRelocation();

@@ -18,13 +18,14 @@ namespace proofdesk::cairo {
 class HintProcessor;
 
 struct RunOptions {
-    std::string layout = "plain";
+    std::string layout = "plain"; // a named layout, "dynamic", or "auto" (see autoLayout)
     std::optional<nlohmann::json> dynamicLayoutParams; // for layout "dynamic"
     bool proofMode = false;
     std::optional<bool> allowMissingBuiltins; // default: true in proof mode
     std::optional<std::uint64_t> maxSteps;
     bool traceEnabled = true;
     nlohmann::json programInput; // exposed to hints as program_input
+    bool padTrace = true;        // proof mode: pad to a power of two that fits the layout
 };
 
 struct ExecutionResources {

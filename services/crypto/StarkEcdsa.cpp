@@ -14,8 +14,9 @@ Limbs mulModOrder(const Limbs& a, const Limbs& b) {
     for (int i = 0; i < 4; ++i) {
         u128 carry = 0;
         for (int j = 0; j < 4; ++j) {
-            const u128 t = static_cast<u128>(a[static_cast<std::size_t>(j)]) * b[static_cast<std::size_t>(i)] +
-                           product[i + j] + carry;
+            const u128 t =
+                static_cast<u128>(a[static_cast<std::size_t>(j)]) * b[static_cast<std::size_t>(i)] +
+                product[i + j] + carry;
             product[i + j] = static_cast<std::uint64_t>(t);
             carry = t >> 64;
         }

@@ -3,6 +3,7 @@
 #include "cairo/CairoPie.h"
 #include "cairo/FactHashes.h"
 #include "cairo/Instruction.h"
+#include "cairo/Layout.h"
 #include "cairo/Memory.h"
 #include "cairo/Program.h"
 #include "cairo/ProgramHash.h"
@@ -180,6 +181,27 @@ private slots:
         } catch (const PieError& error) {
             QVERIFY(contains(error.what(), "inconsistent"));
         }
+    }
+
+    void autoLayoutWeighsColumnsAndPadding() {
+        // No builtins, few steps: plain (8 columns, no minimum).
+        QCOMPARE(autoLayout({}, 100), std::string("plain"));
+        // Output and pedersen, few steps: dex (22 columns × 512) beats small (25 × 512) and
+        // recursive (10 × 16384).
+        QCOMPARE(autoLayout({"output", "pedersen"}, 100), std::string("dex"));
+        // Many steps: the minimum no longer matters and fewer columns win.
+        QCOMPARE(autoLayout({"output", "pedersen"}, 1u << 20),
+                 std::string("recursive_with_poseidon"));
+        QCOMPARE(autoLayout({"keccak"}, 100), std::string("starknet_with_keccak"));
+        QCOMPARE(autoLayout({"add_mod"}, 100), std::string());
+        // A run with layout auto reports the layout it chose.
+        const Program program = Program::fromJson(Asm::countdown(3).proofModeProgram());
+        RunOptions options;
+        options.proofMode = true;
+        options.layout = "auto";
+        CairoRunner runner(program, options);
+        runner.run();
+        QCOMPARE(runner.layout().name, std::string("plain"));
     }
 
     void programHashIsStableAndSensitive() {
