@@ -11,6 +11,7 @@ const HintRegistry& HintRegistry::instance() {
         registerMathHints(r);
         registerDictHints(r);
         registerEcHints(r);
+        registerCommonHints(r);
         return r;
     }();
     return registry;

@@ -118,5 +118,6 @@ void registerBasicHints(HintRegistry& registry);
 void registerMathHints(HintRegistry& registry);
 void registerDictHints(HintRegistry& registry);
 void registerEcHints(HintRegistry& registry);
+void registerCommonHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo
