@@ -83,6 +83,15 @@ public:
 
     [[noreturn]] void fail(const std::string& message) const;
 
+    // A variable of the current scope with the type a previous hint stored.
+    template <class T> T& scopeVar(const std::string& name) {
+        std::any* value = m_scopes.find(name);
+        if (!value || value->type() != typeid(T)) {
+            fail("scope variable " + name + " is not set");
+        }
+        return *std::any_cast<T>(value);
+    }
+
 private:
     ResolvedReference resolve(const std::string& path);
 

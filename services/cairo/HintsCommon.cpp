@@ -5,6 +5,7 @@
 #include "HintProcessor.h"
 
 #include <algorithm>
+#include <map>
 
 namespace proofdesk::cairo {
 namespace {
@@ -98,7 +99,89 @@ void setAp(HintContext& ctx, bool condition) {
 
 } // namespace
 
+static void registerSortHints(HintRegistry& r) {
+    using Positions = std::map<Felt, std::vector<std::uint64_t>>;
+    r.add("vm_enter_scope(dict(__usort_max_size = globals().get('__usort_max_size')))",
+          [](HintContext& ctx) { ctx.scopes().enter(); });
+    r.add(
+        R"(from collections import defaultdict
+
+input_ptr = ids.input
+input_len = int(ids.input_len)
+if __usort_max_size is not None:
+    assert input_len <= __usort_max_size, (
+        f"usort() can only be used with input_len<={__usort_max_size}. "
+        f"Got: input_len={input_len}."
+    )
+
+positions_dict = defaultdict(list)
+for i in range(input_len):
+    val = memory[input_ptr + i]
+    positions_dict[val].append(i)
+
+output = sorted(positions_dict.keys())
+ids.output_len = len(output)
+ids.output = segments.gen_arg(output)
+ids.multiplicities = segments.gen_arg([len(positions_dict[k]) for k in output]))",
+        [](HintContext& ctx) {
+            const Relocatable input = ctx.idsAddress("input");
+            const Felt length = ctx.idsFelt("input_len");
+            if (!length.fitsU64() || length.low64() > (1ULL << 32)) {
+                ctx.fail("usort: input_len is out of range");
+            }
+            Positions positions;
+            for (std::uint64_t i = 0; i < length.low64(); ++i) {
+                positions[ctx.memory().get(input + static_cast<std::int64_t>(i)).felt()].push_back(
+                    i);
+            }
+            const Relocatable output = ctx.memory().addSegment();
+            const Relocatable multiplicities = ctx.memory().addSegment();
+            std::int64_t index = 0;
+            for (const auto& [value, where] : positions) {
+                ctx.memory().set(output + index, value);
+                ctx.memory().set(multiplicities + index, Felt::fromU64(where.size()));
+                ++index;
+            }
+            ctx.setIds("output_len", Felt::fromI64(index));
+            ctx.setIds("output", output);
+            ctx.setIds("multiplicities", multiplicities);
+            ctx.scopes().set("positions_dict", positions);
+        });
+    r.add("last_pos = 0\npositions = positions_dict[ids.value][::-1]", [](HintContext& ctx) {
+        auto& positions = ctx.scopeVar<Positions>("positions_dict");
+        std::vector<std::uint64_t> reversed = positions[ctx.idsFelt("value")];
+        std::reverse(reversed.begin(), reversed.end());
+        ctx.scopes().set("positions", reversed);
+        ctx.scopes().set("last_pos", std::uint64_t{0});
+    });
+    r.add("assert len(positions) == 0", [](HintContext& ctx) {
+        if (!ctx.scopeVar<std::vector<std::uint64_t>>("positions").empty()) {
+            ctx.fail("assert len(positions) == 0 failed");
+        }
+    });
+    r.add("current_pos = positions.pop()\nids.next_item_index = current_pos - last_pos\n"
+          "last_pos = current_pos + 1",
+          [](HintContext& ctx) {
+              auto& positions = ctx.scopeVar<std::vector<std::uint64_t>>("positions");
+              if (positions.empty()) {
+                  ctx.fail("pop from empty list");
+              }
+              const std::uint64_t current = positions.back();
+              positions.pop_back();
+              const std::uint64_t last = ctx.scopeVar<std::uint64_t>("last_pos");
+              ctx.setIds("next_item_index", Felt::fromU64(current) - Felt::fromU64(last));
+              ctx.scopes().set("last_pos", current + 1);
+          });
+    r.add("x = ids.x\nids.bit_length = x.bit_length()", [](HintContext& ctx) {
+        ctx.setIds("bit_length", Felt::fromI64(ctx.idsFelt("x").bitLength()));
+    });
+    r.add("ids.full_word = int(ids.n_bytes >= 4)", [](HintContext& ctx) {
+        ctx.setIds("full_word", Felt::fromU64(ctx.idsFelt("n_bytes") < Felt::fromU64(4) ? 0 : 1));
+    });
+}
+
 void registerCommonHints(HintRegistry& r) {
+    registerSortHints(r);
     const Felt rcBound = pow2(128);
 
     r.add("memory[ap] = 0 if 0 <= (ids.a % PRIME) < range_check_builtin.bound else 1",
