@@ -43,6 +43,8 @@ struct CairoPie {
     static CairoPie fromZip(const std::string& zipBytes);
     static CairoPie fromFile(const std::string& path);
 
+    static CairoPie parseZip(const std::string& zipBytes);
+
     std::string toZip() const;
     void writeFile(const std::string& path) const;
 

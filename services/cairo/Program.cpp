@@ -53,6 +53,16 @@ const std::vector<std::string>& canonicalBuiltinOrder() {
 }
 
 Program Program::fromJson(const nlohmann::json& json) {
+    try {
+        return parseProgram(json);
+    } catch (const nlohmann::json::exception& error) {
+        // A member of the wrong JSON type somewhere (e.g. a hint whose code is not a string).
+        throw ProgramError(std::string("invalid program: a field has the wrong type (") +
+                           error.what() + ")");
+    }
+}
+
+Program Program::parseProgram(const nlohmann::json& json) {
     if (!json.is_object()) {
         bad("the file is not a JSON object");
     }

@@ -55,6 +55,8 @@ struct Program {
     static Program fromText(const std::string& text);
     static Program fromFile(const std::string& path);
 
+    static Program parseProgram(const nlohmann::json& json);
+
     // An identifier by full name, following aliases; nullptr if absent.
     const nlohmann::json* identifier(const std::string& fullName) const;
     // The value of a `const` identifier reachable from the given scopes (innermost last).

@@ -94,6 +94,10 @@ private slots:
         program = Asm().ret().program();
         program["data"][0] = "zz";
         QVERIFY(contains(runError(program), "data[0]"));
+        // Found by fuzzing: a hint whose code is an object, not a string.
+        program = Asm().ret().program();
+        program["hints"] = {{"0", {{{"code", {{"ap_tracking", 0}}}}}}};
+        QVERIFY(contains(runError(program), "wrong type"));
     }
 
     void refusesRunFailuresClearly() {
@@ -174,6 +178,10 @@ private slots:
         CairoRunner runner(program, options);
         runner.run();
         CairoPie pie = CairoPie::fromRun(runner);
+        // Found by fuzzing: an output segment claimed far larger than the memory it has.
+        CairoPie huge = pie;
+        huge.builtinSegments[0].second.size = 1u << 30;
+        QVERIFY_THROWS_EXCEPTION(PieError, CairoPie::fromZip(huge.toZip()).output());
         pie.programSegment.size = 999; // inconsistent with the program
         try {
             CairoPie::fromZip(pie.toZip());
