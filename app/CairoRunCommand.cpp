@@ -23,6 +23,7 @@ const char* kUsage =
     "usage: proofdesk cairo-run --program P.json [--program_input I.json] [--layout L]\n"
     "         [--proof_mode] [--print_output] [--print_info] [--trace_file F] [--memory_file F]\n"
     "         [--air_public_input F] [--air_private_input F] [--max_steps N]\n"
+    "         [--steps N | --min_steps N] [--print_memory] [--print_segments] [--relocate_prints]\n"
     "         [--cairo_pie_output F] [--cairo_layout_params_file F] [--allow_missing_builtins]\n"
     "         [--no_trace]\n";
 
@@ -45,9 +46,10 @@ bool parseFlags(int argc, char** argv, Flags* flags, std::string* error) {
         "program",           "program_input", "layout",
         "trace_file",        "memory_file",   "air_public_input",
         "air_private_input", "max_steps",     "cairo_layout_params_file",
-        "cairo_pie_output"};
-    static const std::vector<std::string> booleans = {"proof_mode", "print_output", "print_info",
-                                                      "allow_missing_builtins", "no_trace"};
+        "cairo_pie_output",  "steps",         "min_steps"};
+    static const std::vector<std::string> booleans = {
+        "proof_mode", "print_output", "print_info",     "allow_missing_builtins",
+        "no_trace",   "print_memory", "print_segments", "relocate_prints"};
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         if (arg.rfind("--", 0) != 0) {
@@ -133,8 +135,21 @@ int runCairoRunCommand(int argc, char** argv) {
             options.allowMissingBuiltins = true;
         }
         options.traceEnabled = !flags.has("no_trace") || proof || flags.value("trace_file");
-        if (auto steps = flags.value("max_steps")) {
-            options.maxSteps = std::stoull(*steps);
+        if (flags.value("steps") && flags.value("min_steps")) {
+            std::cerr << "--steps and --min_steps cannot be used together\n";
+            return 2;
+        }
+        for (const auto& [flag, target] :
+             {std::pair{"max_steps", &options.maxSteps}, std::pair{"steps", &options.steps},
+              std::pair{"min_steps", &options.minSteps}}) {
+            if (auto value = flags.value(flag)) {
+                try {
+                    *target = std::stoull(*value);
+                } catch (const std::exception&) {
+                    std::cerr << "--" << flag << " expects a number, got " << *value << "\n";
+                    return 2;
+                }
+            }
         }
         if (auto path = flags.value("program_input")) {
             const auto text = readFile(*path);
@@ -162,8 +177,15 @@ int runCairoRunCommand(int argc, char** argv) {
         if (flags.has("print_output")) {
             std::cout << runner.printedOutput();
         }
+        const bool relocated = flags.has("relocate_prints");
+        if (flags.has("print_segments")) {
+            std::cout << runner.printedSegments();
+        }
+        if (flags.has("print_memory")) {
+            std::cout << runner.printedMemory(relocated);
+        }
         if (flags.has("print_info")) {
-            std::cout << runner.printedInfo() << "\n";
+            std::cout << runner.printedInfo(relocated) << "\n";
         }
         if (auto path = flags.value("trace_file")) {
             std::ofstream out(*path, std::ios::binary | std::ios::trunc);

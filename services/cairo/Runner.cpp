@@ -291,9 +291,19 @@ void CairoRunner::run() {
         throw VmError("a runner runs once");
     }
     initialize();
-    runUntilPc(m_endPc);
-    if (m_options.proofMode) {
-        runForSteps(1); // the last executed pc is __end__
+    if (m_options.steps) {
+        if (*m_options.steps < m_vm->steps()) {
+            throw VmError("--steps is below the steps already run");
+        }
+        runForSteps(*m_options.steps - m_vm->steps());
+    } else {
+        runUntilPc(m_endPc);
+        if (m_options.proofMode) {
+            runForSteps(1); // the last executed pc is __end__
+        }
+    }
+    if (m_options.minSteps && m_vm->steps() < *m_options.minSteps) {
+        runForSteps(*m_options.minSteps - m_vm->steps());
     }
     m_originalSteps = m_vm->steps();
     m_memory.relocateTemporarySegments();

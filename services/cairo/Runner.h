@@ -23,6 +23,8 @@ struct RunOptions {
     bool proofMode = false;
     std::optional<bool> allowMissingBuiltins; // default: true in proof mode
     std::optional<std::uint64_t> maxSteps;
+    std::optional<std::uint64_t> steps;    // run exactly this many steps (cairo-run --steps)
+    std::optional<std::uint64_t> minSteps; // run at least this many (cairo-run --min_steps)
     bool traceEnabled = true;
     nlohmann::json programInput; // exposed to hints as program_input
     bool padTrace = true;        // proof mode: pad to a power of two that fits the layout
@@ -68,7 +70,9 @@ public:
 
     // The sections cairo-run prints.
     std::string printedOutput() const;
-    std::string printedInfo() const;
+    std::string printedInfo(bool relocated = false) const;
+    std::string printedMemory(bool relocated) const;
+    std::string printedSegments() const;
 
     Relocatable programBase() const { return {0, 0}; }
     Relocatable executionBase() const { return {1, 0}; }

@@ -3,6 +3,7 @@
 
 #include "Runner.h"
 
+#include <optional>
 #include <sstream>
 
 namespace proofdesk::cairo {
@@ -15,7 +16,10 @@ std::string hexValue(const Value& value, const CairoRunner& runner) {
 
 } // namespace
 
-std::string CairoRunner::printedInfo() const {
+std::string CairoRunner::printedInfo(bool relocated) const {
+    auto reg = [&](const Relocatable& value) {
+        return relocated ? std::to_string(relocate(value)) : value.toString();
+    };
     std::ostringstream out;
     out << "Number of steps: " << m_vm->steps() << " ";
     if (m_options.proofMode) {
@@ -23,9 +27,9 @@ std::string CairoRunner::printedInfo() const {
     }
     out << "\nUsed memory cells: " << m_memory.cellCount() << "\n";
     out << "Register values after execution:\n";
-    out << "pc = " << m_vm->pc.toString() << "\n";
-    out << "ap = " << m_vm->ap.toString() << "\n";
-    out << "fp = " << m_vm->fp.toString() << "\n";
+    out << "pc = " << reg(m_vm->pc) << "\n";
+    out << "ap = " << reg(m_vm->ap) << "\n";
+    out << "fp = " << reg(m_vm->fp) << "\n";
     if (m_options.proofMode) {
         out << "Builtin usage:\n";
         for (const auto& builtin : m_builtins) {
@@ -42,6 +46,54 @@ std::string CairoRunner::printedInfo() const {
             }
         }
     }
+    return out.str();
+}
+
+std::string CairoRunner::printedMemory(bool relocated) const {
+    // "Addr  Value", then one line per written cell in address order ("⋮" marks a gap), values
+    // as signed field elements, as cairo-run --print_memory shows them.
+    std::ostringstream out;
+    out << "Addr  Value\n-----------\n";
+    std::optional<std::uint64_t> previous;
+    for (std::size_t segment = 0; segment < m_memory.segmentCount(); ++segment) {
+        const auto& cells = m_memory.segmentCells(static_cast<std::int64_t>(segment));
+        for (std::size_t offset = 0; offset < cells.size(); ++offset) {
+            if (!cells[offset].isSet()) {
+                continue;
+            }
+            const Value value = cells[offset].value();
+            const std::uint64_t address = m_bases[segment] + offset;
+            if (previous && address != *previous + 1) {
+                out << "\u22ee\n";
+            }
+            previous = address;
+            std::string addressText =
+                relocated ? std::to_string(address)
+                          : Relocatable{static_cast<std::int64_t>(segment), offset}.toString();
+            addressText.resize(std::max<std::size_t>(addressText.size(), 5), ' ');
+            std::string valueText;
+            if (value.isAddress()) {
+                valueText =
+                    relocated ? std::to_string(relocate(value.address())) : value.toString();
+            } else {
+                valueText = value.felt().toSignedDecimal();
+            }
+            out << addressText << " " << valueText << "\n";
+        }
+    }
+    out << "\n";
+    return out.str();
+}
+
+std::string CairoRunner::printedSegments() const {
+    std::ostringstream out;
+    out << "Segment relocation table:\n";
+    for (std::size_t segment = 0; segment < m_memory.segmentCount(); ++segment) {
+        std::string index = std::to_string(segment);
+        index.resize(std::max<std::size_t>(index.size(), 5), ' ');
+        out << index << " " << m_bases[segment] << "\n";
+    }
+    out << "\n";
     return out.str();
 }
 

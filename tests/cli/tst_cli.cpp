@@ -148,6 +148,34 @@ private slots:
         QVERIFY(hash.readAllStandardOutput().startsWith("0x"));
     }
 
+    void cairoRunStepsAndPrintFlags() {
+        QTemporaryDir dir;
+        const QString program = dir.filePath(QStringLiteral("loop.json"));
+        QFile file(program);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(test::Asm::countdown(50).program().dump()));
+        file.close();
+        QProcess exact;
+        exact.start(kBinary,
+                    {QStringLiteral("cairo-run"), QStringLiteral("--program"), program,
+                     QStringLiteral("--steps"), QStringLiteral("10"),
+                     QStringLiteral("--print_info"), QStringLiteral("--print_memory"),
+                     QStringLiteral("--print_segments"), QStringLiteral("--relocate_prints")});
+        QVERIFY(exact.waitForFinished(20000));
+        QCOMPARE(exact.exitCode(), 0);
+        const QByteArray out = exact.readAllStandardOutput();
+        QVERIFY(out.contains("Number of steps: 10 "));
+        QVERIFY(out.contains("Addr  Value\n-----------\n1     "));
+        QVERIFY(out.contains("Segment relocation table:\n0     1\n"));
+
+        QProcess both;
+        both.start(kBinary, {QStringLiteral("cairo-run"), QStringLiteral("--program"), program,
+                             QStringLiteral("--steps"), QStringLiteral("10"),
+                             QStringLiteral("--min_steps"), QStringLiteral("5")});
+        QVERIFY(both.waitForFinished(20000));
+        QCOMPARE(both.exitCode(), 2);
+    }
+
     void cairoRunRefusesBadInput() {
         QTemporaryDir dir;
         const QString broken = dir.filePath(QStringLiteral("broken.json"));
