@@ -4,6 +4,7 @@
 
 #include <QFormLayout>
 #include <QHeaderView>
+#include <QIcon>
 #include <QLabel>
 #include <QListWidget>
 #include <QSplitter>
@@ -11,6 +12,11 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QVBoxLayout>
+
+// The resources live in this static library; make sure they are linked in and registered.
+static void registerProofdeskResources() {
+    Q_INIT_RESOURCE(resources);
+}
 
 namespace proofdesk::ui {
 namespace {
@@ -66,11 +72,12 @@ MainWindow::MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel
                        QWidget* parent)
     : QMainWindow(parent) {
     setObjectName(QStringLiteral("proofdeskMainWindow"));
+    registerProofdeskResources();
     setWindowTitle(tr("Proofdesk"));
+    setWindowIcon(QIcon(QStringLiteral(":/proofdesk/icons/proofdesk.svg")));
     auto* navigation = new QListWidget;
     navigation->setObjectName(QStringLiteral("navigationListWidget"));
     navigation->addItem(tr("Local server"));
-    navigation->setMaximumWidth(200);
     auto* pages = new QStackedWidget;
     pages->setObjectName(QStringLiteral("pagesStackedWidget"));
     pages->addWidget(buildLocalServerPage(endpoints, requestLog));
@@ -81,6 +88,7 @@ MainWindow::MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel
     splitter->addWidget(navigation);
     splitter->addWidget(pages);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({180, 920});
     setCentralWidget(splitter);
     statusBar()->showMessage(tr("Embedded server running at %1").arg(endpoints.proofUrl));
     resize(1100, 700);

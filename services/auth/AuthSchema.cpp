@@ -25,6 +25,7 @@ std::vector<Migration> authMigrations() {
                             " expires_at_ms INTEGER NOT NULL, used_at TEXT,"
                             " created_at TEXT NOT NULL)"),
              QStringLiteral("CREATE INDEX challenges_by_expiry ON challenges(expires_at_ms)"),
+             QStringLiteral("CREATE INDEX challenges_by_wallet ON challenges(wallet, used_at)"),
              QStringLiteral("CREATE TABLE sessions (id TEXT PRIMARY KEY, user_id TEXT NOT NULL"
                             " REFERENCES users(id), channel TEXT NOT NULL,"
                             " selected_project TEXT NOT NULL, revoked_at TEXT, revoked_reason "

@@ -95,6 +95,19 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet) {
         typedDataFor(canonicalWallet, nonce, issuedAt, expiresAt, kStatement);
 
     m_store.write([&](QSqlDatabase& db) {
+        // Each challenge is a durable write: bound how many one wallet can hold open at once.
+        QSqlQuery outstanding(db);
+        outstanding.prepare(QStringLiteral("SELECT COUNT(*) FROM challenges WHERE wallet = ? AND "
+                                           "used_at IS NULL AND expires_at_ms > ?"));
+        outstanding.addBindValue(QString::fromLatin1(address.toHex()));
+        outstanding.addBindValue(nowMs);
+        execOrThrow(outstanding);
+        if (outstanding.next() &&
+            outstanding.value(0).toInt() >= m_settings.maxOutstandingChallengesPerWallet) {
+            refuse(
+                ErrorKind::TooManyRequests, "TooManyChallenges",
+                "this wallet has too many unused challenges; use one or wait for them to expire");
+        }
         QSqlQuery insert(db);
         insert.prepare(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
                                       "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"));

@@ -16,6 +16,7 @@ struct SignInSettings {
     qint64 challengeLifetimeSeconds = 5 * 60;
     qint64 accessLifetimeSeconds = 15 * 60;
     qint64 refreshLifetimeSeconds = 30 * 24 * 3600;
+    int maxOutstandingChallengesPerWallet = 20; // beyond: 429 TooManyChallenges
 };
 
 // A session as established by an access token.

@@ -412,6 +412,18 @@ private slots:
                     400, "InvalidKeyName");
     }
 
+    void limitsOutstandingChallengesPerWallet() {
+        const TestWallet wallet = TestWallet::random();
+        for (int i = 0; i < 20; ++i) {
+            QCOMPARE(m_http->get(challengePath(wallet.address())).status, 200);
+        }
+        expectError(m_http->get(challengePath(wallet.address())), 429, "TooManyChallenges");
+        // Another wallet is unaffected, and expiry frees the slots.
+        QCOMPARE(m_http->get(challengePath(TestWallet::random().address())).status, 200);
+        m_server->clock().advanceSeconds(301);
+        QCOMPARE(m_http->get(challengePath(wallet.address())).status, 200);
+    }
+
     void refusesOversizeBodies() {
         const Reply reply = m_http->post("/auth/web3/session", std::string((1u << 20) + 1, ' '));
         QCOMPARE(reply.status, 413);
