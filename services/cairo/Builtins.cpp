@@ -11,10 +11,6 @@
 namespace proofdesk::cairo {
 namespace {
 
-std::string hexOf(const Felt& felt) {
-    return felt.toHex();
-}
-
 Felt::Limbs shiftRight(const Felt::Limbs& value, int bits) {
     Felt::Limbs out{};
     const int words = bits / 64;
@@ -50,17 +46,7 @@ protected:
         inputsOf(memory, instance, &in);
         return crypto::pedersenHash(in[0], in[1]);
     }
-    nlohmann::json airPrivateInput(const Memory& memory) const override {
-        nlohmann::json out = nlohmann::json::array();
-        const std::uint64_t n = usedInstances(memory);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            std::vector<Felt> in;
-            if (inputsOf(memory, m_base + static_cast<std::int64_t>(i * 3), &in)) {
-                out.push_back({{"index", i}, {"x", hexOf(in[0])}, {"y", hexOf(in[1])}});
-            }
-        }
-        return out;
-    }
+    std::vector<std::string> privateInputNames() const override { return {"x", "y"}; }
 };
 
 class RangeCheckBuiltin : public BuiltinRunner {
@@ -141,17 +127,7 @@ protected:
         }
         return *Felt::fromLimbs(out);
     }
-    nlohmann::json airPrivateInput(const Memory& memory) const override {
-        nlohmann::json out = nlohmann::json::array();
-        const std::uint64_t n = usedInstances(memory);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            std::vector<Felt> in;
-            if (inputsOf(memory, m_base + static_cast<std::int64_t>(i * 5), &in)) {
-                out.push_back({{"index", i}, {"x", hexOf(in[0])}, {"y", hexOf(in[1])}});
-            }
-        }
-        return out;
-    }
+    std::vector<std::string> privateInputNames() const override { return {"x", "y"}; }
 };
 
 class PoseidonBuiltin : public BuiltinRunner {
@@ -167,19 +143,8 @@ protected:
         crypto::hadesPermutation(state);
         return state[static_cast<std::size_t>(outputIndex - 3)];
     }
-    nlohmann::json airPrivateInput(const Memory& memory) const override {
-        nlohmann::json out = nlohmann::json::array();
-        const std::uint64_t n = usedInstances(memory);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            std::vector<Felt> in;
-            if (inputsOf(memory, m_base + static_cast<std::int64_t>(i * 6), &in)) {
-                out.push_back({{"index", i},
-                               {"input_s0", hexOf(in[0])},
-                               {"input_s1", hexOf(in[1])},
-                               {"input_s2", hexOf(in[2])}});
-            }
-        }
-        return out;
+    std::vector<std::string> privateInputNames() const override {
+        return {"input_s0", "input_s1", "input_s2"};
     }
 };
 
@@ -223,20 +188,9 @@ protected:
         }
         return Felt::fromBytesBE(be, 25);
     }
-    nlohmann::json airPrivateInput(const Memory& memory) const override {
-        nlohmann::json out = nlohmann::json::array();
-        const std::uint64_t n = usedInstances(memory);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            std::vector<Felt> in;
-            if (inputsOf(memory, m_base + static_cast<std::int64_t>(i * 16), &in)) {
-                nlohmann::json entry = {{"index", i}};
-                for (int s = 0; s < 8; ++s) {
-                    entry["input_s" + std::to_string(s)] = hexOf(in[static_cast<std::size_t>(s)]);
-                }
-                out.push_back(entry);
-            }
-        }
-        return out;
+    std::vector<std::string> privateInputNames() const override {
+        return {"input_s0", "input_s1", "input_s2", "input_s3",
+                "input_s4", "input_s5", "input_s6", "input_s7"};
     }
 };
 
@@ -261,21 +215,8 @@ protected:
         }
         return outputIndex == 5 ? r.xFelt() : r.yFelt();
     }
-    nlohmann::json airPrivateInput(const Memory& memory) const override {
-        nlohmann::json out = nlohmann::json::array();
-        const std::uint64_t n = usedInstances(memory);
-        for (std::uint64_t i = 0; i < n; ++i) {
-            std::vector<Felt> in;
-            if (inputsOf(memory, m_base + static_cast<std::int64_t>(i * 7), &in)) {
-                out.push_back({{"index", i},
-                               {"p_x", hexOf(in[0])},
-                               {"p_y", hexOf(in[1])},
-                               {"q_x", hexOf(in[2])},
-                               {"q_y", hexOf(in[3])},
-                               {"m", hexOf(in[4])}});
-            }
-        }
-        return out;
+    std::vector<std::string> privateInputNames() const override {
+        return {"p_x", "p_y", "q_x", "q_y", "m"};
     }
 };
 
@@ -393,8 +334,27 @@ Value BuiltinRunner::compute(const Memory&, const Relocatable&, int) const {
     throw VmError("builtin " + m_name + " computes nothing");
 }
 
-nlohmann::json BuiltinRunner::airPrivateInput(const Memory&) const {
-    return nlohmann::json::array();
+nlohmann::json BuiltinRunner::airPrivateInput(const Memory& memory) const {
+    nlohmann::json out = nlohmann::json::array();
+    const std::vector<std::string> names = privateInputNames();
+    if (names.empty()) {
+        return out;
+    }
+    const std::uint64_t instances = usedInstances(memory);
+    for (std::uint64_t i = 0; i < instances; ++i) {
+        std::vector<Felt> inputs;
+        const auto base =
+            static_cast<std::int64_t>(i * static_cast<std::uint64_t>(m_cellsPerInstance));
+        if (!inputsOf(memory, m_base + base, &inputs)) {
+            continue;
+        }
+        nlohmann::json entry = {{"index", i}};
+        for (std::size_t k = 0; k < names.size() && k < inputs.size(); ++k) {
+            entry[names[k]] = inputs[k].toHex();
+        }
+        out.push_back(entry);
+    }
+    return out;
 }
 
 std::uint64_t BuiltinRunner::usedCells(const Memory& memory) const {

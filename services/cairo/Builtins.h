@@ -41,12 +41,15 @@ public:
     // Range-check bounds contributed (16-bit parts of range-check cells), if any.
     virtual void rangeCheckBounds(const Memory&, std::uint64_t* /*min*/,
                                   std::uint64_t* /*max*/) const {}
-    // Entries for air_private_input.json under this builtin's name.
+    // Entries for air_private_input.json under this builtin's name: by default, one object per
+    // instance whose inputs are all set, {"index", <input names>: hex}.
     virtual nlohmann::json airPrivateInput(const Memory& memory) const;
     // The ecdsa builtin's signature registry (ecdsa_builtin.add_signature); others refuse.
     virtual void addSignature(const Relocatable& address, const Felt& r, const Felt& s);
 
 protected:
+    // Names of the input cells in the AIR private input (empty: the builtin lists none).
+    virtual std::vector<std::string> privateInputNames() const { return {}; }
     virtual Value compute(const Memory& memory, const Relocatable& instanceBase,
                           int outputIndex) const;
     virtual void installValidators(Memory&) {}

@@ -19,21 +19,6 @@ Felt pow2(int bits) {
     return *Felt::fromLimbs(limbs);
 }
 
-// Unsigned 256-bit quotient and remainder (divisor != 0).
-std::pair<Limbs, Limbs> divmod256(const Limbs& a, const Limbs& b) {
-    Limbs quotient{}, remainder{};
-    for (int i = u256::bitLength(a) - 1; i >= 0; --i) {
-        const std::uint64_t top = remainder[3] >> 63;
-        u256::addTo(remainder, remainder);
-        remainder[0] |= (a[static_cast<std::size_t>(i / 64)] >> (i % 64)) & 1;
-        if (top || !u256::lessThan(remainder, b)) {
-            u256::subFrom(remainder, b);
-            quotient[static_cast<std::size_t>(i / 64)] |= 1ULL << (i % 64);
-        }
-    }
-    return {quotient, remainder};
-}
-
 Limbs mul256(const Limbs& a, const Limbs& b) { // low 256 bits
     __extension__ typedef unsigned __int128 u128;
     Limbs out{};
@@ -81,7 +66,7 @@ Felt highHalf(const Limbs& v) {
 }
 
 std::pair<Felt, Felt> feltDivmod(const Felt& a, const Felt& b) {
-    const auto [q, r] = divmod256(a.limbs(), b.limbs());
+    const auto [q, r] = u256::divmod(a.limbs(), b.limbs());
     return {*Felt::fromLimbs(q), *Felt::fromLimbs(r)};
 }
 
@@ -500,7 +485,7 @@ ids.remainder.high = remainder >> 128)",
               if ((div[0] | div[1] | div[2] | div[3]) == 0) {
                   ctx.fail("uint256_unsigned_div_rem: division by zero");
               }
-              const auto [quotient, remainder] = divmod256(uint256Of(ctx, "a"), div);
+              const auto [quotient, remainder] = u256::divmod(uint256Of(ctx, "a"), div);
               ctx.setIds("quotient.low", lowHalf(quotient));
               ctx.setIds("quotient.high", highHalf(quotient));
               ctx.setIds("remainder.low", lowHalf(remainder));

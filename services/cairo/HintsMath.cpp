@@ -14,22 +14,10 @@ const Felt& rangeCheckBound() { // 2^128
     return bound;
 }
 
-// (quotient, remainder) of canonical values, by long division on bits (divisor != 0).
+// (quotient, remainder) of canonical values (divisor != 0).
 std::pair<Felt, Felt> divmod(const Felt& a, const Felt& b) {
-    Limbs quotient{};
-    Limbs remainder{};
-    const Limbs& value = a.limbs();
-    const Limbs& divisor = b.limbs();
-    for (int i = a.bitLength() - 1; i >= 0; --i) {
-        // remainder = remainder * 2 + bit
-        crypto::u256::addTo(remainder, remainder);
-        remainder[0] |= (value[static_cast<std::size_t>(i / 64)] >> (i % 64)) & 1;
-        if (!crypto::u256::lessThan(remainder, divisor)) {
-            crypto::u256::subFrom(remainder, divisor);
-            quotient[static_cast<std::size_t>(i / 64)] |= 1ULL << (i % 64);
-        }
-    }
-    return {*Felt::fromLimbs(quotient), *Felt::fromLimbs(remainder)};
+    const auto [q, r] = crypto::u256::divmod(a.limbs(), b.limbs());
+    return {*Felt::fromLimbs(q), *Felt::fromLimbs(r)};
 }
 
 Felt pMinusOne() {

@@ -182,6 +182,20 @@ int bitLength(const Limbs& value) {
     return 0;
 }
 
+std::pair<Limbs, Limbs> divmod(const Limbs& dividend, const Limbs& divisor) {
+    Limbs quotient{}, remainder{};
+    for (int i = bitLength(dividend) - 1; i >= 0; --i) {
+        const std::uint64_t top = remainder[3] >> 63;
+        addTo(remainder, remainder);
+        remainder[0] |= (dividend[static_cast<std::size_t>(i / 64)] >> (i % 64)) & 1;
+        if (top || !lessThan(remainder, divisor)) {
+            subFrom(remainder, divisor);
+            quotient[static_cast<std::size_t>(i / 64)] |= 1ULL << (i % 64);
+        }
+    }
+    return {quotient, remainder};
+}
+
 } // namespace u256
 
 // ---- mont ----

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace proofdesk::crypto {
 
@@ -85,6 +86,8 @@ std::optional<Limbs> parse(std::string_view text);
 std::string toHex(const Limbs& value);
 std::string toDecimal(Limbs value);
 int bitLength(const Limbs& value);
+// Unsigned quotient and remainder (divisor != 0), by binary long division.
+std::pair<Limbs, Limbs> divmod(const Limbs& dividend, const Limbs& divisor);
 } // namespace u256
 
 } // namespace proofdesk::crypto

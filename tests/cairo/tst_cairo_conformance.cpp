@@ -114,6 +114,27 @@ private slots:
         QVERIFY(steps != 0 && (steps & (steps - 1)) == 0);
     }
 
+    void airPrivateInputListsBuiltinInputs() {
+        // pedersen_test hashes (0, 0) once: one pedersen entry, and a key per layout builtin.
+        const Program program = Program::fromFile(
+            QString(kFixtures + QStringLiteral("/programs/proof_mode/pedersen_test.json"))
+                .toStdString());
+        RunOptions options;
+        options.proofMode = true;
+        options.layout = "recursive";
+        CairoRunner runner(program, options);
+        runner.run();
+        const nlohmann::json input =
+            nlohmann::json::parse(runner.airPrivateInput("/t", "/m").dump());
+        QCOMPARE(input["trace_path"].get<std::string>(), std::string("/t"));
+        QCOMPARE(input["pedersen"].size(), std::size_t(1));
+        QCOMPARE(input["pedersen"][0]["index"].get<int>(), 0);
+        QCOMPARE(input["pedersen"][0]["x"].get<std::string>(), std::string("0x0"));
+        QCOMPARE(input["pedersen"][0]["y"].get<std::string>(), std::string("0x0"));
+        QVERIFY(input.contains("range_check") && input.contains("bitwise"));
+        QVERIFY(!input.contains("output"));
+    }
+
     void pies_data() {
         QTest::addColumn<QString>("name");
         const nlohmann::json expected = readJson(kFixtures + QStringLiteral("/EXPECTED.json"));
