@@ -12,6 +12,7 @@ const HintRegistry& HintRegistry::instance() {
         registerDictHints(r);
         registerEcHints(r);
         registerCommonHints(r);
+        registerKeccakHints(r);
         return r;
     }();
     return registry;

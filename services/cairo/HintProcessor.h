@@ -128,5 +128,6 @@ void registerMathHints(HintRegistry& registry);
 void registerDictHints(HintRegistry& registry);
 void registerEcHints(HintRegistry& registry);
 void registerCommonHints(HintRegistry& registry);
+void registerKeccakHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo
