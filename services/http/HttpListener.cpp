@@ -4,6 +4,8 @@
 
 #include <QDateTime>
 
+#include <sys/socket.h>
+
 #include <chrono>
 
 namespace proofdesk::http {
@@ -62,6 +64,13 @@ HttpListener::HttpListener(const Router& router, std::vector<RouteGroup> groups,
     server.set_keep_alive_timeout(limits.keepAliveTimeoutSeconds);
     server.set_keep_alive_max_count(static_cast<size_t>(limits.keepAliveMaxRequests));
     server.set_payload_max_length(kUploadBodyLimit);
+    // SO_REUSEADDR only: restarting right after a stop works, but a second live server on the
+    // same port is refused. (The library's default adds SO_REUSEPORT on Linux, which would let
+    // two servers share a port and split its connections between them.)
+    server.set_socket_options([](socket_t sock) {
+        int yes = 1;
+        setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
     // Headers and body go out in separate writes; without this, Nagle's algorithm meets the
     // peer's delayed ACK and every keep-alive response stalls ~40 ms.
     server.set_tcp_nodelay(true);

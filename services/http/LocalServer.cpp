@@ -86,7 +86,7 @@ bool LocalServer::start(QString* error) {
         if (*address) {
             *target.first = addListener(**address, {target.second}, error);
             if (!*target.first) {
-                m_listeners.clear();
+                clearListeners();
                 return false;
             }
         }
@@ -102,11 +102,16 @@ bool LocalServer::start(QString* error) {
     return true;
 }
 
-void LocalServer::stop() {
+void LocalServer::clearListeners() {
     for (auto& listener : m_listeners) {
         listener->stop();
     }
     m_listeners.clear();
+    m_main = m_request = m_requestAlias = m_proof = m_auth = nullptr;
+}
+
+void LocalServer::stop() {
+    clearListeners();
     if (m_services) {
         m_services->jobs.stop();
     }

@@ -49,6 +49,7 @@ public:
     bool start(QString* error);
     void stop();
 
+    // Empty before start() and after stop().
     QString mainUrl() const;
     QString requestUrl() const;
     QString requestAliasUrl() const;
@@ -66,6 +67,7 @@ private:
     struct Services;
     HttpListener* addListener(const ListenAddress& address, std::vector<RouteGroup> groups,
                               QString* error);
+    void clearListeners(); // stops them and forgets every listener pointer
 
     ServerOptions m_options;
     RequestLog m_log;

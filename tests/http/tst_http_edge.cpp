@@ -9,6 +9,7 @@
 #include "http/Router.h"
 
 #include <QTest>
+#include <QUrl>
 
 using namespace proofdesk;
 using namespace proofdesk::test;
@@ -91,6 +92,22 @@ private slots:
         QVERIFY2(allowed.start(&error), qPrintable(error));
         QCOMPARE(allowed.warnings().size(), 1);
         allowed.stop();
+    }
+
+    void aFailedExtraListenerLeavesNoServer() {
+        TestServer first;
+        QVERIFY(first.ok());
+        const int taken = QUrl(first.url()).port();
+        QTemporaryDir dir;
+        http::ServerOptions options;
+        options.dataDir = dir.path();
+        options.listen = {QStringLiteral("127.0.0.1"), 0};
+        options.authListen = http::ListenAddress{QStringLiteral("127.0.0.1"), taken};
+        http::LocalServer second(options);
+        QString error;
+        QVERIFY(!second.start(&error));
+        QVERIFY(error.contains(QString::number(taken)));
+        QVERIFY(second.mainUrl().isEmpty());
     }
 
     void listenAddressesParse() {
