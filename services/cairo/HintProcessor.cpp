@@ -13,6 +13,7 @@ const HintRegistry& HintRegistry::instance() {
         registerEcHints(r);
         registerCommonHints(r);
         registerKeccakHints(r);
+        registerBlake2sHints(r);
         return r;
     }();
     return registry;

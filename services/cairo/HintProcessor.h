@@ -129,5 +129,6 @@ void registerDictHints(HintRegistry& registry);
 void registerEcHints(HintRegistry& registry);
 void registerCommonHints(HintRegistry& registry);
 void registerKeccakHints(HintRegistry& registry);
+void registerBlake2sHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo

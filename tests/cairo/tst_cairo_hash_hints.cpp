@@ -1,0 +1,173 @@
+// The cairo_keccak and cairo_blake2s hints (the permutation or compression is done by the hint
+// and checked by Cairo), and EC helpers.
+
+#include "HintFixture.h"
+
+#include "crypto/Blake2s.h"
+
+using namespace proofdesk::cairo;
+using proofdesk::test::Fixture;
+namespace crypto = proofdesk::crypto;
+
+namespace {
+
+const std::map<std::string, std::uint64_t> kKeccakConstants = {{"KECCAK_STATE_SIZE_FELTS", 25},
+                                                               {"BLOCK_SIZE", 3},
+                                                               {"BYTES_IN_WORD", 8},
+                                                               {"KECCAK_FULL_RATE_IN_BYTES", 136}};
+
+// Keccak-f[1600] of the all-zero state starts with this lane.
+const Felt kFirstLaneOfZeroPermutation = *Felt::parse("0xF1258F7940E1DDE7");
+
+} // namespace
+
+class CairoKeccakHintsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void blockPermutationWritesThePermutedLanes() {
+        Fixture f({"keccak_ptr"}, kKeccakConstants);
+        const Relocatable lanes = f.memory.addSegment();
+        for (int i = 0; i < 25; ++i) {
+            f.memory.set(lanes + i, Felt::zero());
+        }
+        f.set("keccak_ptr", lanes + 25);
+        f.run(
+            "from starkware.cairo.common.cairo_keccak.keccak_utils import keccak_func\n"
+            "_keccak_state_size_felts = int(ids.KECCAK_STATE_SIZE_FELTS)\nassert 0 <= "
+            "_keccak_state_size_felts < 100\n\noutput_values = keccak_func(memory.get_range(\n    "
+            "ids.keccak_ptr - _keccak_state_size_felts, _keccak_state_size_felts))\n"
+            "segments.write_arg(ids.keccak_ptr, output_values)");
+        QCOMPARE(f.memory.get(lanes + 25).felt(), kFirstLaneOfZeroPermutation);
+        QVERIFY(f.memory.isSet(lanes + 49));
+    }
+
+    void finalizePadsWithDummyPermutations() {
+        Fixture f({"keccak_ptr_end"}, kKeccakConstants);
+        const Relocatable end = f.memory.addSegment();
+        f.set("keccak_ptr_end", end);
+        f.run("# Add dummy pairs of input and output.\n_keccak_state_size_felts = "
+              "int(ids.KECCAK_STATE_SIZE_FELTS)\n_block_size = int(ids.BLOCK_SIZE)\nassert 0 <= "
+              "_keccak_state_size_felts < 100\nassert 0 <= _block_size < 10\ninp = [0] * "
+              "_keccak_state_size_felts\npadding = (inp + keccak_func(inp)) * _block_size\n"
+              "segments.write_arg(ids.keccak_ptr_end, padding)");
+        QCOMPARE(f.memory.segmentUsedSize(end.segment), std::uint64_t(150)); // 3 × (25 + 25)
+        QCOMPARE(f.memory.get(end + 25).felt(), kFirstLaneOfZeroPermutation);
+        QCOMPARE(f.memory.get(end + 125).felt(), kFirstLaneOfZeroPermutation);
+    }
+
+    void writeArgsAndSplits() {
+        Fixture f({"inputs", "low", "high", "high3", "low3", "n_bytes", "n_words_to_copy",
+                   "n_bytes_left"},
+                  kKeccakConstants);
+        const Relocatable inputs = f.memory.addSegment();
+        f.set("inputs", inputs);
+        f.set("low", *Felt::parse("0x10000000000000005")); // 2^64 + 5
+        f.set("high", Felt::fromU64(7));
+        f.run("segments.write_arg(ids.inputs, [ids.low % 2 ** 64, ids.low // 2 ** 64])\n"
+              "segments.write_arg(ids.inputs + 2, [ids.high % 2 ** 64, ids.high // 2 ** 64])");
+        QCOMPARE(f.memory.get(inputs).felt(), Felt::fromU64(5));
+        QCOMPARE(f.memory.get(inputs + 1).felt(), Felt::one());
+        QCOMPARE(f.memory.get(inputs + 2).felt(), Felt::fromU64(7));
+        QCOMPARE(f.memory.get(inputs + 3).felt(), Felt::zero());
+
+        Fixture g({"inputs", "high3", "low3"}, kKeccakConstants);
+        const Relocatable gw = g.memory.addSegment();
+        g.memory.set(gw + 3, Felt::fromU64(0x1234));
+        g.set("inputs", gw);
+        g.run("ids.high3, ids.low3 = divmod(memory[ids.inputs + 3], 256)");
+        QCOMPARE(g.get("high3"), Felt::fromU64(0x12));
+        QCOMPARE(g.get("low3"), Felt::fromU64(0x34));
+
+        f.set("n_bytes", Felt::fromU64(21));
+        f.run("ids.n_words_to_copy, ids.n_bytes_left = divmod(ids.n_bytes, ids.BYTES_IN_WORD)");
+        QCOMPARE(f.get("n_words_to_copy"), Felt::fromU64(2));
+        QCOMPARE(f.get("n_bytes_left"), Felt::fromU64(5));
+    }
+};
+
+class CairoBlake2sHintsTest : public QObject {
+    Q_OBJECT
+private slots:
+    void compressionMatchesBlake2sOfAbc() {
+        // BLAKE2s-256("abc") = 508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982.
+        std::array<std::uint32_t, 8> h = crypto::blake2sIv();
+        h[0] ^= 0x01010020;
+        std::array<std::uint32_t, 16> block{};
+        block[0] = 0x00636261; // "abc", little-endian
+        const auto out = crypto::blake2sCompress(h, block, 3, 0, 0xffffffff, 0);
+        QCOMPARE(out[0], std::uint32_t(0x8c5e8c50));
+        QCOMPARE(out[7], std::uint32_t(0x82596786));
+    }
+
+    void computeHintFillsTheOutputWords() {
+        Fixture f({"output"});
+        const Relocatable instance = f.memory.addSegment();
+        std::array<std::uint32_t, 8> h = crypto::blake2sIv();
+        h[0] ^= 0x01010020;
+        for (int i = 0; i < 8; ++i) {
+            f.memory.set(instance + i, Felt::fromU64(h[static_cast<std::size_t>(i)]));
+        }
+        for (int i = 0; i < 16; ++i) {
+            f.memory.set(instance + (8 + i), Felt::fromU64(i == 0 ? 0x00636261 : 0));
+        }
+        f.memory.set(instance + 24, Felt::fromU64(3));
+        f.memory.set(instance + 25, Felt::fromU64(0xffffffff));
+        f.set("output", instance + 26);
+        f.run(
+            "from starkware.cairo.common.cairo_blake2s.blake2s_utils import compute_blake2s_func\n"
+            "compute_blake2s_func(segments=segments, output_ptr=ids.output)");
+        QCOMPARE(f.memory.get(instance + 26).felt(), Felt::fromU64(0x8c5e8c50));
+        QCOMPARE(f.memory.get(instance + 33).felt(), Felt::fromU64(0x82596786));
+    }
+
+    void addUint256AndUnpackFelts() {
+        Fixture f({"data", "low", "high", "packed_values", "packed_values_len", "unpacked_u32s"});
+        const Relocatable data = f.memory.addSegment();
+        f.set("data", data);
+        f.set("low", *Felt::parse("0x0102030405060708090a0b0c0d0e0f10"));
+        f.set("high", Felt::fromU64(0x11));
+        f.run(
+            "B = 32\nMASK = 2 ** 32 - 1\nsegments.write_arg(ids.data, [(ids.low >> (B * i)) & MASK "
+            "for i in range(4)])\nsegments.write_arg(ids.data + 4, [(ids.high >> (B * i)) & MASK "
+            "for i in range(4)])");
+        QCOMPARE(f.memory.get(data).felt(), Felt::fromU64(0x0d0e0f10));
+        QCOMPARE(f.memory.get(data + 3).felt(), Felt::fromU64(0x01020304));
+        QCOMPARE(f.memory.get(data + 4).felt(), Felt::fromU64(0x11));
+
+        const Relocatable packed = f.memory.addSegment();
+        f.memory.set(packed, Felt::fromU64(5));                               // < 2^63: two words
+        f.memory.set(packed + 1, *Felt::parse("0x8" + std::string(62, '0'))); // 2^251: eight words
+        const Relocatable unpacked = f.memory.addSegment();
+        f.set("packed_values", packed);
+        f.set("packed_values_len", Felt::fromU64(2));
+        f.set("unpacked_u32s", unpacked);
+        f.run(
+            "offset = 0\nfor i in range(ids.packed_values_len):\n    val = "
+            "(memory[ids.packed_values "
+            "+ i] % PRIME)\n    val_len = 2 if val < 2**63 else 8\n    if val_len == 8:\n        "
+            "val "
+            "+= 2**255\n    for i in range(val_len - 1, -1, -1):\n        val, "
+            "memory[ids.unpacked_u32s + offset + i] = divmod(val, 2**32)\n    assert val == 0\n    "
+            "offset += val_len");
+        QCOMPARE(f.memory.get(unpacked).felt(), Felt::zero());
+        QCOMPARE(f.memory.get(unpacked + 1).felt(), Felt::fromU64(5));
+        // The big value is written as 8 big-endian words, with 2^255 added.
+        QCOMPARE(f.memory.get(unpacked + 2).felt(), Felt::fromU64(0x88000000)); // 2^255 + 2^251
+        QVERIFY(f.memory.isSet(unpacked + 9));
+    }
+};
+
+int main(int argc, char** argv) {
+    int status = 0;
+    {
+        CairoKeccakHintsTest keccak;
+        status |= QTest::qExec(&keccak, argc, argv);
+    }
+    {
+        CairoBlake2sHintsTest blake;
+        status |= QTest::qExec(&blake, argc, argv);
+    }
+    return status;
+}
+
+#include "tst_cairo_hash_hints.moc"
