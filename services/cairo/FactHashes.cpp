@@ -1,28 +1,21 @@
 #include "FactHashes.h"
 
+#include "crypto/Hex.h"
 #include "crypto/Keccak.h"
 #include "crypto/Poseidon.h"
 
 #include <QByteArray>
 
 namespace proofdesk::cairo {
-namespace {
-
-QByteArray be32(const Felt& value) {
-    std::uint8_t bytes[32];
-    value.toBytesBE(bytes);
-    return QByteArray(reinterpret_cast<const char*>(bytes), 32);
-}
-
-} // namespace
+namespace {} // namespace
 
 std::string sharpFactHash(const Felt& programHash, const std::vector<Felt>& output) {
     QByteArray words;
     words.reserve(static_cast<qsizetype>(output.size() * 32));
     for (const Felt& word : output) {
-        words += be32(word);
+        words += crypto::toBytes32(word);
     }
-    QByteArray preimage = be32(programHash);
+    QByteArray preimage = crypto::toBytes32(programHash);
     preimage.append(crypto::keccak256(words));
     const QByteArray fact = crypto::keccak256(preimage);
     return "0x" + fact.toHex().toStdString();

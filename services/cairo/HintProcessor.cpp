@@ -132,6 +132,12 @@ Relocatable HintContext::idsCell(const std::string& path) {
     return *ref.cell;
 }
 
+void HintContext::writeArg(const Relocatable& start, const std::vector<Felt>& values) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        memory().set(start + static_cast<std::int64_t>(i), values[i]);
+    }
+}
+
 void HintContext::setIds(const std::string& path, const Value& value) {
     memory().set(idsCell(path), value);
 }

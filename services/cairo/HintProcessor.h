@@ -83,6 +83,9 @@ public:
 
     [[noreturn]] void fail(const std::string& message) const;
 
+    // segments.write_arg: the values in consecutive cells from `start`.
+    void writeArg(const Relocatable& start, const std::vector<Felt>& values);
+
     // A variable of the current scope with the type a previous hint stored.
     template <class T> T& scopeVar(const std::string& name) {
         std::any* value = m_scopes.find(name);

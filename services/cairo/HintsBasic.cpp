@@ -9,18 +9,10 @@
 namespace proofdesk::cairo {
 namespace {
 
-Felt scopeFelt(HintContext& ctx, const std::string& name) {
-    std::any* value = ctx.scopes().find(name);
-    if (!value || value->type() != typeid(Felt)) {
-        ctx.fail("scope variable " + name + " is not set");
-    }
-    return std::any_cast<Felt>(*value);
-}
-
 // n -= 1; ids.<flag> = 1 if n > 0 else 0
 HintFn countDown(std::string flag) {
     return [flag](HintContext& ctx) {
-        const Felt n = scopeFelt(ctx, "n") - Felt::one();
+        const Felt n = ctx.scopeVar<Felt>("n") - Felt::one();
         ctx.scopes().set("n", n);
         ctx.setIds(flag, Felt::fromU64(n.isZero() ? 0 : 1));
     };

@@ -30,9 +30,12 @@ template <std::size_t N> std::array<Word, N> wordsAt(HintContext& ctx, const Rel
 }
 
 void writeWords(HintContext& ctx, const Relocatable& start, const std::vector<Word>& words) {
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        ctx.memory().set(start + static_cast<std::int64_t>(i), Felt::fromU64(words[i]));
+    std::vector<Felt> felts;
+    felts.reserve(words.size());
+    for (Word word : words) {
+        felts.push_back(Felt::fromU64(word));
     }
+    ctx.writeArg(start, felts);
 }
 
 // Dummy instances that fill the remaining blake2s slots: each is (iv', zero message, [0, ~0],

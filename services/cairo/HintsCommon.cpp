@@ -13,12 +13,6 @@ namespace {
 using Limbs = Felt::Limbs;
 namespace u256 = crypto::u256;
 
-Felt pow2(int bits) {
-    Limbs limbs{};
-    limbs[static_cast<std::size_t>(bits / 64)] = 1ULL << (bits % 64);
-    return *Felt::fromLimbs(limbs);
-}
-
 Limbs mul256(const Limbs& a, const Limbs& b) { // low 256 bits
     __extension__ typedef unsigned __int128 u128;
     Limbs out{};
@@ -65,13 +59,8 @@ Felt highHalf(const Limbs& v) {
     return *Felt::fromLimbs({v[2], v[3], 0, 0});
 }
 
-std::pair<Felt, Felt> feltDivmod(const Felt& a, const Felt& b) {
-    const auto [q, r] = u256::divmod(a.limbs(), b.limbs());
-    return {*Felt::fromLimbs(q), *Felt::fromLimbs(r)};
-}
-
 const Felt& halfPrime() { // (p - 1) / 2
-    static const Felt value = feltDivmod(-Felt::one(), Felt::fromU64(2)).first;
+    static const Felt value = crypto::divmod(-Felt::one(), Felt::fromU64(2)).first;
     return value;
 }
 bool isNegative(const Felt& v) { // as_int(v) < 0
@@ -167,7 +156,7 @@ ids.multiplicities = segments.gen_arg([len(positions_dict[k]) for k in output]))
 
 void registerCommonHints(HintRegistry& r) {
     registerSortHints(r);
-    const Felt rcBound = pow2(128);
+    const Felt rcBound = Felt::powerOfTwo(128);
 
     r.add("memory[ap] = 0 if 0 <= (ids.a % PRIME) < range_check_builtin.bound else 1",
           [rcBound](HintContext& ctx) { setAp(ctx, !(ctx.idsFelt("a") < rcBound)); });
@@ -274,7 +263,7 @@ ids.high, ids.low = divmod(ids.value, ids.SHIFT))",
               if (!(value < ctx.constant("UPPER_BOUND"))) {
                   ctx.fail(value.toDecimal() + " is outside of the range [0, 2**250).");
               }
-              const auto [high, low] = feltDivmod(value, ctx.constant("SHIFT"));
+              const auto [high, low] = crypto::divmod(value, ctx.constant("SHIFT"));
               ctx.setIds("high", high);
               ctx.setIds("low", low);
           });
@@ -288,14 +277,14 @@ assert res < ids.bound, f'split_int(): Limb {res} is out of range.')",
               if (base.isZero()) {
                   ctx.fail("split_int(): base is zero");
               }
-              const Felt res = feltDivmod(ctx.idsFelt("value"), base).second;
+              const Felt res = crypto::divmod(ctx.idsFelt("value"), base).second;
               if (!(res < ctx.idsFelt("bound"))) {
                   ctx.fail("split_int(): Limb " + res.toDecimal() + " is out of range.");
               }
               ctx.memory().set(ctx.idsAddress("output"), res);
           });
     r.add("ids.low = ids.a & ((1<<64) - 1)\nids.high = ids.a >> 64", [](HintContext& ctx) {
-        const auto [high, low] = feltDivmod(ctx.idsFelt("a"), pow2(64));
+        const auto [high, low] = crypto::divmod(ctx.idsFelt("a"), Felt::powerOfTwo(64));
         ctx.setIds("low", low);
         ctx.setIds("high", high);
     });
@@ -330,22 +319,22 @@ assert -ids.bound <= q < ids.bound, \
 ids.biased_q = q + ids.bound)",
           [rcBound](HintContext& ctx) {
               const Felt div = ctx.idsFelt("div");
-              if (div.isZero() || feltDivmod(-Felt::one(), rcBound).first < div) {
+              if (div.isZero() || crypto::divmod(-Felt::one(), rcBound).first < div) {
                   ctx.fail("div=" + div.toHex() + " is out of the valid range.");
               }
               const Felt bound = ctx.idsFelt("bound");
-              if (pow2(127) < bound) {
+              if (Felt::powerOfTwo(127) < bound) {
                   ctx.fail("bound=" + bound.toHex() + " is out of the valid range.");
               }
               const Felt value = ctx.idsFelt("value");
               // Python floor division of the lifted value: for negatives, q = -ceil(|v| / d).
               Felt q, rem;
               if (isNegative(value)) {
-                  const auto [mq, mr] = feltDivmod(-value, div);
+                  const auto [mq, mr] = crypto::divmod(-value, div);
                   q = mr.isZero() ? -mq : -(mq + Felt::one());
                   rem = mr.isZero() ? Felt::zero() : div - mr;
               } else {
-                  std::tie(q, rem) = feltDivmod(value, div);
+                  std::tie(q, rem) = crypto::divmod(value, div);
               }
               const Felt biased = q + bound;
               if (!(biased < bound + bound)) { // -bound <= q < bound
@@ -471,7 +460,7 @@ ids.root = root)",
               ctx.setIds("root", *Felt::fromLimbs(isqrt256(uint256Of(ctx, "n"))));
           });
     r.add("memory[ap] = 1 if 0 <= (ids.a.high % PRIME) < 2 ** 127 else 0",
-          [](HintContext& ctx) { setAp(ctx, ctx.idsFelt("a.high") < pow2(127)); });
+          [](HintContext& ctx) { setAp(ctx, ctx.idsFelt("a.high") < Felt::powerOfTwo(127)); });
     r.add(R"(a = (ids.a.high << 128) + ids.a.low
 div = (ids.div.high << 128) + ids.div.low
 quotient, remainder = divmod(a, div)

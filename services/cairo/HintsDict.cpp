@@ -54,14 +54,6 @@ constexpr std::int64_t kDictAccessSize = 3;
 // accesses of each key, and the accesses of the current key.
 using AccessIndices = std::map<Felt, std::vector<std::uint64_t>>;
 
-template <class T> T& scoped(HintContext& ctx, const std::string& name) {
-    std::any* value = ctx.scopes().find(name);
-    if (!value || value->type() != typeid(T)) {
-        ctx.fail("scope variable " + name + " is not set");
-    }
-    return *std::any_cast<T>(value);
-}
-
 std::uint64_t smallInt(HintContext& ctx, const Felt& value, const std::string& what) {
     if (!value.fitsU64() || value.low64() > (1ULL << 40)) {
         ctx.fail(what + " is out of range: " + value.toDecimal());
@@ -80,7 +72,7 @@ memory[ap] = __dict_manager.new_dict(segments, initial_dict)
 del initial_dict)",
           [](HintContext& ctx) {
               auto& manager = ctx.scopes().global<DictManager>("__dict_manager");
-              auto initial = scoped<std::map<std::string, Value>>(ctx, "initial_dict");
+              auto initial = ctx.scopeVar<std::map<std::string, Value>>("initial_dict");
               ctx.scopes().erase("initial_dict");
               ctx.memory().set(ctx.vm().ap, manager.newDict(ctx.memory(), std::nullopt, initial));
           });
@@ -186,15 +178,15 @@ ids.first_key = key = keys.pop())",
         });
 
     r.add("ids.should_skip_loop = 0 if current_access_indices else 1", [](HintContext& ctx) {
-        const auto& current = scoped<std::vector<std::uint64_t>>(ctx, "current_access_indices");
+        const auto& current = ctx.scopeVar<std::vector<std::uint64_t>>("current_access_indices");
         ctx.setIds("should_skip_loop", Felt::fromU64(current.empty() ? 1 : 0));
     });
     r.add(R"(current_access_indices = sorted(access_indices[key])[::-1]
 current_access_index = current_access_indices.pop()
 memory[ids.range_check_ptr] = current_access_index)",
           [](HintContext& ctx) {
-              auto& indices = scoped<AccessIndices>(ctx, "access_indices");
-              const Felt key = scoped<Felt>(ctx, "key");
+              auto& indices = ctx.scopeVar<AccessIndices>("access_indices");
+              const Felt key = ctx.scopeVar<Felt>("key");
               std::vector<std::uint64_t> current = indices[key];
               std::sort(current.begin(), current.end(), std::greater<>());
               const std::uint64_t first = current.back();
@@ -207,13 +199,13 @@ memory[ids.range_check_ptr] = current_access_index)",
 ids.loop_temps.index_delta_minus1 = new_access_index - current_access_index - 1
 current_access_index = new_access_index)",
           [](HintContext& ctx) {
-              auto& current = scoped<std::vector<std::uint64_t>>(ctx, "current_access_indices");
+              auto& current = ctx.scopeVar<std::vector<std::uint64_t>>("current_access_indices");
               if (current.empty()) {
                   ctx.fail("pop from an empty access list");
               }
               const std::uint64_t next = current.back();
               current.pop_back();
-              const std::uint64_t previous = scoped<std::uint64_t>(ctx, "current_access_index");
+              const std::uint64_t previous = ctx.scopeVar<std::uint64_t>("current_access_index");
               ctx.setIds("loop_temps.index_delta_minus1",
                          Felt::fromU64(next) - Felt::fromU64(previous) - Felt::one());
               ctx.scopes().set("current_access_index", next);
@@ -221,22 +213,22 @@ current_access_index = new_access_index)",
     r.add("ids.loop_temps.should_continue = 1 if current_access_indices else 0",
           [](HintContext& ctx) {
               const auto& current =
-                  scoped<std::vector<std::uint64_t>>(ctx, "current_access_indices");
+                  ctx.scopeVar<std::vector<std::uint64_t>>("current_access_indices");
               ctx.setIds("loop_temps.should_continue", Felt::fromU64(current.empty() ? 0 : 1));
           });
     r.add("assert len(keys) == 0", [](HintContext& ctx) {
-        if (!scoped<std::vector<Felt>>(ctx, "keys").empty()) {
+        if (!ctx.scopeVar<std::vector<Felt>>("keys").empty()) {
             ctx.fail("assert len(keys) == 0 failed");
         }
     });
     r.add("assert len(current_access_indices) == 0", [](HintContext& ctx) {
-        if (!scoped<std::vector<std::uint64_t>>(ctx, "current_access_indices").empty()) {
+        if (!ctx.scopeVar<std::vector<std::uint64_t>>("current_access_indices").empty()) {
             ctx.fail("assert len(current_access_indices) == 0 failed");
         }
     });
     r.add("assert ids.n_used_accesses == len(access_indices[key])", [](HintContext& ctx) {
-        auto& indices = scoped<AccessIndices>(ctx, "access_indices");
-        const Felt key = scoped<Felt>(ctx, "key");
+        auto& indices = ctx.scopeVar<AccessIndices>("access_indices");
+        const Felt key = ctx.scopeVar<Felt>("key");
         if (ctx.idsFelt("n_used_accesses") != Felt::fromU64(indices[key].size())) {
             ctx.fail("assert ids.n_used_accesses == len(access_indices[key]) failed");
         }
@@ -244,7 +236,7 @@ current_access_index = new_access_index)",
     r.add(R"(assert len(keys) > 0, 'No keys left but remaining_accesses > 0.'
 ids.next_key = key = keys.pop())",
           [](HintContext& ctx) {
-              auto& keys = scoped<std::vector<Felt>>(ctx, "keys");
+              auto& keys = ctx.scopeVar<std::vector<Felt>>("keys");
               if (keys.empty()) {
                   ctx.fail("No keys left but remaining_accesses > 0.");
               }

@@ -2,18 +2,13 @@
 
 #include "HintProcessor.h"
 
+#include "crypto/Hex.h"
 #include "crypto/StarkCurve.h"
 
 #include <QCryptographicHash>
 
 namespace proofdesk::cairo {
 namespace {
-
-QByteArray be32(const Felt& value) {
-    std::uint8_t bytes[32];
-    value.toBytesBE(bytes);
-    return QByteArray(reinterpret_cast<const char*>(bytes), 32);
-}
 
 // cairo-lang math_utils.random_ec_point with a seed: seed' = sha256(seed); for i in 0..99,
 // x = sha256(seed'[1:] ‖ i as 10 little-endian bytes) (mod p); the first x on the curve wins,
@@ -51,7 +46,7 @@ ids.s.x, ids.s.y = random_ec_point(FIELD_PRIME, ALPHA, BETA, seed))",
           [](HintContext& ctx) {
               QByteArray seed;
               for (const char* path : {"p.x", "p.y", "m", "q.x", "q.y"}) {
-                  seed.append(be32(ctx.idsFelt(path)));
+                  seed.append(crypto::toBytes32(ctx.idsFelt(path)));
               }
               const auto [x, y] = randomEcPoint(seed);
               ctx.setIds("s.x", x);

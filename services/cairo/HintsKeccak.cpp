@@ -9,17 +9,6 @@
 namespace proofdesk::cairo {
 namespace {
 
-Felt pow2(int bits) {
-    Felt::Limbs limbs{};
-    limbs[static_cast<std::size_t>(bits / 64)] = 1ULL << (bits % 64);
-    return *Felt::fromLimbs(limbs);
-}
-
-std::pair<Felt, Felt> divmod(const Felt& a, const Felt& b) {
-    const auto [q, r] = crypto::u256::divmod(a.limbs(), b.limbs());
-    return {*Felt::fromLimbs(q), *Felt::fromLimbs(r)};
-}
-
 std::uint64_t smallConstant(HintContext& ctx, const std::string& name, std::uint64_t below) {
     const Felt value = ctx.constant(name);
     if (!value.fitsU64() || value.low64() >= below) {
@@ -56,15 +45,9 @@ std::vector<Felt> readRange(HintContext& ctx, const Relocatable& start, std::uin
     return out;
 }
 
-void writeArg(HintContext& ctx, const Relocatable& start, const std::vector<Felt>& values) {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        ctx.memory().set(start + static_cast<std::int64_t>(i), values[i]);
-    }
-}
-
 void blockPermutation(HintContext& ctx, const Relocatable& input, const Relocatable& output) {
     const std::uint64_t size = smallConstant(ctx, "KECCAK_STATE_SIZE_FELTS", 100);
-    writeArg(ctx, output, keccakFunc(ctx, readRange(ctx, input, size)));
+    ctx.writeArg(output, keccakFunc(ctx, readRange(ctx, input, size)));
 }
 
 void finalize(HintContext& ctx, std::uint64_t maxBlockSize) {
@@ -77,13 +60,13 @@ void finalize(HintContext& ctx, std::uint64_t maxBlockSize) {
         padding.insert(padding.end(), zeros.begin(), zeros.end());
         padding.insert(padding.end(), permuted.begin(), permuted.end());
     }
-    writeArg(ctx, ctx.idsAddress("keccak_ptr_end"), padding);
+    ctx.writeArg(ctx.idsAddress("keccak_ptr_end"), padding);
 }
 
 HintFn splitInput(int index, int bytes) {
     return [index, bytes](HintContext& ctx) {
         const Felt word = ctx.memory().get(ctx.idsAddress("inputs") + index).felt();
-        const auto [high, low] = divmod(word, pow2(8 * bytes));
+        const auto [high, low] = crypto::divmod(word, Felt::powerOfTwo(8 * bytes));
         ctx.setIds("high" + std::to_string(index), high);
         ctx.setIds("low" + std::to_string(index), low);
     };
@@ -92,7 +75,7 @@ HintFn splitInput(int index, int bytes) {
 HintFn splitOutput(int index) {
     return [index](HintContext& ctx) {
         const std::string name = "output" + std::to_string(index);
-        const auto [high, low] = divmod(ctx.idsFelt(name), pow2(128));
+        const auto [high, low] = crypto::divmod(ctx.idsFelt(name), Felt::powerOfTwo(128));
         ctx.setIds(name + "_low", low);
         ctx.setIds(name + "_high", high);
     };
@@ -111,9 +94,11 @@ void registerKeccakHints(HintRegistry& r) {
     r.add("segments.write_arg(ids.inputs, [ids.low % 2 ** 64, ids.low // 2 ** 64])\n"
           "segments.write_arg(ids.inputs + 2, [ids.high % 2 ** 64, ids.high // 2 ** 64])",
           [](HintContext& ctx) {
-              const auto [lowHigh, lowLow] = divmod(ctx.idsFelt("low"), pow2(64));
-              const auto [highHigh, highLow] = divmod(ctx.idsFelt("high"), pow2(64));
-              writeArg(ctx, ctx.idsAddress("inputs"), {lowLow, lowHigh, highLow, highHigh});
+              const auto [lowHigh, lowLow] =
+                  crypto::divmod(ctx.idsFelt("low"), Felt::powerOfTwo(64));
+              const auto [highHigh, highLow] =
+                  crypto::divmod(ctx.idsFelt("high"), Felt::powerOfTwo(64));
+              ctx.writeArg(ctx.idsAddress("inputs"), {lowLow, lowHigh, highLow, highHigh});
           });
     r.add("memory[ap] = to_felt_or_relocatable(ids.n_bytes < ids.BYTES_IN_WORD)",
           [](HintContext& ctx) {
@@ -178,15 +163,15 @@ void registerKeccakHints(HintRegistry& r) {
               if (word.isZero()) {
                   ctx.fail("BYTES_IN_WORD is zero");
               }
-              const auto [words, left] = divmod(ctx.idsFelt("n_bytes"), word);
+              const auto [words, left] = crypto::divmod(ctx.idsFelt("n_bytes"), word);
               ctx.setIds("n_words_to_copy", words);
               ctx.setIds("n_bytes_left", left);
           });
     r.add("tmp, ids.output1_low = divmod(ids.output1, 256 ** 7)\n"
           "ids.output1_high, ids.output1_mid = divmod(tmp, 2 ** 128)",
           [](HintContext& ctx) {
-              const auto [tmp, low] = divmod(ctx.idsFelt("output1"), pow2(56));
-              const auto [high, mid] = divmod(tmp, pow2(128));
+              const auto [tmp, low] = crypto::divmod(ctx.idsFelt("output1"), Felt::powerOfTwo(56));
+              const auto [high, mid] = crypto::divmod(tmp, Felt::powerOfTwo(128));
               ctx.setIds("output1_low", low);
               ctx.setIds("output1_high", high);
               ctx.setIds("output1_mid", mid);

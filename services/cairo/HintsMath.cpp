@@ -9,17 +9,6 @@ namespace {
 
 using Limbs = Felt::Limbs;
 
-const Felt& rangeCheckBound() { // 2^128
-    static const Felt bound = *Felt::parse("0x100000000000000000000000000000000");
-    return bound;
-}
-
-// (quotient, remainder) of canonical values (divisor != 0).
-std::pair<Felt, Felt> divmod(const Felt& a, const Felt& b) {
-    const auto [q, r] = crypto::u256::divmod(a.limbs(), b.limbs());
-    return {*Felt::fromLimbs(q), *Felt::fromLimbs(r)};
-}
-
 Felt pMinusOne() {
     return -Felt::one();
 }
@@ -32,7 +21,7 @@ assert_integer(ids.a)
 assert 0 <= ids.a % PRIME < range_check_builtin.bound, f'a = {ids.a} is out of range.')",
           [](HintContext& ctx) {
               const Felt a = ctx.idsFelt("a");
-              if (!(a < rangeCheckBound())) {
+              if (!(a < Felt::powerOfTwo(128))) {
                   ctx.fail("a = " + a.toDecimal() + " is out of range.");
               }
           });
@@ -46,11 +35,11 @@ ids.high = ids.value >> 128)",
           [](HintContext& ctx) {
               const Felt maxHigh = ctx.constant("MAX_HIGH");
               const Felt maxLow = ctx.constant("MAX_LOW");
-              if (!(maxHigh < rangeCheckBound()) || !(maxLow < rangeCheckBound()) ||
-                  maxHigh * rangeCheckBound() + maxLow != pMinusOne()) {
+              if (!(maxHigh < Felt::powerOfTwo(128)) || !(maxLow < Felt::powerOfTwo(128)) ||
+                  maxHigh * Felt::powerOfTwo(128) + maxLow != pMinusOne()) {
                   ctx.fail("split_felt: MAX_HIGH and MAX_LOW do not split PRIME - 1");
               }
-              const auto [high, low] = divmod(ctx.idsFelt("value"), rangeCheckBound());
+              const auto [high, low] = crypto::divmod(ctx.idsFelt("value"), Felt::powerOfTwo(128));
               ctx.setIds("low", low);
               ctx.setIds("high", high);
           });
@@ -66,11 +55,12 @@ assert 0 < ids.div <= PRIME // range_check_builtin.bound, \
 ids.q, ids.r = divmod(ids.value, ids.div))",
           [](HintContext& ctx) {
               const Felt div = ctx.idsFelt("div");
-              const Felt maxDiv = divmod(-Felt::one(), rangeCheckBound()).first; // PRIME // 2^128
+              const Felt maxDiv =
+                  crypto::divmod(-Felt::one(), Felt::powerOfTwo(128)).first; // PRIME // 2^128
               if (div.isZero() || maxDiv < div) {
                   ctx.fail("div=" + div.toHex() + " is out of the valid range.");
               }
-              const auto [q, rem] = divmod(ctx.idsFelt("value"), div);
+              const auto [q, rem] = crypto::divmod(ctx.idsFelt("value"), div);
               ctx.setIds("q", q);
               ctx.setIds("r", rem);
           });
@@ -156,15 +146,17 @@ memory[ids.range_check_ptr + 3], memory[ids.range_check_ptr + 2] = (
               std::sort(arcs.begin(), arcs.end(), [](const auto& x, const auto& y) {
                   return x.first < y.first || (x.first == y.first && x.second < y.second);
               });
-              const Felt pOver3 = divmod(-Felt::one(), Felt::fromU64(3)).first;
-              const Felt pOver2 = divmod(-Felt::one(), Felt::fromU64(2)).first;
+              const Felt pOver3 = crypto::divmod(-Felt::one(), Felt::fromU64(3)).first;
+              const Felt pOver2 = crypto::divmod(-Felt::one(), Felt::fromU64(2)).first;
               if (pOver3 < arcs[0].first || pOver2 < arcs[1].first) {
                   ctx.fail("assert_le_felt: arcs too long");
               }
               ctx.scopes().set("excluded", Felt::fromI64(arcs[2].second));
               const Relocatable rc = ctx.idsAddress("range_check_ptr");
-              const auto [q0, r0] = divmod(arcs[0].first, ctx.constant("PRIME_OVER_3_HIGH"));
-              const auto [q1, r1] = divmod(arcs[1].first, ctx.constant("PRIME_OVER_2_HIGH"));
+              const auto [q0, r0] =
+                  crypto::divmod(arcs[0].first, ctx.constant("PRIME_OVER_3_HIGH"));
+              const auto [q1, r1] =
+                  crypto::divmod(arcs[1].first, ctx.constant("PRIME_OVER_2_HIGH"));
               ctx.memory().set(rc + 1, q0);
               ctx.memory().set(rc + 0, r0);
               ctx.memory().set(rc + 3, q1);

@@ -290,6 +290,17 @@ Felt Felt::fromBytesBE(const std::uint8_t* data, std::size_t size) {
     return fromLimbsReduced(limbs);
 }
 
+Felt Felt::powerOfTwo(int bits) {
+    Limbs limbs{};
+    limbs[static_cast<std::size_t>(bits / 64)] = 1ULL << (bits % 64);
+    return *fromLimbs(limbs);
+}
+
+std::pair<Felt, Felt> divmod(const Felt& dividend, const Felt& divisor) {
+    const auto [q, r] = u256::divmod(dividend.limbs(), divisor.limbs());
+    return {*Felt::fromLimbs(q), *Felt::fromLimbs(r)};
+}
+
 const Felt& Felt::zero() {
     static const Felt value;
     return value;

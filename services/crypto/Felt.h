@@ -28,6 +28,8 @@ public:
     // Big-endian bytes (at most 32), reduced mod p.
     static Felt fromBytesBE(const std::uint8_t* data, std::size_t size);
 
+    // 2^bits for bits < 251.
+    static Felt powerOfTwo(int bits);
     static const Felt& zero();
     static const Felt& one();
     static const Limbs& modulus();
@@ -72,6 +74,10 @@ private:
     static bool u256LessThan(const Limbs& a, const Limbs& b);
     Limbs m_limbs{0, 0, 0, 0};
 };
+
+// Integer quotient and remainder of canonical values (divisor != 0), as Python's divmod on
+// non-negative ints.
+std::pair<Felt, Felt> divmod(const Felt& dividend, const Felt& divisor);
 
 // Unsigned 256-bit helpers used by field and curve code.
 namespace u256 {

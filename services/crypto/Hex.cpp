@@ -48,6 +48,12 @@ std::optional<QByteArray> parseAddress(QStringView text) {
     return fromHex(text);
 }
 
+QByteArray toBytes32(const Felt& value) {
+    std::uint8_t bytes[32];
+    value.toBytesBE(bytes);
+    return QByteArray(reinterpret_cast<const char*>(bytes), 32);
+}
+
 QString toChecksumAddress(const QByteArray& address20) {
     const QByteArray lower = address20.toHex();
     const QByteArray hash = keccak256(lower).toHex();

@@ -3,6 +3,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include "Felt.h"
+
 #include <optional>
 
 namespace proofdesk::crypto {
@@ -15,6 +17,9 @@ std::optional<QByteArray> fromHex(QStringView text);
 
 // A 20-byte address as 0x + 40 hex digits in any case; nullopt otherwise.
 std::optional<QByteArray> parseAddress(QStringView text);
+
+// The 32-byte big-endian encoding of a field element (as keccak / sha256 inputs take it).
+QByteArray toBytes32(const Felt& value);
 
 // EIP-55 mixed-case checksum spelling of a 20-byte address.
 QString toChecksumAddress(const QByteArray& address20);
