@@ -6,17 +6,8 @@
 #include "core/ServiceError.h"
 #include "core/Ulid.h"
 
-#include <QSqlError>
-
 namespace proofdesk::auth {
 namespace {
-
-void execOrThrow(QSqlQuery& query) {
-    if (!query.exec()) {
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                           query.lastError().text().toStdString());
-    }
-}
 
 api::ApiKeyRecord keyFromRow(const QSqlQuery& q) {
     api::ApiKeyRecord key;
@@ -51,45 +42,28 @@ KeyIdentity ApiKeyRegistry::authenticate(const QString& apiKey) {
     return {q.value(0).toString(), q.value(1).toString()};
 }
 
-QString ApiKeyRegistry::createProjectIn(QSqlDatabase& db, const QString& name,
-                                        const QString& ownerUserId) {
+QString ApiKeyRegistry::createProjectIn(const QString& name, const QString& ownerUserId) {
     const QString id = newUlid(m_clock.nowMs());
     const QString now = toIsoTimestamp(m_clock.now());
-    QSqlQuery insert(db);
-    insert.prepare(QStringLiteral("INSERT INTO projects (id, name, owner_user_id, created_at) "
-                                  "VALUES (?, ?, ?, ?)"));
-    insert.addBindValue(id);
-    insert.addBindValue(name);
-    insert.addBindValue(ownerUserId.isEmpty() ? QVariant() : QVariant(ownerUserId));
-    insert.addBindValue(now);
-    execOrThrow(insert);
+    m_store.exec(QStringLiteral("INSERT INTO projects (id, name, owner_user_id, created_at) "
+                                "VALUES (?, ?, ?, ?)"),
+                 {id, name, ownerUserId.isEmpty() ? QVariant() : QVariant(ownerUserId), now});
     if (!ownerUserId.isEmpty()) {
-        QSqlQuery member(db);
-        member.prepare(QStringLiteral("INSERT INTO project_members VALUES (?, ?, 'owner')"));
-        member.addBindValue(id);
-        member.addBindValue(ownerUserId);
-        execOrThrow(member);
+        m_store.exec(QStringLiteral("INSERT INTO project_members VALUES (?, ?, 'owner')"),
+                     {id, ownerUserId});
     }
     return id;
 }
 
-api::ApiKeyRecord ApiKeyRegistry::mintKeyIn(QSqlDatabase& db, const QString& projectId,
-                                            const QString& name, const QString& color) {
+api::ApiKeyRecord ApiKeyRegistry::mintKeyIn(const QString& projectId, const QString& name,
+                                            const QString& color) {
     api::ApiKeyRecord key;
     const QString id = newUlid(m_clock.nowMs());
     const QString secret = secureRandomToken(QStringLiteral("pdk_"), 24);
     const QString now = toIsoTimestamp(m_clock.now());
-    QSqlQuery insert(db);
-    insert.prepare(QStringLiteral("INSERT INTO api_keys (id, project_id, key_hash, api_key, name,"
-                                  " color, active, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"));
-    insert.addBindValue(id);
-    insert.addBindValue(projectId);
-    insert.addBindValue(sha256Hex(secret));
-    insert.addBindValue(secret);
-    insert.addBindValue(name);
-    insert.addBindValue(color);
-    insert.addBindValue(now);
-    execOrThrow(insert);
+    m_store.exec(QStringLiteral("INSERT INTO api_keys (id, project_id, key_hash, api_key, name,"
+                                " color, active, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"),
+                 {id, projectId, sha256Hex(secret), secret, name, color, now});
     key.id = id.toStdString();
     key.apiKey = secret.toStdString();
     key.name = name.toStdString();
@@ -103,7 +77,7 @@ api::ApiKeyRecord ApiKeyRegistry::mintKeyIn(QSqlDatabase& db, const QString& pro
 api::ApiKeyRecord ApiKeyRegistry::mintKey(const QString& projectId, const QString& name,
                                           const QString& color) {
     api::ApiKeyRecord key;
-    m_store.write([&](QSqlDatabase& db) { key = mintKeyIn(db, projectId, name, color); });
+    m_store.write([&](QSqlDatabase&) { key = mintKeyIn(projectId, name, color); });
     return key;
 }
 
@@ -136,13 +110,12 @@ bool ApiKeyRegistry::projectExists(const QString& projectId) {
 
 QString ApiKeyRegistry::adminProjectNamed(const QString& name) {
     QString id;
-    m_store.write([&](QSqlDatabase& db) {
-        QSqlQuery find(db);
-        find.prepare(QStringLiteral("SELECT id FROM projects WHERE name = ? AND owner_user_id "
-                                    "IS NULL ORDER BY id LIMIT 1"));
-        find.addBindValue(name);
-        execOrThrow(find);
-        id = find.next() ? find.value(0).toString() : createProjectIn(db, name, QString());
+    m_store.write([&](QSqlDatabase&) {
+        QSqlQuery find =
+            m_store.exec(QStringLiteral("SELECT id FROM projects WHERE name = ? AND owner_user_id "
+                                        "IS NULL ORDER BY id LIMIT 1"),
+                         {name});
+        id = find.next() ? find.value(0).toString() : createProjectIn(name, QString());
     });
     return id;
 }

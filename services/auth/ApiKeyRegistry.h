@@ -23,10 +23,10 @@ public:
     // Throws ServiceError(Unauthenticated, MISSING_API_KEY / INVALID_API_KEY).
     KeyIdentity authenticate(const QString& apiKey);
 
-    // Inside a write transaction: a project owned by `ownerUserId` (may be empty for admin
-    // projects), its owner membership, and returns the project id.
-    QString createProjectIn(QSqlDatabase& db, const QString& name, const QString& ownerUserId);
-    api::ApiKeyRecord mintKeyIn(QSqlDatabase& db, const QString& projectId, const QString& name,
+    // Called inside a Store::write transaction (this thread's connection): a project owned by
+    // `ownerUserId` (may be empty for admin projects), its owner membership; returns its id.
+    QString createProjectIn(const QString& name, const QString& ownerUserId);
+    api::ApiKeyRecord mintKeyIn(const QString& projectId, const QString& name,
                                 const QString& color);
 
     api::ApiKeyRecord mintKey(const QString& projectId, const QString& name, const QString& color);

@@ -7,8 +7,6 @@
 #include "crypto/Hex.h"
 #include "crypto/Secp256k1.h"
 
-#include <QSqlError>
-
 namespace proofdesk::auth {
 namespace {
 
@@ -18,13 +16,6 @@ const QString kStatement = QStringLiteral(
 
 [[noreturn]] void refuse(ErrorKind kind, const char* code, std::string detail = {}) {
     throw ServiceError(kind, code, std::move(detail));
-}
-
-void execOrThrow(QSqlQuery& query) {
-    if (!query.exec()) {
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                           query.lastError().text().toStdString());
-    }
 }
 
 QByteArray requireWallet(const QString& wallet) {
@@ -94,34 +85,25 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet) {
     const nlohmann::json typedData =
         typedDataFor(canonicalWallet, nonce, issuedAt, expiresAt, kStatement);
 
-    m_store.write([&](QSqlDatabase& db) {
+    m_store.write([&](QSqlDatabase&) {
         // Each challenge is a durable write: bound how many one wallet can hold open at once.
-        QSqlQuery outstanding(db);
-        outstanding.prepare(QStringLiteral("SELECT COUNT(*) FROM challenges WHERE wallet = ? AND "
-                                           "used_at IS NULL AND expires_at_ms > ?"));
-        outstanding.addBindValue(QString::fromLatin1(address.toHex()));
-        outstanding.addBindValue(nowMs);
-        execOrThrow(outstanding);
+        QSqlQuery outstanding =
+            m_store.exec(QStringLiteral("SELECT COUNT(*) FROM challenges WHERE wallet = ? AND "
+                                        "used_at IS NULL AND expires_at_ms > ?"),
+                         {QString::fromLatin1(address.toHex()), nowMs});
         if (outstanding.next() &&
             outstanding.value(0).toInt() >= m_settings.maxOutstandingChallengesPerWallet) {
             refuse(
                 ErrorKind::TooManyRequests, "TooManyChallenges",
                 "this wallet has too many unused challenges; use one or wait for them to expire");
         }
-        QSqlQuery insert(db);
-        insert.prepare(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
-                                      "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"));
-        insert.addBindValue(sha256Hex(token));
-        insert.addBindValue(QString::fromLatin1(address.toHex()));
-        insert.addBindValue(QString::fromStdString(typedData.dump()));
-        insert.addBindValue(expiresMs);
-        insert.addBindValue(issuedAt);
-        execOrThrow(insert);
+        m_store.exec(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
+                                    "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"),
+                     {sha256Hex(token), QString::fromLatin1(address.toHex()),
+                      QString::fromStdString(typedData.dump()), expiresMs, issuedAt});
         // Expired challenges older than a day carry no information; keep the table small.
-        QSqlQuery prune(db);
-        prune.prepare(QStringLiteral("DELETE FROM challenges WHERE expires_at_ms < ?"));
-        prune.addBindValue(nowMs - 24 * 3600 * 1000);
-        execOrThrow(prune);
+        m_store.exec(QStringLiteral("DELETE FROM challenges WHERE expires_at_ms < ?"),
+                     {nowMs - 24 * 3600 * 1000});
     });
 
     api::ChallengeResponse response;
@@ -186,14 +168,12 @@ IssuedSession SignInService::createSession(const api::SessionRequest& request) {
     }
 
     IssuedSession issued;
-    m_store.write([&](QSqlDatabase& db) {
+    m_store.write([&](QSqlDatabase&) {
         // Single use, even under concurrent attempts: only one UPDATE can take it.
-        QSqlQuery take(db);
-        take.prepare(QStringLiteral("UPDATE challenges SET used_at = ? WHERE token_hash = ? AND "
-                                    "used_at IS NULL"));
-        take.addBindValue(toIsoTimestamp(m_clock.now()));
-        take.addBindValue(tokenHash);
-        execOrThrow(take);
+        QSqlQuery take = m_store.exec(
+            QStringLiteral("UPDATE challenges SET used_at = ? WHERE token_hash = ? AND "
+                           "used_at IS NULL"),
+            {toIsoTimestamp(m_clock.now()), tokenHash});
         if (take.numRowsAffected() != 1) {
             refuse(ErrorKind::Unauthenticated, "ChallengeUsed");
         }
@@ -201,46 +181,35 @@ IssuedSession SignInService::createSession(const api::SessionRequest& request) {
         const QString walletHex = QStringLiteral("0x") + QString::fromLatin1(address.toHex());
         QString userId;
         QString projectId;
-        QSqlQuery user(db);
-        user.prepare(QStringLiteral(
-            "SELECT u.id, (SELECT p.id FROM projects p WHERE p.owner_user_id = u.id ORDER BY p.id "
-            "LIMIT 1) FROM users u WHERE u.wallet = ?"));
-        user.addBindValue(walletHex);
-        execOrThrow(user);
+        QSqlQuery user = m_store.exec(QStringLiteral("SELECT u.id, (SELECT p.id FROM projects p "
+                                                     "WHERE p.owner_user_id = u.id ORDER BY p.id "
+                                                     "LIMIT 1) FROM users u WHERE u.wallet = ?"),
+                                      {walletHex});
         if (user.next()) {
             userId = user.value(0).toString();
             projectId = user.value(1).toString();
         } else {
             // First sign-in: the user, a Personal project, and one active API key.
             userId = newUlid(m_clock.nowMs());
-            QSqlQuery insert(db);
-            insert.prepare(QStringLiteral("INSERT INTO users (id, wallet, created_at) "
-                                          "VALUES (?, ?, ?)"));
-            insert.addBindValue(userId);
-            insert.addBindValue(walletHex);
-            insert.addBindValue(toIsoTimestamp(m_clock.now()));
-            execOrThrow(insert);
-            projectId = m_keys.createProjectIn(db, QStringLiteral("Personal"), userId);
-            m_keys.mintKeyIn(db, projectId, QStringLiteral("Default"), QStringLiteral("#3b82f6"));
+            m_store.exec(QStringLiteral("INSERT INTO users (id, wallet, created_at) "
+                                        "VALUES (?, ?, ?)"),
+                         {userId, walletHex, toIsoTimestamp(m_clock.now())});
+            projectId = m_keys.createProjectIn(QStringLiteral("Personal"), userId);
+            m_keys.mintKeyIn(projectId, QStringLiteral("Default"), QStringLiteral("#3b82f6"));
         }
 
         const QString sessionId = newUlid(m_clock.nowMs());
-        QSqlQuery session(db);
-        session.prepare(QStringLiteral("INSERT INTO sessions (id, user_id, channel, "
-                                       "selected_project, created_at) VALUES (?, ?, ?, ?, ?)"));
-        session.addBindValue(sessionId);
-        session.addBindValue(userId);
-        session.addBindValue(channelName(channel));
-        session.addBindValue(projectId);
-        session.addBindValue(toIsoTimestamp(m_clock.now()));
-        execOrThrow(session);
-        issued = issueTokensIn(db, sessionId, channel, projectId);
+        m_store.exec(
+            QStringLiteral("INSERT INTO sessions (id, user_id, channel, "
+                           "selected_project, created_at) VALUES (?, ?, ?, ?, ?)"),
+            {sessionId, userId, channelName(channel), projectId, toIsoTimestamp(m_clock.now())});
+        issued = issueTokensIn(sessionId, channel, projectId);
     });
     return issued;
 }
 
-IssuedSession SignInService::issueTokensIn(QSqlDatabase& db, const QString& sessionId,
-                                           Channel channel, const QString& selectedProject) {
+IssuedSession SignInService::issueTokensIn(const QString& sessionId, Channel channel,
+                                           const QString& selectedProject) {
     const qint64 nowMs = m_clock.nowMs();
     IssuedSession issued;
     issued.channel = channel;
@@ -251,16 +220,10 @@ IssuedSession SignInService::issueTokensIn(QSqlDatabase& db, const QString& sess
     for (const auto& [token, kind, expires] :
          {std::tuple{access, QStringLiteral("access"), accessExpiresMs},
           std::tuple{refresh, QStringLiteral("refresh"), refreshExpiresMs}}) {
-        QSqlQuery insert(db);
-        insert.prepare(QStringLiteral("INSERT INTO tokens (token_hash, session_id, kind, "
-                                      "expires_at_ms, state, created_at) VALUES (?, ?, ?, ?, "
-                                      "'active', ?)"));
-        insert.addBindValue(sha256Hex(token));
-        insert.addBindValue(sessionId);
-        insert.addBindValue(kind);
-        insert.addBindValue(expires);
-        insert.addBindValue(toIsoTimestampMs(nowMs));
-        execOrThrow(insert);
+        m_store.exec(QStringLiteral("INSERT INTO tokens (token_hash, session_id, kind, "
+                                    "expires_at_ms, state, created_at) VALUES (?, ?, ?, ?, "
+                                    "'active', ?)"),
+                     {sha256Hex(token), sessionId, kind, expires, toIsoTimestampMs(nowMs)});
     }
     issued.tokens.accessToken = access.toStdString();
     issued.tokens.refreshToken = refresh.toStdString();
@@ -276,14 +239,13 @@ IssuedSession SignInService::refresh(const QString& refreshToken, Channel presen
     }
     IssuedSession issued;
     bool reused = false;
-    m_store.write([&](QSqlDatabase& db) {
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral(
-            "SELECT t.session_id, t.kind, t.expires_at_ms, t.state, s.channel, s.revoked_at, "
-            "s.selected_project FROM tokens t JOIN sessions s ON s.id = t.session_id "
-            "WHERE t.token_hash = ?"));
-        q.addBindValue(sha256Hex(refreshToken));
-        execOrThrow(q);
+    m_store.write([&](QSqlDatabase&) {
+        QSqlQuery q = m_store.exec(
+            QStringLiteral(
+                "SELECT t.session_id, t.kind, t.expires_at_ms, t.state, s.channel, s.revoked_at, "
+                "s.selected_project FROM tokens t JOIN sessions s ON s.id = t.session_id "
+                "WHERE t.token_hash = ?"),
+            {sha256Hex(refreshToken)});
         if (!q.next() || q.value(1).toString() != QLatin1String("refresh")) {
             refuse(ErrorKind::Unauthenticated, "InvalidToken");
         }
@@ -298,17 +260,11 @@ IssuedSession SignInService::refresh(const QString& refreshToken, Channel presen
         }
         if (q.value(3).toString() == QLatin1String("rotated")) {
             // A rotated refresh token came back: someone holds a copy. Revoke the whole family.
-            QSqlQuery revoke(db);
-            revoke.prepare(QStringLiteral("UPDATE sessions SET revoked_at = ?, revoked_reason = "
-                                          "'refresh token reused' WHERE id = ?"));
-            revoke.addBindValue(toIsoTimestamp(m_clock.now()));
-            revoke.addBindValue(sessionId);
-            execOrThrow(revoke);
-            QSqlQuery tokens(db);
-            tokens.prepare(
-                QStringLiteral("UPDATE tokens SET state = 'revoked' WHERE session_id = ?"));
-            tokens.addBindValue(sessionId);
-            execOrThrow(tokens);
+            m_store.exec(QStringLiteral("UPDATE sessions SET revoked_at = ?, revoked_reason = "
+                                        "'refresh token reused' WHERE id = ?"),
+                         {toIsoTimestamp(m_clock.now()), sessionId});
+            m_store.exec(QStringLiteral("UPDATE tokens SET state = 'revoked' WHERE session_id = ?"),
+                         {sessionId});
             reused = true;
             return; // commit the revocation, then refuse
         }
@@ -318,11 +274,9 @@ IssuedSession SignInService::refresh(const QString& refreshToken, Channel presen
         if (q.value(2).toLongLong() <= m_clock.nowMs()) {
             refuse(ErrorKind::Unauthenticated, "TokenExpired");
         }
-        QSqlQuery rotate(db);
-        rotate.prepare(QStringLiteral("UPDATE tokens SET state = 'rotated' WHERE token_hash = ?"));
-        rotate.addBindValue(sha256Hex(refreshToken));
-        execOrThrow(rotate);
-        issued = issueTokensIn(db, sessionId, channel, q.value(6).toString());
+        m_store.exec(QStringLiteral("UPDATE tokens SET state = 'rotated' WHERE token_hash = ?"),
+                     {sha256Hex(refreshToken)});
+        issued = issueTokensIn(sessionId, channel, q.value(6).toString());
     });
     if (reused) {
         refuse(ErrorKind::Unauthenticated, "RefreshTokenReused",

@@ -58,7 +58,7 @@ private:
     nlohmann::json typedDataFor(const QString& wallet, const QString& nonce,
                                 const QString& issuedAt, const QString& expiresAt,
                                 const QString& statement) const;
-    IssuedSession issueTokensIn(QSqlDatabase& db, const QString& sessionId, Channel channel,
+    IssuedSession issueTokensIn(const QString& sessionId, Channel channel,
                                 const QString& selectedProject);
     void requireProjectAccess(const SessionIdentity& who, const QString& projectId);
 
