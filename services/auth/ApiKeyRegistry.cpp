@@ -34,12 +34,13 @@ KeyIdentity ApiKeyRegistry::authenticate(const QString& apiKey) {
     // Looked up by the SHA-256 of the key: the comparison is on a hash index, so its timing says
     // nothing about how much of a guessed key was right.
     QSqlQuery q = m_store.exec(
-        QStringLiteral("SELECT id, project_id FROM api_keys WHERE key_hash = ? AND active = 1"),
+        QStringLiteral("SELECT id, project_id, name FROM api_keys WHERE key_hash = ? AND "
+                       "active = 1"),
         {sha256Hex(apiKey)});
     if (!q.next()) {
         throw ServiceError(ErrorKind::Unauthenticated, "INVALID_API_KEY");
     }
-    return {q.value(0).toString(), q.value(1).toString()};
+    return {q.value(0).toString(), q.value(1).toString(), q.value(2).toString()};
 }
 
 QString ApiKeyRegistry::createProjectIn(const QString& name, const QString& ownerUserId) {

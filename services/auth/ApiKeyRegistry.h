@@ -12,6 +12,7 @@ namespace proofdesk::auth {
 struct KeyIdentity {
     QString keyId;
     QString projectId;
+    QString keyName;
 };
 
 // Projects, their members and their API keys. Also the one place that checks an API key for the

@@ -31,6 +31,16 @@ int statusFor(ErrorKind kind) {
 }
 
 HttpResponse errorResponse(const ServiceError& error, ErrorBody shape) {
+    const nlohmann::json& extra = error.extra();
+    if (error.kind() == ErrorKind::PaymentRequired && extra.contains("paymentRequired") &&
+        extra.contains("paymentRequiredHeader")) {
+        HttpResponse response =
+            HttpResponse::json(402, {{"paymentRequired", extra["paymentRequired"]},
+                                     {"paymentRequiredHeader", extra["paymentRequiredHeader"]}});
+        response.headers.emplace("PAYMENT-REQUIRED",
+                                 extra["paymentRequiredHeader"].get<std::string>());
+        return response;
+    }
     nlohmann::json body = nlohmann::json::object();
     switch (shape) {
     case ErrorBody::ErrorField:
@@ -43,12 +53,15 @@ HttpResponse errorResponse(const ServiceError& error, ErrorBody shape) {
         body["status"] = "error";
         body["error"] = error.code();
         break;
+    case ErrorBody::MessageExceptInternal:
+        body[error.kind() == ErrorKind::Internal ? "error" : "message"] = error.code();
+        break;
     }
     // Internal errors keep their details in the server log, not in the response.
     if (!error.detail().empty() && error.kind() != ErrorKind::Internal) {
         body["detail"] = error.detail();
     }
-    for (const auto& [key, value] : error.extra().items()) {
+    for (const auto& [key, value] : extra.items()) {
         body[key] = value;
     }
     return HttpResponse::json(statusFor(error.kind()), body);

@@ -7,15 +7,19 @@ namespace proofdesk::http {
 
 // How a route spells its error bodies (spec §4 and §7 differ per route).
 enum class ErrorBody {
-    ErrorField,     // {"error": CODE}
-    MessageField,   // {"message": CODE}
-    StatusAndError, // {"status": "error", "error": CODE}   (request service submit-request)
+    ErrorField,            // {"error": CODE}
+    MessageField,          // {"message": CODE}
+    StatusAndError,        // {"status": "error", "error": CODE}   (request service submit-request)
+    MessageExceptInternal, // {"message": CODE}, but {"error": "INTERNAL_SERVER_ERROR"} (spec §4.2
+                           // item 8: GET /core-query/{id})
 };
 
 // The one place that knows HTTP status codes for service errors.
 int statusFor(ErrorKind kind);
 
 // Body: the code in the route's field, plus "detail" when the error has one, plus extra fields.
+// A payment-required error that carries `paymentRequired` and `paymentRequiredHeader` (x402) is
+// answered with exactly those two fields and the header PAYMENT-REQUIRED.
 HttpResponse errorResponse(const ServiceError& error, ErrorBody shape);
 
 } // namespace proofdesk::http

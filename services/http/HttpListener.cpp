@@ -63,7 +63,7 @@ HttpListener::HttpListener(const Router& router, std::vector<RouteGroup> groups,
     server.set_write_timeout(limits.writeTimeoutSeconds, 0);
     server.set_keep_alive_timeout(limits.keepAliveTimeoutSeconds);
     server.set_keep_alive_max_count(static_cast<size_t>(limits.keepAliveMaxRequests));
-    server.set_payload_max_length(kUploadBodyLimit);
+    server.set_payload_max_length(limits.maxUploadBytes);
     // SO_REUSEADDR only: restarting right after a stop works, but a second live server on the
     // same port is refused. (The library's default adds SO_REUSEPORT on Linux, which would let
     // two servers share a port and split its connections between them.)

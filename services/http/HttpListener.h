@@ -20,6 +20,7 @@ struct ListenerLimits {
     int writeTimeoutSeconds = 30;
     int keepAliveTimeoutSeconds = 2; // also bounds how long stop() waits for idle clients
     int keepAliveMaxRequests = 1000;
+    std::size_t maxUploadBytes = std::size_t(256) << 20; // whole request body; beyond it: 413
 };
 
 // One bound address serving some route groups of a shared Router, on its own thread pool.

@@ -2,23 +2,28 @@
 
 #include "AuthRoutes.h"
 #include "HealthRoutes.h"
+#include "ProofRoutes.h"
 #include "auth/ApiKeyRegistry.h"
 #include "auth/SignInService.h"
 #include "core/Clock.h"
 #include "core/DataDir.h"
 #include "core/JobEngine.h"
 #include "core/Store.h"
+#include "proof/ProofService.h"
 
 namespace proofdesk::http {
 
 struct LocalServer::Services {
-    Services(const QString& storePath, const Clock& clock, int jobWorkers)
-        : store(storePath), keys(store, clock), signIn(store, clock, keys, auth::SignInSettings{}),
-          jobs(store, clock, jobWorkers) {}
+    Services(const QString& dataDir, const Clock& clock, int jobWorkers,
+             const proof::ProverSettings& provers)
+        : store(storePathIn(dataDir)), keys(store, clock),
+          signIn(store, clock, keys, auth::SignInSettings{}), jobs(store, clock, jobWorkers),
+          proofs(store, clock, jobs, dataDir, provers) {}
     Store store;
     auth::ApiKeyRegistry keys;
     auth::SignInService signIn;
     JobEngine jobs;
+    proof::ProofService proofs;
 };
 
 LocalServer::LocalServer(ServerOptions options) : m_options(std::move(options)) {}
@@ -61,8 +66,8 @@ bool LocalServer::start(QString* error) {
         clock = m_ownClock.get();
     }
     try {
-        m_services = std::make_unique<Services>(storePathIn(m_options.dataDir), *clock,
-                                                m_options.jobWorkers);
+        m_services = std::make_unique<Services>(m_options.dataDir, *clock, m_options.jobWorkers,
+                                                m_options.provers);
     } catch (const std::exception& failure) {
         *error = QStringLiteral("cannot open the store in %1: %2")
                      .arg(m_options.dataDir, QString::fromUtf8(failure.what()));
@@ -71,6 +76,7 @@ bool LocalServer::start(QString* error) {
 
     addHealthRoutes(m_router);
     addAuthRoutes(m_router, m_services->signIn);
+    addProofRoutes(m_router, m_services->proofs, m_services->keys);
 
     const std::vector<RouteGroup> all{RouteGroup::Request, RouteGroup::Proof, RouteGroup::Auth};
     m_main = addListener(m_options.listen, all, error);
@@ -94,8 +100,10 @@ bool LocalServer::start(QString* error) {
     // The challenge names the sign-in service's own URL (it is part of what the wallet signs).
     // Set before any listener serves, so no request can see it change.
     m_services->signIn.setServerUri(authUrl());
+    m_services->proofs.setPublicUrl(proofUrl());
 
     m_services->jobs.start();
+    m_services->proofs.reconcile();
     for (auto& listener : m_listeners) {
         listener->start();
     }
@@ -141,6 +149,9 @@ auth::ApiKeyRegistry& LocalServer::apiKeys() {
 }
 JobEngine& LocalServer::jobs() {
     return m_services->jobs;
+}
+proof::ProofService& LocalServer::proofs() {
+    return m_services->proofs;
 }
 
 } // namespace proofdesk::http

@@ -4,6 +4,7 @@
 #include "ListenAddress.h"
 #include "RequestLog.h"
 #include "Router.h"
+#include "proof/Provers.h"
 
 #include <QString>
 #include <QStringList>
@@ -19,6 +20,9 @@ namespace auth {
 class ApiKeyRegistry;
 class SignInService;
 } // namespace auth
+namespace proof {
+class ProofService;
+} // namespace proof
 } // namespace proofdesk
 
 namespace proofdesk::http {
@@ -34,6 +38,7 @@ struct ServerOptions {
     const Clock* clock = nullptr; // nullptr: the system clock
     ListenerLimits limits;
     int jobWorkers = 2;
+    proof::ProverSettings provers;
 };
 
 // The three APIs for real, on one or more listeners: `proofdesk serve` and the console's
@@ -62,6 +67,7 @@ public:
     Store& store();
     auth::ApiKeyRegistry& apiKeys();
     JobEngine& jobs();
+    proof::ProofService& proofs();
 
 private:
     struct Services;

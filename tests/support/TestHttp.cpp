@@ -63,6 +63,15 @@ Reply TestHttp::postJson(const std::string& path, const nlohmann::json& body,
     return post(path, body.dump(), headers);
 }
 
+Reply TestHttp::postMultipart(const std::string& path, const std::vector<Part>& parts,
+                              const Headers& headers) {
+    httplib::MultipartFormDataItems items;
+    for (const Part& part : parts) {
+        items.push_back({part.name, part.content, part.filename, part.contentType});
+    }
+    return toReply(m_client->Post(path, toHeaders(headers), items));
+}
+
 Reply TestHttp::send(const std::string& method, const std::string& path) {
     httplib::Request request;
     request.method = method;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace httplib {
 class Client;
@@ -24,6 +25,14 @@ struct Reply {
 
 using Headers = std::multimap<std::string, std::string>;
 
+// One part of a multipart/form-data body; a file part has a filename.
+struct Part {
+    std::string name;
+    std::string content;
+    std::string filename = {};
+    std::string contentType = {};
+};
+
 // A blocking HTTP client for tests (keep-alive, loopback).
 class TestHttp {
 public:
@@ -35,6 +44,8 @@ public:
                const std::string& contentType = "application/json");
     Reply postJson(const std::string& path, const nlohmann::json& body,
                    const Headers& headers = {});
+    Reply postMultipart(const std::string& path, const std::vector<Part>& parts,
+                        const Headers& headers = {});
     Reply send(const std::string& method, const std::string& path);
 
 private:

@@ -3,7 +3,9 @@
 namespace proofdesk::test {
 
 TestServer::TestServer(http::ServerOptions options) {
-    options.dataDir = m_dir.path();
+    if (options.dataDir.isEmpty()) {
+        options.dataDir = m_dir.path();
+    }
     options.listen = {QStringLiteral("127.0.0.1"), 0};
     options.clock = &m_clock;
     m_server = std::make_unique<http::LocalServer>(options);

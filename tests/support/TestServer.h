@@ -9,8 +9,8 @@
 
 namespace proofdesk::test {
 
-// An in-process LocalServer on an ephemeral loopback port, in a temporary data dir, with a
-// manual clock the test can move.
+// An in-process LocalServer on an ephemeral loopback port, in a temporary data dir (unless the
+// options name one), with a manual clock the test can move.
 class TestServer {
 public:
     explicit TestServer(http::ServerOptions options = {});

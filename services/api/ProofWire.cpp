@@ -1,0 +1,197 @@
+#include "ProofWire.h"
+
+#include <algorithm>
+
+namespace proofdesk::api {
+
+namespace proof_enums {
+const std::vector<std::string> kStatuses = {"RECEIVED", "IN_PROGRESS", "DONE", "FAILED"};
+const std::vector<std::string> kResults = {"TRACE_GENERATION",
+                                           "PROOF_GENERATION",
+                                           "PROOF_VERIFICATION_ON_L1",
+                                           "PROOF_VERIFICATION_ON_L2",
+                                           "PROOF_VERIFICATION_ON_APE_CHAIN",
+                                           "PROOF_VERIFICATION_ON_WORLD_CHAIN"};
+const std::vector<std::string> kJobSizes = {"XS", "S", "M", "L"};
+const std::vector<std::string> kNetworks = {"MAINNET", "TESTNET"};
+const std::vector<std::string> kCairoVms = {"rust", "python"};
+const std::vector<std::string> kCairoVersions = {"cairo0", "cairo1"};
+const std::vector<std::string> kChains = {"L1", "L2", "APE_CHAIN", "OFFCHAIN", "WORLD_CHAIN"};
+const std::vector<std::string> kHints = {"service_evm_grower", "service_sn_grower"};
+const std::vector<std::string> kBucketStatuses = {"OPEN", "IN_PROGRESS", "DONE", "FAILED"};
+const std::vector<std::string> kAggregatorVersions = {"snos_aggregator_0.13.2",
+                                                      "snos_aggregator_0.13.3"};
+
+bool contains(const std::vector<std::string>& values, const std::string& value) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+}
+} // namespace proof_enums
+
+namespace {
+
+template <class T> nlohmann::json orNull(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+template <class T> std::optional<T> optionalOf(const nlohmann::json& json, const char* name) {
+    auto it = json.find(name);
+    if (it == json.end() || it->is_null()) {
+        return std::nullopt;
+    }
+    return it->get<T>();
+}
+
+template <class T> T valueOf(const nlohmann::json& json, const char* name, T fallback) {
+    auto it = json.find(name);
+    if (it == json.end() || it->is_null()) {
+        return fallback;
+    }
+    return it->get<T>();
+}
+
+} // namespace
+
+nlohmann::json toJson(const ProofQuery& q, QueryView view) {
+    const bool docs = view == QueryView::Docs;
+    nlohmann::json out = nlohmann::json::object();
+    out["id"] = q.id;
+    out["externalId"] = q.externalId;
+    if (!docs) {
+        out["dedupId"] = orNull(q.dedupId);
+    }
+    out["transactionId"] = orNull(q.transactionId);
+    out["status"] = q.status;
+    out["step"] = orNull(q.step);
+    out["programHash"] = orNull(q.programHash);
+    out["integrityFactHash"] = orNull(q.integrityFactHash);
+    out["sharpFactHash"] = orNull(q.sharpFactHash);
+    out["layout"] = orNull(q.layout);
+    out["isFactMocked"] = q.isFactMocked;
+    if (!docs) {
+        out["isProofMocked"] = q.isProofMocked;
+    }
+    out["chain"] = q.chain;
+    out["jobSize"] = orNull(q.jobSize);
+    out["declaredJobSize"] = q.declaredJobSize;
+    out["cairoVm"] = q.cairoVm;
+    out["cairoVersion"] = q.cairoVersion;
+    out["steps"] = q.steps;
+    out["result"] = q.result;
+    out["network"] = q.network;
+    out["hints"] = orNull(q.hints);
+    if (!docs) {
+        out["sharpProver"] = orNull(q.sharpProver);
+    }
+    out["errorReason"] = orNull(q.errorReason);
+    out["submittedByClient"] = q.submittedByClient;
+    out["projectId"] = q.projectId;
+    if (!docs) {
+        out["submittedByWallet"] = orNull(q.submittedByWallet);
+    }
+    out["bucketId"] = orNull(q.bucketId);
+    out["bucketJobIndex"] = orNull(q.bucketJobIndex);
+    out["customerName"] = orNull(q.customerName);
+    if (!docs) {
+        out["isJobSizeValid"] = orNull(q.isJobSizeValid);
+        out["retryCount"] = q.retryCount;
+    }
+    out["createdAt"] = q.createdAt;
+    out["completedAt"] = orNull(q.completedAt);
+    if (view != QueryView::InBucket) {
+        out["client"] = {{"clientId", q.client.clientId},
+                         {"name", q.client.name},
+                         {"isEmailVerified", q.client.isEmailVerified},
+                         {"email", q.client.email},
+                         {"image", q.client.image}};
+    }
+    if (!docs) {
+        out["isRetriable"] = q.isRetriable;
+        out["retryBlockedReason"] = orNull(q.retryBlockedReason);
+    }
+    return out;
+}
+
+ProofQuery proofQueryFromJson(const nlohmann::json& j) {
+    ProofQuery q;
+    q.id = j.at("id").get<std::string>();
+    q.externalId = valueOf<std::string>(j, "externalId", "");
+    q.dedupId = optionalOf<std::string>(j, "dedupId");
+    q.transactionId = optionalOf<std::string>(j, "transactionId");
+    q.status = j.at("status").get<std::string>();
+    q.step = optionalOf<std::string>(j, "step");
+    q.programHash = optionalOf<std::string>(j, "programHash");
+    q.integrityFactHash = optionalOf<std::string>(j, "integrityFactHash");
+    q.sharpFactHash = optionalOf<std::string>(j, "sharpFactHash");
+    q.layout = optionalOf<std::string>(j, "layout");
+    q.isFactMocked = valueOf<bool>(j, "isFactMocked", false);
+    q.isProofMocked = valueOf<bool>(j, "isProofMocked", false);
+    q.chain = valueOf<std::string>(j, "chain", "OFFCHAIN");
+    q.jobSize = optionalOf<std::string>(j, "jobSize");
+    q.declaredJobSize = valueOf<std::string>(j, "declaredJobSize", "S");
+    q.cairoVm = valueOf<std::string>(j, "cairoVm", "rust");
+    q.cairoVersion = valueOf<std::string>(j, "cairoVersion", "cairo0");
+    q.steps = valueOf<std::vector<std::string>>(j, "steps", {});
+    q.result = valueOf<std::string>(j, "result", "PROOF_GENERATION");
+    q.network = valueOf<std::string>(j, "network", "TESTNET");
+    q.hints = optionalOf<std::string>(j, "hints");
+    q.sharpProver = optionalOf<std::string>(j, "sharpProver");
+    q.errorReason = optionalOf<std::string>(j, "errorReason");
+    q.submittedByClient = valueOf<std::string>(j, "submittedByClient", "");
+    q.projectId = valueOf<std::string>(j, "projectId", "");
+    q.submittedByWallet = optionalOf<std::string>(j, "submittedByWallet");
+    q.bucketId = optionalOf<std::string>(j, "bucketId");
+    q.bucketJobIndex = optionalOf<int>(j, "bucketJobIndex");
+    q.customerName = optionalOf<std::string>(j, "customerName");
+    q.isJobSizeValid = optionalOf<bool>(j, "isJobSizeValid");
+    q.retryCount = valueOf<int>(j, "retryCount", 0);
+    q.createdAt = valueOf<std::string>(j, "createdAt", "");
+    q.completedAt = optionalOf<std::string>(j, "completedAt");
+    if (auto it = j.find("client"); it != j.end() && it->is_object()) {
+        q.client.clientId = valueOf<std::string>(*it, "clientId", "");
+        q.client.name = valueOf<std::string>(*it, "name", "");
+        q.client.isEmailVerified = valueOf<bool>(*it, "isEmailVerified", false);
+        q.client.email = valueOf<std::string>(*it, "email", "");
+        q.client.image = valueOf<std::string>(*it, "image", "");
+    }
+    q.isRetriable = valueOf<bool>(j, "isRetriable", true);
+    q.retryBlockedReason = optionalOf<std::string>(j, "retryBlockedReason");
+    return q;
+}
+
+nlohmann::json toJson(const ProofBucket& b, bool docs) {
+    nlohmann::json out = nlohmann::json::object();
+    out["id"] = b.id;
+    out["externalId"] = orNull(b.externalId);
+    out["status"] = b.status;
+    out["aggregatorVersion"] = b.aggregatorVersion;
+    out["aggregatorParams"] = orNull(b.aggregatorParams);
+    out["nodeWidth"] = b.nodeWidth;
+    out["leaves"] = b.leaves;
+    if (!docs) {
+        out["chain"] = b.chain;
+        out["mockProof"] = b.mockProof;
+    }
+    out["projectId"] = b.projectId;
+    out["createdByClient"] = b.createdByClient;
+    out["createdAt"] = b.createdAt;
+    return out;
+}
+
+ProofBucket proofBucketFromJson(const nlohmann::json& j) {
+    ProofBucket b;
+    b.id = j.at("id").get<std::string>();
+    b.externalId = optionalOf<std::string>(j, "externalId");
+    b.status = j.at("status").get<std::string>();
+    b.aggregatorVersion = valueOf<std::string>(j, "aggregatorVersion", "snos_aggregator_0.13.3");
+    b.aggregatorParams = optionalOf<std::string>(j, "aggregatorParams");
+    b.nodeWidth = valueOf<int>(j, "nodeWidth", 4);
+    b.leaves = valueOf<int>(j, "leaves", 0);
+    b.chain = valueOf<std::string>(j, "chain", "L1");
+    b.mockProof = valueOf<bool>(j, "mockProof", false);
+    b.projectId = valueOf<std::string>(j, "projectId", "");
+    b.createdByClient = valueOf<std::string>(j, "createdByClient", "");
+    b.createdAt = valueOf<std::string>(j, "createdAt", "");
+    return b;
+}
+
+} // namespace proofdesk::api

@@ -1,0 +1,110 @@
+#pragma once
+
+// Wire types of the proof service (spec §2.3, §4.2; DESIGN §5): one definition, used by the
+// server routes and by the Qt client.
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace proofdesk::api {
+
+// Enumerations of spec §2.3, in the spec's spelling.
+namespace proof_enums {
+extern const std::vector<std::string> kStatuses;       // RECEIVED, IN_PROGRESS, DONE, FAILED
+extern const std::vector<std::string> kResults;        // TRACE_GENERATION .. _ON_WORLD_CHAIN
+extern const std::vector<std::string> kJobSizes;       // XS, S, M, L (ascending)
+extern const std::vector<std::string> kNetworks;       // MAINNET, TESTNET
+extern const std::vector<std::string> kCairoVms;       // rust, python
+extern const std::vector<std::string> kCairoVersions;  // cairo0, cairo1
+extern const std::vector<std::string> kChains;         // L1, L2, APE_CHAIN, OFFCHAIN, WORLD_CHAIN
+extern const std::vector<std::string> kHints;          // service_evm_grower, service_sn_grower
+extern const std::vector<std::string> kBucketStatuses; // OPEN, IN_PROGRESS, DONE, FAILED
+extern const std::vector<std::string> kAggregatorVersions;
+bool contains(const std::vector<std::string>& values, const std::string& value);
+} // namespace proof_enums
+
+struct ProofClient {
+    std::string clientId;
+    std::string name;
+    bool isEmailVerified = false;
+    std::string email;
+    std::string image;
+};
+
+// The Query record. Optional members are written as null when unset.
+struct ProofQuery {
+    std::string id;
+    std::string externalId;
+    std::optional<std::string> dedupId;
+    std::optional<std::string> transactionId;
+    std::string status = "RECEIVED";
+    std::optional<std::string> step;
+    std::optional<std::string> programHash;
+    std::optional<std::string> integrityFactHash;
+    std::optional<std::string> sharpFactHash;
+    std::optional<std::string> layout;
+    bool isFactMocked = false;
+    bool isProofMocked = false;
+    std::string chain = "OFFCHAIN";
+    std::optional<std::string> jobSize;
+    std::string declaredJobSize = "S";
+    std::string cairoVm = "rust";
+    std::string cairoVersion = "cairo0";
+    std::vector<std::string> steps;
+    std::string result = "PROOF_GENERATION";
+    std::string network = "TESTNET";
+    std::optional<std::string> hints;
+    std::optional<std::string> sharpProver;
+    std::optional<std::string> errorReason;
+    std::string submittedByClient;
+    std::string projectId;
+    std::optional<std::string> submittedByWallet;
+    std::optional<std::string> bucketId;
+    std::optional<int> bucketJobIndex;
+    std::optional<std::string> customerName;
+    std::optional<bool> isJobSizeValid;
+    int retryCount = 0;
+    std::string createdAt;
+    std::optional<std::string> completedAt;
+    ProofClient client;
+    bool isRetriable = true;
+    std::optional<std::string> retryBlockedReason;
+};
+
+// Which record a read returns: the full one (lists and get-by-id), the one inside a bucket read
+// (no client), or the older /docs one (spec §2.3: without dedupId, isProofMocked, sharpProver,
+// submittedByWallet, isJobSizeValid, retryCount, isRetriable, retryBlockedReason).
+enum class QueryView { Full, InBucket, Docs };
+
+nlohmann::json toJson(const ProofQuery& query, QueryView view = QueryView::Full);
+ProofQuery proofQueryFromJson(const nlohmann::json& json); // accepts the Full view
+
+struct ProofBucket {
+    std::string id;
+    std::optional<std::string> externalId;
+    std::string status = "OPEN";
+    std::string aggregatorVersion = "snos_aggregator_0.13.3";
+    std::optional<std::string> aggregatorParams;
+    int nodeWidth = 4;
+    int leaves = 0;
+    std::string chain = "L1";
+    bool mockProof = false;
+    std::string projectId;
+    std::string createdByClient;
+    std::string createdAt;
+};
+
+// `docs`: the older /docs record, without chain and mockProof.
+nlohmann::json toJson(const ProofBucket& bucket, bool docs = false);
+ProofBucket proofBucketFromJson(const nlohmann::json& json);
+
+// GET /core-query/{id} and GET /core-query-by-dedup-id.
+struct CoreQueryResponse {
+    ProofQuery coreQuery;
+    std::vector<std::string> metadataUrls;
+};
+
+} // namespace proofdesk::api

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QString>
+
+#include <optional>
+#include <string>
+
+namespace proofdesk::proof {
+
+// Content-addressed files under <data dir>/artifacts: uploads and pipeline outputs are stored once
+// per SHA-256 and never change. A file is written to a temporary name, flushed to disk and renamed,
+// so a crash never leaves a partial file under a digest.
+class ArtifactStore {
+public:
+    explicit ArtifactStore(QString directory);
+
+    // Stores the bytes (if not already there) and returns their SHA-256 (lower-case hex).
+    std::string put(const std::string& bytes);
+    std::optional<std::string> get(const std::string& sha256) const;
+    QString pathOf(const std::string& sha256) const;
+    bool contains(const std::string& sha256) const;
+
+    static std::string sha256Of(const std::string& bytes);
+
+private:
+    QString m_directory;
+};
+
+} // namespace proofdesk::proof

@@ -1,0 +1,296 @@
+// Buckets (spec §4.2 items 1-5, DESIGN §5): queries grouped while OPEN; closing one creates the
+// aggregator query, which runs once every member is DONE (or fails the bucket when one FAILED):
+// it builds the aggregation tree of the members' facts and registers its root.
+
+#include "ProofService.h"
+
+#include "core/ServiceError.h"
+#include "core/Ulid.h"
+#include "crypto/Keccak.h"
+
+#include <QByteArray>
+#include <QSqlQuery>
+
+#include <limits>
+
+namespace proofdesk::proof {
+namespace {
+
+const QString kAggregateJob = QStringLiteral("proof.aggregate");
+
+QString q(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+std::string s(const QVariant& value) {
+    return value.toString().toStdString();
+}
+
+QByteArray bytesOfHex(const std::string& hex) {
+    return QByteArray::fromHex(QByteArray::fromStdString(hex.substr(2)));
+}
+
+} // namespace
+
+api::ProofBucket ProofService::createBucket(const Caller& caller, const BucketRequest& request) {
+    api::ProofBucket bucket;
+    const qint64 nowMs = m_clock.nowMs();
+    bucket.id = newUlid(nowMs).toStdString();
+    bucket.createdAt = toIsoTimestampMs(nowMs).toStdString();
+    bucket.externalId = request.externalId;
+    bucket.aggregatorParams = request.aggregatorParams;
+    if (request.aggregatorVersion) {
+        if (!api::proof_enums::contains(api::proof_enums::kAggregatorVersions,
+                                        *request.aggregatorVersion)) {
+            throw ServiceError(ErrorKind::BadRequest, "INVALID_AGGREGATOR_VERSION",
+                               "aggregatorVersion is snos_aggregator_0.13.2 or "
+                               "snos_aggregator_0.13.3");
+        }
+        bucket.aggregatorVersion = *request.aggregatorVersion;
+    }
+    if (request.nodeWidth) {
+        if (*request.nodeWidth < 2) {
+            throw ServiceError(ErrorKind::BadRequest, "INVALID_NODE_WIDTH",
+                               "nodeWidth is the tree's fan-out: an integer of at least 2");
+        }
+        bucket.nodeWidth = *request.nodeWidth;
+    }
+    bucket.mockProof = request.mockProof;
+    bucket.projectId = caller.projectId.toStdString();
+    bucket.createdByClient = caller.keyId.toStdString();
+    m_store.write([&](QSqlDatabase&) {
+        m_store.exec(QStringLiteral("INSERT INTO proof_buckets (id, project_id, status, "
+                                    "created_at, doc) VALUES (?, ?, ?, ?, ?)"),
+                     {q(bucket.id), caller.projectId, q(bucket.status), q(bucket.createdAt),
+                      q(api::toJson(bucket).dump())});
+    });
+    return bucket;
+}
+
+std::pair<std::vector<api::ProofBucket>, int> ProofService::listBuckets(const QString& projectId,
+                                                                        int limit, int offset) {
+    QSqlQuery count = m_store.exec(
+        QStringLiteral("SELECT COUNT(*) FROM proof_buckets WHERE project_id = ?"), {projectId});
+    count.next();
+    const int total = count.value(0).toInt();
+    count.finish();
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_buckets WHERE project_id "
+                                                 "= ? ORDER BY id DESC LIMIT ? OFFSET ?"),
+                                  {projectId, limit, offset});
+    std::vector<api::ProofBucket> buckets;
+    while (rows.next()) {
+        buckets.push_back(api::proofBucketFromJson(nlohmann::json::parse(s(rows.value(0)))));
+    }
+    return {buckets, total};
+}
+
+std::pair<api::ProofBucket, std::vector<api::ProofQuery>>
+ProofService::bucket(const std::string& id) {
+    QSqlQuery row =
+        m_store.exec(QStringLiteral("SELECT doc FROM proof_buckets WHERE id = ?"), {q(id)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+    }
+    api::ProofBucket bucket = api::proofBucketFromJson(nlohmann::json::parse(s(row.value(0))));
+    row.finish();
+    // Members by bucketJobIndex, then the aggregator (bucketJobIndex -1).
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE bucket_id "
+                                                 "= ? ORDER BY bucket_job_index < 0, "
+                                                 "bucket_job_index"),
+                                  {q(id)});
+    std::vector<api::ProofQuery> queries;
+    while (rows.next()) {
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(s(rows.value(0)))));
+    }
+    return {bucket, queries};
+}
+
+api::ProofBucket ProofService::closeBucket(const Caller& caller,
+                                           const std::optional<std::string>& bucketId) {
+    api::ProofBucket bucket;
+    m_store.write([&](QSqlDatabase&) {
+        QSqlQuery row =
+            bucketId ? m_store.exec(QStringLiteral("SELECT doc, project_id FROM proof_buckets "
+                                                   "WHERE id = ?"),
+                                    {q(*bucketId)})
+                     : m_store.exec(QStringLiteral("SELECT doc, project_id FROM proof_buckets "
+                                                   "WHERE project_id = ? AND status = 'OPEN' "
+                                                   "ORDER BY id DESC LIMIT 1"),
+                                    {caller.projectId});
+        if (!row.next()) {
+            throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+        }
+        if (row.value(1).toString() != caller.projectId) {
+            throw ServiceError(ErrorKind::Forbidden, "UNAUTHORIZED",
+                               "the bucket belongs to another project");
+        }
+        bucket = api::proofBucketFromJson(nlohmann::json::parse(s(row.value(0))));
+        row.finish();
+        if (bucket.status != "OPEN") {
+            throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
+                               "bucket " + bucket.id + " is already " + bucket.status);
+        }
+        if (bucket.leaves == 0) {
+            bucket.status = "DONE"; // nothing to aggregate
+        } else {
+            bucket.status = "IN_PROGRESS";
+            api::ProofQuery aggregator;
+            const qint64 nowMs = m_clock.nowMs();
+            aggregator.id = newUlid(nowMs).toStdString();
+            aggregator.createdAt = toIsoTimestampMs(nowMs).toStdString();
+            aggregator.externalId = bucket.externalId.value_or("");
+            aggregator.result = "PROOF_VERIFICATION_ON_" + bucket.chain;
+            aggregator.chain = bucket.chain;
+            aggregator.steps = {"FACT_HASH_REGISTRATION"};
+            aggregator.step = "FACT_HASH_REGISTRATION";
+            aggregator.projectId = bucket.projectId;
+            aggregator.submittedByClient = caller.keyId.toStdString();
+            aggregator.client.clientId = caller.keyId.toStdString();
+            aggregator.client.name = caller.keyName.toStdString();
+            aggregator.bucketId = bucket.id;
+            aggregator.bucketJobIndex = -1;
+            aggregator.sharpProver.reset();
+            const nlohmann::json inputs = {{"source", "aggregate"}, {"job", ""}};
+            m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, external_id, "
+                                        "status, bucket_id, bucket_job_index, created_at, doc, "
+                                        "inputs) VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?)"),
+                         {q(aggregator.id), q(aggregator.projectId), q(aggregator.externalId),
+                          q(aggregator.status), q(bucket.id), q(aggregator.createdAt),
+                          q(api::toJson(aggregator).dump()), q(inputs.dump())});
+            m_store.exec(QStringLiteral("UPDATE proof_buckets SET aggregator_query_id = ? WHERE "
+                                        "id = ?"),
+                         {q(aggregator.id), q(bucket.id)});
+        }
+        m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
+                     {q(bucket.status), q(api::toJson(bucket).dump()), q(bucket.id)});
+        maybeAggregateIn(bucket.id);
+    });
+    m_jobs.wake();
+    return bucket;
+}
+
+void ProofService::maybeAggregateIn(const std::string& bucketId) {
+    QSqlQuery row = m_store.exec(QStringLiteral("SELECT status, aggregator_query_id FROM "
+                                                "proof_buckets WHERE id = ?"),
+                                 {q(bucketId)});
+    if (!row.next() || s(row.value(0)) != "IN_PROGRESS" || row.value(1).isNull()) {
+        return;
+    }
+    const std::string aggregatorId = s(row.value(1));
+    row.finish();
+    std::optional<Loaded> aggregator = load(aggregatorId);
+    if (!aggregator || aggregator->query.status != "RECEIVED" ||
+        !aggregator->inputs.value("job", "").empty()) {
+        return;
+    }
+    bool anyFailed = false;
+    bool allDone = true;
+    {
+        QSqlQuery members = m_store.exec(QStringLiteral("SELECT status FROM proof_queries WHERE "
+                                                        "bucket_id = ? AND id != ?"),
+                                         {q(bucketId), q(aggregatorId)});
+        while (members.next()) {
+            const std::string status = s(members.value(0));
+            anyFailed = anyFailed || status == "FAILED";
+            allDone = allDone && status == "DONE";
+        }
+    }
+    if (!anyFailed && !allDone) {
+        return;
+    }
+    QSqlDatabase db = m_store.connection();
+    const QString job =
+        m_jobs.enqueueIn(db, kAggregateJob, {{"bucketId", bucketId}, {"queryId", aggregatorId}});
+    aggregator->inputs["job"] = job.toStdString();
+    saveIn(*aggregator);
+}
+
+JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
+    const std::string bucketId = job.payload.value("bucketId", "");
+    const std::string aggregatorId = job.payload.value("queryId", "");
+    std::optional<Loaded> aggregator = load(aggregatorId);
+    if (!aggregator || aggregator->query.status == "DONE" || aggregator->query.status == "FAILED") {
+        return JobOutcome::done();
+    }
+    auto read = this->bucket(bucketId);
+    api::ProofBucket& bucket = read.first;
+    const std::vector<api::ProofQuery>& queries = read.second;
+    std::vector<api::ProofQuery> members;
+    for (const api::ProofQuery& query : queries) {
+        if (query.id != aggregatorId) {
+            members.push_back(query);
+        }
+    }
+    const auto setBucketStatusIn = [&](const char* status) {
+        bucket.status = status;
+        m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
+                     {q(bucket.status), q(api::toJson(bucket).dump()), q(bucket.id)});
+    };
+    for (const api::ProofQuery& member : members) {
+        if (member.status == "FAILED" || !member.sharpFactHash) {
+            const std::string reason =
+                "member query " + member.id + " (bucketJobIndex " +
+                std::to_string(member.bucketJobIndex.value_or(0)) + ") " +
+                (member.status == "FAILED" ? "failed: " + member.errorReason.value_or("")
+                                           : "has no fact hash");
+            m_store.write([&](QSqlDatabase&) {
+                aggregator->query.step = "FACT_HASH_REGISTRATION";
+                failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
+                setBucketStatusIn("FAILED");
+            });
+            return JobOutcome::permanent(q(reason));
+        }
+    }
+
+    // The aggregation tree: leaves are the members' SHARP facts in bucketJobIndex order; each
+    // node is keccak256 of its (up to nodeWidth) children's 32-byte values; the root is the single
+    // node of the top level (a lone leaf is hashed once, so the root is never a member's fact).
+    nlohmann::json leaves = nlohmann::json::array();
+    std::vector<QByteArray> level;
+    bool mocked = bucket.mockProof;
+    for (const api::ProofQuery& member : members) {
+        level.push_back(bytesOfHex(*member.sharpFactHash));
+        leaves.push_back({{"queryId", member.id},
+                          {"bucketJobIndex", member.bucketJobIndex.value_or(0)},
+                          {"factHash", *member.sharpFactHash}});
+        mocked = mocked || member.isFactMocked || member.isProofMocked;
+    }
+    nlohmann::json levels = nlohmann::json::array();
+    const auto hexLevel = [](const std::vector<QByteArray>& nodes) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const QByteArray& node : nodes) {
+            list.push_back("0x" + node.toHex().toStdString());
+        }
+        return list;
+    };
+    levels.push_back(hexLevel(level));
+    const std::size_t width = std::size_t(bucket.nodeWidth);
+    do {
+        std::vector<QByteArray> next;
+        for (std::size_t i = 0; i < level.size(); i += width) {
+            QByteArray children;
+            for (std::size_t j = i; j < std::min(level.size(), i + width); ++j) {
+                children.append(level[j]);
+            }
+            next.push_back(crypto::keccak256(children));
+        }
+        level = std::move(next);
+        levels.push_back(hexLevel(level));
+    } while (level.size() > 1);
+    const std::string root = "0x" + level.front().toHex().toStdString();
+    const nlohmann::ordered_json tree = {{"bucketId", bucket.id}, {"nodeWidth", bucket.nodeWidth},
+                                         {"hash", "keccak256"},   {"leaves", leaves},
+                                         {"levels", levels},      {"root", root},
+                                         {"mocked", mocked}};
+    addArtifact(*aggregator, "tree.json", tree.dump(2));
+    m_store.write([&](QSqlDatabase&) {
+        aggregator->query.status = "IN_PROGRESS";
+        aggregator->query.sharpFactHash = root;
+        aggregator->newFact = NewFact{bucket.chain, root, mocked};
+        finishStageIn(*aggregator);
+        setBucketStatusIn("DONE");
+    });
+    return JobOutcome::done();
+}
+
+} // namespace proofdesk::proof

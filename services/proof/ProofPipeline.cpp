@@ -1,0 +1,427 @@
+// The pipeline of a proof query (DESIGN §5): one job per stage on the job engine. A stage's
+// outputs (artifact files, fields, a fact) are written together with the move to the next stage,
+// in one transaction, so a crash repeats at most the stage that was running.
+
+#include "ProofService.h"
+
+#include "StoneProof.h"
+#include "cairo/CairoPie.h"
+#include "cairo/FactHashes.h"
+#include "cairo/Layout.h"
+#include "cairo/Program.h"
+#include "cairo/ProgramHash.h"
+#include "cairo/Runner.h"
+#include "core/ServiceError.h"
+#include "crypto/Keccak.h"
+
+#include <QDir>
+#include <QSqlQuery>
+
+#include <iostream>
+
+namespace proofdesk::proof {
+
+std::string jobSizeFor(std::uint64_t steps);
+std::string bytes32Hex(const crypto::Felt& value);
+
+namespace {
+
+const QString kStageJob = QStringLiteral("proof.stage");
+const QString kAggregateJob = QStringLiteral("proof.aggregate");
+
+QString q(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+std::string s(const QVariant& value) {
+    return value.toString().toStdString();
+}
+
+bool isTerminal(const std::string& status) {
+    return status == "DONE" || status == "FAILED";
+}
+
+int sizeRank(const std::string& size) {
+    const auto& sizes = api::proof_enums::kJobSizes;
+    return int(std::find(sizes.begin(), sizes.end(), size) - sizes.begin());
+}
+
+nlohmann::json hexList(const std::vector<crypto::Felt>& values) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const crypto::Felt& value : values) {
+        list.push_back(value.toHex());
+    }
+    return list;
+}
+
+std::string inputText(const nlohmann::json& inputs, const char* key) {
+    auto it = inputs.find(key);
+    return it != inputs.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace
+
+void ProofService::addArtifact(Loaded& loaded, const std::string& name, const std::string& bytes) {
+    loaded.newArtifacts.push_back({name, m_artifacts.put(bytes), bytes.size()});
+}
+
+void ProofService::writeProducedIn(Loaded& loaded) {
+    for (const NewArtifact& artifact : loaded.newArtifacts) {
+        m_store.exec(QStringLiteral("INSERT INTO proof_artifacts (query_id, name, sha256, size, "
+                                    "position) VALUES (?, ?, ?, ?, (SELECT COUNT(*) FROM "
+                                    "proof_artifacts WHERE query_id = ?)) ON CONFLICT (query_id, "
+                                    "name) DO UPDATE SET sha256 = excluded.sha256, size = "
+                                    "excluded.size"),
+                     {q(loaded.query.id), q(artifact.name), q(artifact.sha256),
+                      qlonglong(artifact.size), q(loaded.query.id)});
+    }
+    loaded.newArtifacts.clear();
+    if (loaded.newFact) {
+        const std::string entry =
+            registerFactIn(loaded.newFact->chain, loaded.newFact->factHash, loaded.newFact->mocked,
+                           loaded.query.id, loaded.query.programHash.value_or(""));
+        loaded.query.transactionId = entry;
+        loaded.query.isFactMocked = loaded.newFact->mocked;
+        loaded.newFact.reset();
+    }
+}
+
+void ProofService::failIn(Loaded& loaded, const std::string& reason, const char* blockedReason) {
+    loaded.newArtifacts.clear();
+    loaded.newFact.reset();
+    loaded.query.status = "FAILED";
+    loaded.query.errorReason = reason;
+    loaded.query.completedAt = toIsoTimestamp(m_clock.now()).toStdString();
+    loaded.query.isRetriable = false;
+    loaded.query.retryBlockedReason = blockedReason;
+    saveIn(loaded);
+    if (loaded.query.bucketId) {
+        maybeAggregateIn(*loaded.query.bucketId);
+    }
+}
+
+void ProofService::finishStageIn(Loaded& loaded) {
+    writeProducedIn(loaded);
+    const auto& steps = loaded.query.steps;
+    auto at = std::find(steps.begin(), steps.end(), loaded.query.step.value_or(""));
+    if (at != steps.end() && at + 1 != steps.end()) {
+        loaded.query.step = *(at + 1);
+        QSqlDatabase db = m_store.connection();
+        const QString job =
+            m_jobs.enqueueIn(db, kStageJob, {{"queryId", loaded.query.id}, {"stage", *(at + 1)}});
+        loaded.inputs["job"] = job.toStdString();
+        saveIn(loaded);
+        return;
+    }
+    loaded.query.status = "DONE";
+    loaded.query.errorReason.reset();
+    loaded.query.completedAt = toIsoTimestamp(m_clock.now()).toStdString();
+    loaded.query.isRetriable = false;
+    saveIn(loaded);
+    if (loaded.query.bucketId) {
+        maybeAggregateIn(*loaded.query.bucketId);
+    }
+}
+
+JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
+    const std::string queryId = job.payload.value("queryId", "");
+    const std::string stage = job.payload.value("stage", "");
+    std::optional<Loaded> found = load(queryId);
+    if (!found) {
+        return JobOutcome::permanent(QStringLiteral("query %1 does not exist").arg(q(queryId)));
+    }
+    Loaded loaded = std::move(*found);
+    if (isTerminal(loaded.query.status) || inputText(loaded.inputs, "job") != s(job.id)) {
+        return JobOutcome::done(); // a stale job: the query moved on before a crash
+    }
+    m_store.write([&](QSqlDatabase&) {
+        loaded.query.status = "IN_PROGRESS";
+        loaded.query.step = stage;
+        loaded.query.retryCount = job.attempts - 1;
+        saveIn(loaded);
+    });
+
+    std::string failure;
+    bool transient = false;
+    try {
+        if (stage == "TRACE_GENERATION") {
+            traceGeneration(loaded);
+        } else if (stage == "PROOF_GENERATION") {
+            proofGeneration(loaded, context);
+        } else if (stage == "PROOF_VERIFICATION") {
+            proofVerification(loaded, context);
+        } else {
+            throw StageFailure(false, "unknown stage " + stage);
+        }
+    } catch (const StageFailure& stageFailure) {
+        failure = stageFailure.what();
+        transient = stageFailure.transient();
+    } catch (const std::exception& unexpected) {
+        // Storage or other infrastructure trouble: worth another attempt.
+        failure = std::string("internal error: ") + unexpected.what();
+        transient = true;
+    }
+    if (failure.empty()) {
+        m_store.write([&](QSqlDatabase&) { finishStageIn(loaded); });
+        m_jobs.wake();
+        return JobOutcome::done();
+    }
+    if (transient && context.stopRequested()) {
+        return JobOutcome::interrupted();
+    }
+    if (transient && job.attempts < m_jobs.maxAttempts()) {
+        m_store.write([&](QSqlDatabase&) {
+            loaded.newArtifacts.clear();
+            loaded.query.errorReason = failure + " (will retry)";
+            loaded.query.retryCount = job.attempts;
+            saveIn(loaded);
+        });
+        return JobOutcome::transient(q(failure));
+    }
+    m_store.write([&](QSqlDatabase&) {
+        if (transient) {
+            failIn(loaded,
+                   failure + " (gave up after " + std::to_string(job.attempts) + " attempts)",
+                   "MAX_RETRIES_REACHED");
+        } else {
+            failIn(loaded, failure, "NON_RETRIABLE_ERROR");
+        }
+    });
+    m_jobs.wake();
+    return JobOutcome::permanent(q(failure));
+}
+
+void ProofService::describeStatement(Loaded& loaded, const std::string& programHash,
+                                     const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
+                                     const nlohmann::json& executionResources,
+                                     const std::vector<std::string>& builtins,
+                                     const std::string& layout) {
+    const crypto::Felt hash = *crypto::Felt::parse(programHash);
+    api::ProofQuery& query = loaded.query;
+    query.programHash = programHash;
+    query.sharpFactHash = cairo::sharpFactHash(hash, output);
+    query.integrityFactHash = bytes32Hex(cairo::integrityFactHash(hash, output));
+    query.layout = layout;
+    query.jobSize = jobSizeFor(nSteps);
+    query.isJobSizeValid = sizeRank(*query.jobSize) <= sizeRank(query.declaredJobSize);
+    loaded.inputs["output"] = hexList(output);
+    loaded.inputs["nSteps"] = nSteps;
+    nlohmann::json optimal = nlohmann::json::array();
+    if (const std::string best = cairo::autoLayout(builtins, nSteps); !best.empty()) {
+        optimal.push_back(best);
+    }
+    const nlohmann::ordered_json metadata = {{"program_hash", programHash},
+                                             {"output", hexList(output)},
+                                             {"execution_resources", executionResources},
+                                             {"sharp_fact_hash", *query.sharpFactHash},
+                                             {"integrity_fact_hash", *query.integrityFactHash},
+                                             {"layout", layout},
+                                             {"optimal_layouts", optimal}};
+    addArtifact(loaded, "metadata.json", metadata.dump(2));
+    addArtifact(loaded, "output.json", hexList(output).dump());
+}
+
+void ProofService::traceGeneration(Loaded& loaded) {
+    const auto programText = m_artifacts.get(inputText(loaded.inputs, "program"));
+    if (!programText) {
+        throw StageFailure(true, "the program file is missing from the artifact store");
+    }
+    nlohmann::json programInput = nlohmann::json::object();
+    if (const std::string input = inputText(loaded.inputs, "input"); !input.empty()) {
+        const auto text = m_artifacts.get(input);
+        if (!text) {
+            throw StageFailure(true, "the input file is missing from the artifact store");
+        }
+        programInput = nlohmann::json::parse(*text, nullptr, false);
+    }
+    try {
+        const cairo::Program program = cairo::Program::fromText(*programText);
+        cairo::RunOptions options;
+        options.layout = inputText(loaded.inputs, "layout");
+        options.proofMode = false;
+        options.programInput = programInput;
+        cairo::CairoRunner runner(program, options);
+        runner.run();
+        const cairo::CairoPie pie = cairo::CairoPie::fromRun(runner);
+        addArtifact(loaded, "pie.zip", pie.toZip());
+        describeStatement(loaded, cairo::programHash(program).toHex(), runner.output(),
+                          runner.executionResources().nSteps, runner.executionResources().toJson(),
+                          program.builtins, runner.layout().name);
+    } catch (const StageFailure&) {
+        throw;
+    } catch (const std::exception& failure) {
+        throw StageFailure(false, failure.what());
+    }
+}
+
+void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
+    const std::string source = inputText(loaded.inputs, "source");
+    if (source == "pie" && !loaded.query.programHash) {
+        const auto zip = m_artifacts.get(inputText(loaded.inputs, "pie"));
+        if (!zip) {
+            throw StageFailure(true, "the PIE file is missing from the artifact store");
+        }
+        try {
+            const cairo::CairoPie pie = cairo::CairoPie::fromZip(*zip);
+            std::string layout = inputText(loaded.inputs, "layout");
+            if (layout == "auto") {
+                layout = cairo::autoLayout(pie.builtins, pie.resources.nSteps);
+                if (layout.empty()) {
+                    throw StageFailure(false, "no layout has every builtin the PIE uses");
+                }
+            }
+            addArtifact(loaded, "pie.zip", *zip);
+            describeStatement(loaded, pie.programHash().toHex(), pie.output(), pie.resources.nSteps,
+                              pie.resources.toJson(), pie.builtins, layout);
+        } catch (const StageFailure&) {
+            throw;
+        } catch (const std::exception& failure) {
+            throw StageFailure(false, std::string("cannot read the PIE: ") + failure.what());
+        }
+    }
+    const bool bucketMock = loaded.inputs.value("mockProof", false);
+    const QString engine = bucketMock ? QStringLiteral("mock") : m_provers.effectiveEngine();
+    if (engine == QStringLiteral("none")) {
+        throw StageFailure(false, "no prover is configured on this server: start it with "
+                                  "--stone-prover PATH (Stone's cpu_air_prover) or --prover mock");
+    }
+    if (engine == QStringLiteral("mock")) {
+        const nlohmann::ordered_json proof = {
+            {"mocked", true},
+            {"prover", "mock"},
+            {"note", "not a STARK proof: the mock prover stands in for Stone; facts backed by it "
+                     "are registered in the mocked namespace only"},
+            {"program_hash", loaded.query.programHash.value_or("")},
+            {"output", loaded.inputs.value("output", nlohmann::json::array())},
+            {"layout", loaded.query.layout.value_or("")},
+            {"n_steps", loaded.inputs.value("nSteps", 0)}};
+        addArtifact(loaded, "proof.json", proof.dump(2));
+        loaded.query.isProofMocked = true;
+        return;
+    }
+    if (source != "program") {
+        throw StageFailure(false, "Stone proves proof-mode runs of a program; a pieFile would need "
+                                  "the SHARP bootloader, which this server does not run. Submit "
+                                  "the programFile (compiled with --proof_mode) instead");
+    }
+    const auto programText = m_artifacts.get(inputText(loaded.inputs, "program"));
+    if (!programText) {
+        throw StageFailure(true, "the program file is missing from the artifact store");
+    }
+    nlohmann::json programInput = nlohmann::json::object();
+    if (const std::string input = inputText(loaded.inputs, "input"); !input.empty()) {
+        programInput = nlohmann::json::parse(m_artifacts.get(input).value_or("{}"), nullptr, false);
+    }
+    cairo::Program program;
+    try {
+        program = cairo::Program::fromText(*programText);
+    } catch (const std::exception& failure) {
+        throw StageFailure(false, failure.what());
+    }
+    const QString workDir = m_workDir + QLatin1Char('/') + q(loaded.query.id);
+    QDir(workDir).removeRecursively();
+    const std::string proof = proveWithStone(
+        m_provers, program, programInput, loaded.query.layout.value_or("auto"), workDir, context);
+    QDir(workDir).removeRecursively();
+    addArtifact(loaded, "proof.json", proof);
+    loaded.query.isProofMocked = false;
+}
+
+void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
+    const std::string source = inputText(loaded.inputs, "source");
+    std::optional<std::string> proofText;
+    if (source == "proof") {
+        proofText = m_artifacts.get(inputText(loaded.inputs, "proof"));
+        if (!proofText) {
+            throw StageFailure(true, "the proof file is missing from the artifact store");
+        }
+        StoneProofStatement statement;
+        try {
+            statement = parseStoneProof(*proofText);
+        } catch (const std::exception& failure) {
+            throw StageFailure(false, std::string("invalid proof: ") + failure.what());
+        }
+        api::ProofQuery& query = loaded.query;
+        query.programHash = statement.programHash().toHex();
+        query.sharpFactHash = statement.sharpFactHash();
+        query.integrityFactHash = bytes32Hex(statement.integrityFactHash());
+        query.layout = statement.layout;
+        query.jobSize = jobSizeFor(statement.nSteps);
+        query.isJobSizeValid = sizeRank(*query.jobSize) <= sizeRank(query.declaredJobSize);
+        loaded.inputs["output"] = hexList(statement.output);
+        const nlohmann::ordered_json metadata = {
+            {"program_hash", *query.programHash},
+            {"output", hexList(statement.output)},
+            {"n_steps", statement.nSteps},
+            {"sharp_fact_hash", *query.sharpFactHash},
+            {"integrity_fact_hash", *query.integrityFactHash},
+            {"layout", statement.layout},
+            {"stone_version", loaded.inputs.value("stoneVersion", "")},
+            {"memory_verification", loaded.inputs.value("memoryVerification", "")}};
+        addArtifact(loaded, "metadata.json", metadata.dump(2));
+        addArtifact(loaded, "output.json", hexList(statement.output).dump());
+        addArtifact(loaded, "proof.json", *proofText);
+    }
+    const bool mocked = loaded.inputs.value("mockFactHash", false) || loaded.query.isProofMocked;
+    if (!mocked) {
+        if (!proofText) {
+            proofText = m_artifacts.get([&]() -> std::string {
+                QSqlQuery row = m_store.exec(QStringLiteral("SELECT sha256 FROM "
+                                                            "proof_artifacts WHERE query_id "
+                                                            "= ? AND name = 'proof.json'"),
+                                             {q(loaded.query.id)});
+                return row.next() ? s(row.value(0)) : std::string();
+            }());
+            for (const NewArtifact& artifact : loaded.newArtifacts) {
+                if (artifact.name == "proof.json") {
+                    proofText = m_artifacts.get(artifact.sha256);
+                }
+            }
+        }
+        if (!proofText) {
+            throw StageFailure(true, "the proof is missing from the artifact store");
+        }
+        const QString workDir =
+            m_workDir + QLatin1Char('/') + q(loaded.query.id) + QStringLiteral("-verify");
+        QDir(workDir).removeRecursively();
+        verifyWithStone(m_provers, *proofText, workDir, context);
+        QDir(workDir).removeRecursively();
+    }
+    NewFact fact;
+    fact.chain = loaded.query.chain;
+    fact.factHash = loaded.query.chain == "L2" ? loaded.query.integrityFactHash.value_or("")
+                                               : loaded.query.sharpFactHash.value_or("");
+    fact.mocked = mocked;
+    loaded.newFact = fact;
+}
+
+void ProofService::reconcile() {
+    std::vector<std::string> stuck;
+    {
+        QSqlQuery rows = m_store.exec(QStringLiteral(
+            "SELECT id FROM proof_queries WHERE status IN ('RECEIVED', 'IN_PROGRESS')"));
+        while (rows.next()) {
+            stuck.push_back(s(rows.value(0)));
+        }
+    }
+    for (const std::string& id : stuck) {
+        std::optional<Loaded> loaded = load(id);
+        if (!loaded) {
+            continue;
+        }
+        const std::string jobId = inputText(loaded->inputs, "job");
+        if (jobId.empty()) {
+            continue; // an aggregator waiting for its members
+        }
+        const std::optional<JobRecord> job = m_jobs.job(q(jobId));
+        if (!job || job->state != JobState::Failed) {
+            continue;
+        }
+        m_store.write([&](QSqlDatabase&) {
+            failIn(*loaded, job->error.toStdString(), "MAX_RETRIES_REACHED");
+        });
+    }
+    m_jobs.wake();
+}
+
+} // namespace proofdesk::proof

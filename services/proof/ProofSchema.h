@@ -1,0 +1,13 @@
+#pragma once
+
+#include "core/Store.h"
+
+#include <vector>
+
+namespace proofdesk::proof {
+
+// Tables of the proof service (component "proof"): queries, their artifacts, programs, buckets,
+// the local fact registry and project credits.
+std::vector<Migration> proofMigrations();
+
+} // namespace proofdesk::proof

@@ -1,0 +1,649 @@
+#include "ProofService.h"
+
+#include "ProofSchema.h"
+#include "StoneProof.h"
+#include "cairo/CairoPie.h"
+#include "cairo/Layout.h"
+#include "cairo/Program.h"
+#include "cairo/ProgramHash.h"
+#include "core/ServiceError.h"
+#include "core/Ulid.h"
+#include "crypto/Hex.h"
+
+#include <QByteArray>
+#include <QSqlQuery>
+
+#include <algorithm>
+#include <limits>
+
+namespace proofdesk::proof {
+namespace {
+
+using api::proof_enums::contains;
+namespace enums = api::proof_enums;
+
+const QString kStageJob = QStringLiteral("proof.stage");
+const QString kAggregateJob = QStringLiteral("proof.aggregate");
+
+[[noreturn]] void badRequest(const char* code, const std::string& detail = {}) {
+    throw ServiceError(ErrorKind::BadRequest, code, detail);
+}
+
+QString q(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+std::string s(const QVariant& value) {
+    return value.toString().toStdString();
+}
+
+std::string oneOf(const std::optional<std::string>& value, const std::string& fallback,
+                  const std::vector<std::string>& allowed, const char* code) {
+    if (!value || value->empty()) {
+        return fallback;
+    }
+    if (!contains(allowed, *value)) {
+        std::string list;
+        for (const std::string& option : allowed) {
+            list += (list.empty() ? "" : ", ") + option;
+        }
+        badRequest(code, "\"" + *value + "\" is not one of " + list);
+    }
+    return *value;
+}
+
+bool looksLikeJson(const std::string& text, nlohmann::json* parsed) {
+    *parsed = nlohmann::json::parse(text, nullptr, false);
+    return !parsed->is_discarded();
+}
+
+bool looksLikeZip(const std::string& bytes) {
+    return bytes.size() >= 4 && bytes.compare(0, 4, std::string("PK\x03\x04", 4)) == 0;
+}
+
+std::string chainFor(const std::string& result) {
+    const std::string prefix = "PROOF_VERIFICATION_ON_";
+    if (result.rfind(prefix, 0) == 0) {
+        return result.substr(prefix.size());
+    }
+    return "OFFCHAIN";
+}
+
+} // namespace
+
+ServiceError ProofService::paymentRequired(const std::string& projectId, qint64 balance) const {
+    // x402 version 2 (spec §4.2 item 6): the local server has no payment network, so the one
+    // requirement it lists names the project's credits; `proofdesk credits set` tops them up.
+    const nlohmann::json requirement = {
+        {"scheme", "exact"},
+        {"network", "proofdesk-local"},
+        {"asset", "credits"},
+        {"payTo", projectId},
+        {"amount", "1"},
+        {"resource", m_publicUrl + "/core-query"},
+        {"mimeType", "application/json"},
+        {"statement", "each proof submission costs 1 credit; this project has " +
+                          std::to_string(balance) +
+                          ". An administrator adds credits with: proofdesk credits set " +
+                          projectId + " <amount>"},
+        {"maxTimeoutSeconds", 300},
+        {"extra", {{"name", "Proofdesk credits"}, {"version", "1"}, {"balance", balance}}}};
+    const nlohmann::json payload = {{"x402Version", 2},
+                                    {"accepts", nlohmann::json::array({requirement})},
+                                    {"error", "insufficient_credits"}};
+    const std::string header = QByteArray::fromStdString(payload.dump()).toBase64().toStdString();
+    return ServiceError(ErrorKind::PaymentRequired, "INSUFFICIENT_CREDITS", {},
+                        {{"paymentRequired", payload}, {"paymentRequiredHeader", header}});
+}
+
+std::string jobSizeFor(std::uint64_t steps) {
+    if (steps < (std::uint64_t{1} << 20)) {
+        return "XS";
+    }
+    if (steps <= 13'000'000) {
+        return "S";
+    }
+    if (steps <= 30'000'000) {
+        return "M";
+    }
+    return "L";
+}
+
+std::string bytes32Hex(const crypto::Felt& value) {
+    return "0x" + crypto::toBytes32(value).toHex().toStdString();
+}
+
+ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
+                           const QString& dataDir, ProverSettings provers)
+    : m_store(store), m_clock(clock), m_jobs(jobs),
+      m_artifacts(dataDir + QStringLiteral("/artifacts")),
+      m_workDir(dataDir + QStringLiteral("/work")), m_provers(std::move(provers)) {
+    m_store.migrate(QStringLiteral("proof"), proofMigrations());
+    m_jobs.registerHandler(kStageJob, [this](const JobRecord& job, JobContext& context) {
+        return runStage(job, context);
+    });
+    m_jobs.registerHandler(kAggregateJob, [this](const JobRecord& job, JobContext& context) {
+        return runAggregation(job, context);
+    });
+}
+
+std::vector<Migration> ProofService::migrations() {
+    return proofMigrations();
+}
+
+void ProofService::setPublicUrl(const QString& proofUrl) {
+    m_publicUrl = proofUrl.toStdString();
+}
+
+// --- programs ---------------------------------------------------------------------------------
+
+std::string ProofService::registerProgram(const std::string& text,
+                                          const std::string& cairoVersion) {
+    const std::string digest = ArtifactStore::sha256Of(text);
+    {
+        QSqlQuery known =
+            m_store.exec(QStringLiteral("SELECT program_hash FROM proof_programs WHERE sha256 = ?"),
+                         {q(digest)});
+        if (known.next() && m_artifacts.contains(digest)) {
+            return s(known.value(0));
+        }
+    }
+    nlohmann::json parsed;
+    if (!looksLikeJson(text, &parsed)) {
+        badRequest("PROGRAM_FILE_SHOULD_BE_JSON", "programFile is not JSON");
+    }
+    std::string hash;
+    try {
+        const cairo::Program program = cairo::Program::fromJson(parsed);
+        hash = cairo::programHash(program).toHex();
+    } catch (const std::exception& failure) {
+        badRequest("INVALID_PROGRAM_FILE",
+                   std::string("programFile is not a compiled Cairo 0 program: ") + failure.what());
+    }
+    m_artifacts.put(text);
+    m_store.write([&](QSqlDatabase&) {
+        m_store.exec(QStringLiteral("INSERT OR IGNORE INTO proof_programs (program_hash, sha256, "
+                                    "cairo_version, size, created_at) VALUES (?, ?, ?, ?, ?)"),
+                     {q(hash), q(digest), q(cairoVersion), qlonglong(text.size()),
+                      toIsoTimestamp(m_clock.now())});
+    });
+    return hash;
+}
+
+std::string ProofService::submitProgram(const UploadedFile& programFile,
+                                        const std::string& cairoVersion) {
+    return registerProgram(programFile.content, cairoVersion);
+}
+
+bool ProofService::programExists(const std::string& programHash) {
+    QSqlQuery known = m_store.exec(
+        QStringLiteral("SELECT 1 FROM proof_programs WHERE program_hash = ?"), {q(programHash)});
+    return known.next();
+}
+
+// --- submission -------------------------------------------------------------------------------
+
+std::string ProofService::submit(const Caller& caller, const Submission& in) {
+    api::ProofQuery query;
+    nlohmann::json inputs = nlohmann::json::object();
+    query.externalId = in.externalId.value_or("");
+    query.result = oneOf(in.result, "PROOF_GENERATION", enums::kResults, "INVALID_RESULT");
+    query.network = oneOf(in.network, "TESTNET", enums::kNetworks, "INVALID_NETWORK");
+    query.cairoVm = oneOf(in.cairoVm, "rust", enums::kCairoVms, "INVALID_CAIRO_VM");
+    query.cairoVersion =
+        oneOf(in.cairoVersion, "cairo0", enums::kCairoVersions, "INVALID_CAIRO_VERSION");
+    query.declaredJobSize =
+        oneOf(in.declaredJobSize, "S", enums::kJobSizes, "INVALID_DECLARED_JOB_SIZE");
+    query.sharpProver = oneOf(in.sharpProver, "stone", {"stone"}, "INVALID_SHARP_PROVER");
+    if (in.hints && !in.hints->empty()) {
+        query.hints = oneOf(in.hints, "", enums::kHints, "INVALID_HINTS");
+    }
+    const std::string mockFact =
+        oneOf(in.mockFactHash, "false", {"true", "false"}, "INVALID_MOCK_FACT_HASH");
+    inputs["mockFactHash"] = mockFact == "true";
+    if (query.cairoVm == "python") {
+        badRequest("CAIRO_VM_PYTHON_NOT_AVAILABLE",
+                   "cairoVm=python (arbitrary Python hints) is not available on this server; "
+                   "use cairoVm=rust, which runs the native hints");
+    }
+    std::string layout = in.layout.value_or("");
+    if (layout.empty()) {
+        layout = "auto";
+    }
+    if (layout == "dynamic") {
+        badRequest("INVALID_LAYOUT", "layout dynamic needs layout parameters, which submissions "
+                                     "cannot carry; use auto or a named layout");
+    }
+    if (layout != "auto" && !cairo::layoutNamed(layout)) {
+        std::string list = "auto";
+        for (const std::string& name : cairo::layoutNames()) {
+            list += ", " + name;
+        }
+        badRequest("INVALID_LAYOUT", "\"" + layout + "\" is not one of " + list);
+    }
+    inputs["layout"] = layout;
+    if (in.stoneVersion) {
+        inputs["stoneVersion"] =
+            oneOf(in.stoneVersion, "", {"stone5", "stone6"}, "INVALID_STONE_VERSION");
+    }
+    if (in.memoryVerification) {
+        inputs["memoryVerification"] =
+            oneOf(in.memoryVerification, "", {"strict", "relaxed", "cairo1"},
+                  "INVALID_MEMORY_VERIFICATION");
+    }
+    std::optional<int> jobIndex;
+    if (in.bucketJobIndex && !in.bucketJobIndex->empty()) {
+        bool ok = false;
+        const qlonglong value = q(*in.bucketJobIndex).toLongLong(&ok);
+        if (!ok || value < 0 || value > std::numeric_limits<int>::max()) {
+            badRequest("INVALID_BUCKET_JOB_INDEX", "bucketJobIndex is an integer from 0 to "
+                                                   "2147483647");
+        }
+        jobIndex = int(value);
+    }
+    if (jobIndex && (!in.bucketId || in.bucketId->empty())) {
+        badRequest("BUCKET_JOB_INDEX_WITHOUT_BUCKET", "bucketJobIndex needs a bucketId");
+    }
+    if (in.dedupId && !in.dedupId->empty()) {
+        query.dedupId = *in.dedupId;
+    }
+
+    // Exactly one source.
+    const bool hasProgramHash = in.programHash && !in.programHash->empty();
+    if (in.programFile && hasProgramHash) {
+        badRequest("PROGRAM_FILE_AND_PROGRAM_HASH_ARE_EXCLUSIVE",
+                   "give programFile or programHash, not both");
+    }
+    const int sources = int(bool(in.programFile)) + int(hasProgramHash) + int(bool(in.pieFile)) +
+                        int(bool(in.proofFile));
+    if (sources == 0) {
+        badRequest("PROGRAM_FILE_OR_PIE_FILE_OR_PROGRAM_HASH_IS_REQUIRED");
+    }
+    if (sources > 1) {
+        badRequest("CONFLICTING_SOURCES",
+                   "give exactly one of programFile, programHash, pieFile and proofFile");
+    }
+    if (in.inputFile && !in.programFile && !hasProgramHash) {
+        badRequest("INPUT_FILE_NEEDS_A_PROGRAM", "inputFile goes with programFile or programHash");
+    }
+
+    std::optional<std::string> programHash; // of a programFile (registered below)
+    if (in.programFile || hasProgramHash) {
+        if (query.cairoVersion != "cairo0") {
+            badRequest("CAIRO1_PROGRAMS_NOT_SUPPORTED",
+                       "this server runs Cairo 0 programs; for Cairo 1 submit the run's pieFile");
+        }
+        inputs["source"] = "program";
+        if (in.inputFile) {
+            nlohmann::json parsed;
+            if (!looksLikeJson(in.inputFile->content, &parsed)) {
+                badRequest("INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON");
+            }
+        }
+        if (in.programFile) {
+            programHash = registerProgram(in.programFile->content, query.cairoVersion);
+            inputs["program"] = ArtifactStore::sha256Of(in.programFile->content);
+        } else {
+            const auto felt = crypto::Felt::parse(*in.programHash);
+            if (!felt) {
+                badRequest("INVALID_PROGRAM_HASH", "programHash is not a field element");
+            }
+            programHash = felt->toHex();
+        }
+        query.steps = {"TRACE_GENERATION"};
+        if (query.result != "TRACE_GENERATION") {
+            query.steps.push_back("PROOF_GENERATION");
+        }
+    } else if (in.pieFile) {
+        if (!looksLikeZip(in.pieFile->content)) {
+            badRequest("PIE_FILE_SHOULD_BE_ZIP");
+        }
+        try {
+            cairo::CairoPie::fromZip(in.pieFile->content);
+        } catch (const std::exception& failure) {
+            badRequest("INVALID_PIE_FILE",
+                       std::string("pieFile is not a Cairo PIE: ") + failure.what());
+        }
+        if (query.result == "TRACE_GENERATION") {
+            badRequest("INVALID_RESULT_FOR_PIE_FILE",
+                       "a pieFile is already a trace: ask for PROOF_GENERATION or a "
+                       "PROOF_VERIFICATION_ON_* result");
+        }
+        inputs["source"] = "pie";
+        inputs["pie"] = m_artifacts.put(in.pieFile->content);
+        query.steps = {"PROOF_GENERATION"};
+    } else {
+        nlohmann::json parsed;
+        if (!looksLikeJson(in.proofFile->content, &parsed)) {
+            badRequest("PROOF_FILE_SHOULD_BE_JSON");
+        }
+        StoneProofStatement statement;
+        try {
+            statement = parseStoneProof(parsed);
+        } catch (const StoneProofError& failure) {
+            badRequest("INVALID_PROOF_FILE",
+                       std::string("proofFile is not a Stone proof: ") + failure.what());
+        }
+        if (chainFor(query.result) == "OFFCHAIN") {
+            badRequest("INVALID_RESULT_FOR_PROOF_FILE",
+                       "a proofFile is verified: ask for a PROOF_VERIFICATION_ON_* result");
+        }
+        inputs["source"] = "proof";
+        inputs["proof"] = m_artifacts.put(in.proofFile->content);
+        inputs["layout"] = statement.layout;
+        layout = statement.layout;
+        query.steps = {};
+    }
+    query.chain = chainFor(query.result);
+    if (query.chain != "OFFCHAIN") {
+        query.steps.push_back("PROOF_VERIFICATION");
+    }
+    if (query.result == "PROOF_VERIFICATION_ON_L2" &&
+        (layout == "dynamic" || layout == "all_cairo")) {
+        badRequest("INVALID_LAYOUT_FOR_PROOF_VERIFICATION_ON_INTEGRITY_L2",
+                   "Integrity cannot verify proofs of layout " + layout);
+    }
+    if (in.inputFile) {
+        inputs["input"] = m_artifacts.put(in.inputFile->content);
+    }
+    query.step = query.steps.front();
+    query.layout = layout == "auto" ? std::nullopt : std::optional<std::string>(layout);
+
+    const qint64 nowMs = m_clock.nowMs();
+    query.id = newUlid(nowMs).toStdString();
+    query.createdAt = toIsoTimestampMs(nowMs).toStdString();
+    query.projectId = caller.projectId.toStdString();
+    query.submittedByClient = caller.keyId.toStdString();
+    query.client.clientId = caller.keyId.toStdString();
+    query.client.name = caller.keyName.toStdString();
+    query.programHash = programHash;
+
+    m_store.write([&](QSqlDatabase& db) {
+        // Credits: one per submission; no row (or NULL) means unlimited.
+        {
+            QSqlQuery credit = m_store.exec(
+                QStringLiteral("SELECT balance FROM proof_credits WHERE project_id = ?"),
+                {caller.projectId});
+            if (credit.next() && !credit.value(0).isNull()) {
+                const qint64 balance = credit.value(0).toLongLong();
+                credit.finish();
+                if (balance < 1) {
+                    throw paymentRequired(query.projectId, balance);
+                }
+                m_store.exec(QStringLiteral("UPDATE proof_credits SET balance = balance - 1 "
+                                            "WHERE project_id = ?"),
+                             {caller.projectId});
+            }
+        }
+        if (query.dedupId) {
+            QSqlQuery existing = m_store.exec(
+                QStringLiteral(
+                    "SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
+                {caller.projectId, q(*query.dedupId)});
+            if (existing.next()) {
+                throw ServiceError(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS",
+                                   {}, {{"coreQueryId", s(existing.value(0))}});
+            }
+        }
+        if (hasProgramHash) {
+            QSqlQuery program = m_store.exec(
+                QStringLiteral("SELECT sha256 FROM proof_programs WHERE program_hash = ?"),
+                {q(*programHash)});
+            if (!program.next()) {
+                throw ServiceError(ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
+                                   "no program with hash " + *programHash +
+                                       " is registered: upload its programFile once");
+            }
+            inputs["program"] = s(program.value(0));
+        }
+        if (in.bucketId && !in.bucketId->empty()) {
+            QSqlQuery bucket = m_store.exec(
+                QStringLiteral("SELECT project_id, status, doc, next_job_index FROM proof_buckets "
+                               "WHERE id = ?"),
+                {q(*in.bucketId)});
+            if (!bucket.next() || bucket.value(0).toString() != caller.projectId) {
+                throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+            }
+            const std::string status = s(bucket.value(1));
+            api::ProofBucket record =
+                api::proofBucketFromJson(nlohmann::json::parse(s(bucket.value(2))));
+            int next = bucket.value(3).toInt();
+            bucket.finish();
+            if (status != "OPEN") {
+                throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
+                                   "bucket " + *in.bucketId + " is " + status);
+            }
+            if (jobIndex) {
+                QSqlQuery taken = m_store.exec(
+                    QStringLiteral("SELECT id FROM proof_queries WHERE bucket_id = ? AND "
+                                   "bucket_job_index = ?"),
+                    {q(*in.bucketId), *jobIndex});
+                if (taken.next()) {
+                    throw ServiceError(ErrorKind::Conflict, "BUCKET_JOB_INDEX_TAKEN", {},
+                                       {{"coreQueryId", s(taken.value(0))}});
+                }
+            } else {
+                jobIndex = next;
+            }
+            next = std::max(next, *jobIndex + 1);
+            record.leaves += 1;
+            inputs["mockProof"] = record.mockProof;
+            m_store.exec(QStringLiteral("UPDATE proof_buckets SET next_job_index = ?, doc = ? "
+                                        "WHERE id = ?"),
+                         {next, q(api::toJson(record).dump()), q(record.id)});
+            query.bucketId = *in.bucketId;
+            query.bucketJobIndex = jobIndex;
+        }
+        const QString jobId = m_jobs.enqueueIn(
+            db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}});
+        inputs["job"] = jobId.toStdString();
+        m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, dedup_id, "
+                                    "external_id, status, bucket_id, bucket_job_index, "
+                                    "created_at, doc, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                    "?)"),
+                     {q(query.id), caller.projectId,
+                      query.dedupId ? QVariant(q(*query.dedupId)) : QVariant(), q(query.externalId),
+                      q(query.status), query.bucketId ? QVariant(q(*query.bucketId)) : QVariant(),
+                      query.bucketJobIndex ? QVariant(*query.bucketJobIndex) : QVariant(),
+                      q(query.createdAt), q(api::toJson(query).dump()), q(inputs.dump())});
+    });
+    m_jobs.wake();
+    return query.id;
+}
+
+// --- reads ------------------------------------------------------------------------------------
+
+std::optional<ProofService::Loaded> ProofService::load(const std::string& id) {
+    QSqlQuery row =
+        m_store.exec(QStringLiteral("SELECT doc, inputs FROM proof_queries WHERE id = ?"), {q(id)});
+    if (!row.next()) {
+        return std::nullopt;
+    }
+    Loaded loaded;
+    loaded.query = api::proofQueryFromJson(nlohmann::json::parse(s(row.value(0))));
+    loaded.inputs = nlohmann::json::parse(s(row.value(1)));
+    return loaded;
+}
+
+void ProofService::saveIn(const Loaded& loaded) {
+    m_store.exec(QStringLiteral("UPDATE proof_queries SET status = ?, doc = ?, inputs = ? WHERE "
+                                "id = ?"),
+                 {q(loaded.query.status), q(api::toJson(loaded.query).dump()),
+                  q(loaded.inputs.dump()), q(loaded.query.id)});
+}
+
+std::vector<std::string> ProofService::metadataUrls(const std::string& queryId) {
+    std::vector<std::string> urls;
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT name FROM proof_artifacts WHERE "
+                                                 "query_id = ? ORDER BY position"),
+                                  {q(queryId)});
+    while (rows.next()) {
+        urls.push_back(m_publicUrl + "/artifacts/" + queryId + "/" + s(rows.value(0)));
+    }
+    return urls;
+}
+
+api::CoreQueryResponse ProofService::coreQuery(const std::string& id) {
+    QSqlQuery row =
+        m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE id = ?"), {q(id)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+    }
+    api::CoreQueryResponse response;
+    response.coreQuery = api::proofQueryFromJson(nlohmann::json::parse(s(row.value(0))));
+    row.finish();
+    response.metadataUrls = metadataUrls(id);
+    return response;
+}
+
+api::CoreQueryResponse ProofService::coreQueryByDedupId(const std::string& projectId,
+                                                        const std::string& dedupId) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
+        {q(projectId), q(dedupId)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+    }
+    const std::string id = s(row.value(0));
+    row.finish();
+    return coreQuery(id);
+}
+
+std::pair<std::vector<api::ProofQuery>, int> ProofService::listQueries(const QString& projectId,
+                                                                       const QueryFilter& filter) {
+    QString where = QStringLiteral(" WHERE project_id = ?");
+    QVariantList bindings{projectId};
+    if (filter.search && !filter.search->empty()) {
+        where += QStringLiteral(" AND (id = ? OR dedup_id = ? OR external_id LIKE ? ESCAPE '\\')");
+        QString like = q(*filter.search);
+        like.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+        bindings << q(*filter.search) << q(*filter.search) << QString(like + QLatin1Char('%'));
+    }
+    if (filter.status) {
+        where += QStringLiteral(" AND status = ?");
+        bindings << q(*filter.status);
+    }
+    if (filter.network) {
+        where += QStringLiteral(" AND json_extract(doc, '$.network') = ?");
+        bindings << q(*filter.network);
+    }
+    QSqlQuery count =
+        m_store.exec(QStringLiteral("SELECT COUNT(*) FROM proof_queries") + where, bindings);
+    count.next();
+    const int total = count.value(0).toInt();
+    count.finish();
+    QVariantList pageBindings = bindings;
+    pageBindings << filter.limit << filter.offset;
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries") + where +
+                                      QStringLiteral(" ORDER BY id DESC LIMIT ? OFFSET ?"),
+                                  pageBindings);
+    std::vector<api::ProofQuery> queries;
+    while (rows.next()) {
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(s(rows.value(0)))));
+    }
+    return {queries, total};
+}
+
+Artifact ProofService::artifact(const std::string& queryId, const std::string& name) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT sha256 FROM proof_artifacts WHERE query_id = ? AND name = ?"),
+        {q(queryId), q(name)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "ARTIFACT_NOT_FOUND");
+    }
+    auto bytes = m_artifacts.get(s(row.value(0)));
+    if (!bytes) {
+        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                           "artifact file missing for " + queryId + "/" + name);
+    }
+    Artifact artifact;
+    artifact.name = name;
+    artifact.bytes = std::move(*bytes);
+    const auto endsWith = [&name](const char* suffix) {
+        const std::string tail(suffix);
+        return name.size() >= tail.size() &&
+               name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    artifact.contentType = endsWith(".json")  ? "application/json"
+                           : endsWith(".zip") ? "application/zip"
+                                              : "application/octet-stream";
+    return artifact;
+}
+
+// --- fact registry ----------------------------------------------------------------------------
+
+std::string ProofService::registerFactIn(const std::string& chain, const std::string& factHash,
+                                         bool mocked, const std::string& queryId,
+                                         const std::string& programHash) {
+    QSqlQuery existing = m_store.exec(QStringLiteral("SELECT id FROM fact_registry WHERE chain = "
+                                                     "? AND fact_hash = ? AND mocked = ?"),
+                                      {q(chain), q(factHash), int(mocked)});
+    if (existing.next()) {
+        return s(existing.value(0));
+    }
+    existing.finish();
+    const std::string id = newUlid(m_clock.nowMs()).toStdString();
+    m_store.exec(QStringLiteral("INSERT INTO fact_registry (id, chain, fact_hash, mocked, "
+                                "query_id, program_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                 {q(id), q(chain), q(factHash), int(mocked), q(queryId),
+                  programHash.empty() ? QVariant() : QVariant(q(programHash)),
+                  toIsoTimestamp(m_clock.now())});
+    return id;
+}
+
+std::optional<FactEntry> ProofService::fact(const std::string& chain, const std::string& factHash,
+                                            bool mocked) {
+    // Fact hashes are 32-byte values: compare them as 0x + 64 lower-case hex digits.
+    std::string normalized = factHash;
+    if (auto felt = QByteArray::fromStdString(factHash).toLower(); felt.startsWith("0x")) {
+        QByteArray digits = felt.mid(2);
+        if (digits.size() <= 64) {
+            normalized =
+                "0x" + QByteArray(64 - digits.size(), '0').toStdString() + digits.toStdString();
+        }
+    }
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT id, query_id, program_hash, created_at FROM fact_registry WHERE "
+                       "chain = ? AND fact_hash = ? AND mocked = ?"),
+        {q(chain), q(normalized), int(mocked)});
+    if (!row.next()) {
+        return std::nullopt;
+    }
+    FactEntry entry;
+    entry.id = s(row.value(0));
+    entry.chain = chain;
+    entry.factHash = normalized;
+    entry.mocked = mocked;
+    if (!row.value(1).isNull()) {
+        entry.queryId = s(row.value(1));
+    }
+    if (!row.value(2).isNull()) {
+        entry.programHash = s(row.value(2));
+    }
+    entry.createdAt = s(row.value(3));
+    return entry;
+}
+
+// --- credits ----------------------------------------------------------------------------------
+
+std::optional<qint64> ProofService::credits(const QString& projectId) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT balance FROM proof_credits WHERE project_id = ?"), {projectId});
+    if (!row.next() || row.value(0).isNull()) {
+        return std::nullopt;
+    }
+    return row.value(0).toLongLong();
+}
+
+void ProofService::setCredits(const QString& projectId, std::optional<qint64> credits) {
+    m_store.write([&](QSqlDatabase&) {
+        m_store.exec(QStringLiteral("INSERT INTO proof_credits (project_id, balance) VALUES (?, "
+                                    "?) ON CONFLICT (project_id) DO UPDATE SET balance = "
+                                    "excluded.balance"),
+                     {projectId, credits ? QVariant(*credits) : QVariant()});
+    });
+}
+
+} // namespace proofdesk::proof

@@ -1,0 +1,172 @@
+#pragma once
+
+#include "ArtifactStore.h"
+#include "Provers.h"
+#include "api/ProofWire.h"
+#include "core/Clock.h"
+#include "core/JobEngine.h"
+#include "core/ServiceError.h"
+#include "core/Store.h"
+#include "crypto/Felt.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace proofdesk::proof {
+
+struct UploadedFile {
+    std::string filename;
+    std::string content;
+};
+
+// One submission as every submitting route hands it in: POST /core-query's parts, or a /v1
+// route's parts mapped onto them. Absent parts are nullopt; the service applies defaults.
+struct Submission {
+    std::optional<std::string> externalId, dedupId, sharpProver, layout, cairoVm, cairoVersion,
+        result, mockFactHash, network, programHash, bucketId, declaredJobSize, bucketJobIndex,
+        hints, stoneVersion, memoryVerification;
+    std::optional<UploadedFile> programFile, inputFile, pieFile, proofFile;
+};
+
+// Who submits: the API key and its project.
+struct Caller {
+    QString keyId;
+    QString keyName;
+    QString projectId;
+};
+
+// POST /buckets and POST /docs/buckets.
+struct BucketRequest {
+    std::optional<std::string> externalId;
+    std::optional<int> nodeWidth;
+    std::optional<std::string> aggregatorParams;
+    std::optional<std::string> aggregatorVersion;
+    bool mockProof = false;
+};
+
+struct QueryFilter {
+    int limit = 50;
+    int offset = 0;
+    std::optional<std::string> search; // id, dedupId, or a prefix of externalId
+    std::optional<std::string> status;
+    std::optional<std::string> network;
+};
+
+struct Artifact {
+    std::string name;
+    std::string contentType;
+    std::string bytes;
+};
+
+// A local fact registry entry (DESIGN §5): one namespace per chain for real facts, one for mocked.
+struct FactEntry {
+    std::string id; // the transactionId of the query that registered it
+    std::string chain;
+    std::string factHash;
+    bool mocked = false;
+    std::optional<std::string> queryId;
+    std::optional<std::string> programHash;
+    std::string createdAt;
+};
+
+// The proof service (spec §4.2, DESIGN §5): submissions become queries whose stages (trace
+// generation, proof generation, proof verification) run on the job engine; programs registered by
+// hash; buckets with an aggregated fact; the local fact registry; project credits.
+class ProofService {
+public:
+    ProofService(Store& store, const Clock& clock, JobEngine& jobs, const QString& dataDir,
+                 ProverSettings provers);
+
+    static std::vector<Migration> migrations();
+
+    // The proof service's own base URL, for metadataUrls. Set before serving.
+    void setPublicUrl(const QString& proofUrl);
+    // After the job engine has started: fails queries whose job ran out of attempts while the
+    // server was down.
+    void reconcile();
+    const ProverSettings& provers() const { return m_provers; }
+
+    // Validates, stores the uploads, registers a program file, charges a credit and enqueues the
+    // first stage, all or nothing. Returns the new query's id.
+    std::string submit(const Caller& caller, const Submission& submission);
+    // POST /v1/submit-program: registers a compiled Cairo 0 program; returns its program hash.
+    std::string submitProgram(const UploadedFile& programFile, const std::string& cairoVersion);
+    bool programExists(const std::string& programHash);
+
+    api::CoreQueryResponse coreQuery(const std::string& id);
+    api::CoreQueryResponse coreQueryByDedupId(const std::string& projectId,
+                                              const std::string& dedupId);
+    std::pair<std::vector<api::ProofQuery>, int> listQueries(const QString& projectId,
+                                                             const QueryFilter& filter);
+
+    api::ProofBucket createBucket(const Caller& caller, const BucketRequest& request);
+    std::pair<std::vector<api::ProofBucket>, int> listBuckets(const QString& projectId, int limit,
+                                                              int offset);
+    std::pair<api::ProofBucket, std::vector<api::ProofQuery>> bucket(const std::string& id);
+    // Closes `bucketId`, or the caller's newest OPEN bucket when absent.
+    api::ProofBucket closeBucket(const Caller& caller, const std::optional<std::string>& bucketId);
+
+    Artifact artifact(const std::string& queryId, const std::string& name);
+    std::optional<FactEntry> fact(const std::string& chain, const std::string& factHash,
+                                  bool mocked);
+
+    // Credits: nullopt = unlimited (the default). One credit per submission.
+    std::optional<qint64> credits(const QString& projectId);
+    void setCredits(const QString& projectId, std::optional<qint64> credits);
+
+private:
+    struct NewArtifact {
+        std::string name;
+        std::string sha256;
+        std::size_t size = 0;
+    };
+    struct NewFact {
+        std::string chain;
+        std::string factHash;
+        bool mocked = false;
+    };
+    // A query as the pipeline works on it: the record, its inputs (source, artifact digests,
+    // options, the current job), and what the running stage produced, written when it finishes.
+    struct Loaded {
+        api::ProofQuery query;
+        nlohmann::json inputs;
+        std::vector<NewArtifact> newArtifacts;
+        std::optional<NewFact> newFact;
+    };
+    std::optional<Loaded> load(const std::string& id);
+    void saveIn(const Loaded& loaded);
+    JobOutcome runStage(const JobRecord& job, JobContext& context);
+    JobOutcome runAggregation(const JobRecord& job, JobContext& context);
+    void traceGeneration(Loaded& loaded);
+    void proofGeneration(Loaded& loaded, JobContext& context);
+    void proofVerification(Loaded& loaded, JobContext& context);
+    void describeStatement(Loaded& loaded, const std::string& programHash,
+                           const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
+                           const nlohmann::json& executionResources,
+                           const std::vector<std::string>& builtins, const std::string& layout);
+    void addArtifact(Loaded& loaded, const std::string& name, const std::string& bytes);
+    void writeProducedIn(Loaded& loaded);
+    std::string registerFactIn(const std::string& chain, const std::string& factHash, bool mocked,
+                               const std::string& queryId, const std::string& programHash);
+    void failIn(Loaded& loaded, const std::string& reason, const char* blockedReason);
+    void finishStageIn(Loaded& loaded);
+    void maybeAggregateIn(const std::string& bucketId);
+    std::vector<std::string> metadataUrls(const std::string& queryId);
+    std::string registerProgram(const std::string& text, const std::string& cairoVersion);
+    ServiceError paymentRequired(const std::string& projectId, qint64 balance) const;
+
+    Store& m_store;
+    const Clock& m_clock;
+    JobEngine& m_jobs;
+    ArtifactStore m_artifacts;
+    QString m_workDir;
+    ProverSettings m_provers;
+    std::string m_publicUrl;
+};
+
+} // namespace proofdesk::proof

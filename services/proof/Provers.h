@@ -1,0 +1,71 @@
+#pragma once
+
+#include "core/JobEngine.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <string>
+
+namespace proofdesk::cairo {
+class Program;
+}
+
+namespace proofdesk::proof {
+
+// Which prover PROOF_GENERATION runs (DESIGN §5): Stone's cpu_air_prover, the visible `mock`
+// prover, or none (proof requests then fail with a reason saying how to configure one).
+struct ProverSettings {
+    QString engine;      // "stone", "mock" or "none"; empty: stone if stoneProver is set, else mock
+    QString stoneProver; // path of cpu_air_prover
+    QString stoneVerifier; // path of cpu_air_verifier
+    int timeoutSeconds = 3600;
+
+    QString effectiveEngine() const;
+};
+
+// A permanent (deterministic) or transient failure of a pipeline stage.
+class StageFailure : public std::runtime_error {
+public:
+    StageFailure(bool transient, const std::string& reason)
+        : std::runtime_error(reason), m_transient(transient) {}
+    bool transient() const { return m_transient; }
+
+private:
+    bool m_transient;
+};
+
+struct ToolRun {
+    bool started = false;
+    bool timedOut = false;
+    bool interrupted = false;
+    int exitCode = -1;
+    QString output; // the tail of stdout and stderr
+};
+
+// Runs an external tool in `workDir`, giving up after `timeoutSeconds` or when the job engine
+// stops.
+ToolRun runTool(const QString& program, const QStringList& arguments, const QString& workDir,
+                int timeoutSeconds, const JobContext& context);
+
+// Stone's cpu_air_params.json for a trace of `nSteps` (a power of two): FRI steps such that
+// log2(last_layer_degree_bound) + sum(fri_step_list) = log2(nSteps) + 4.
+nlohmann::json stoneParameters(std::uint64_t nSteps);
+nlohmann::json stoneProverConfig();
+
+// Runs `program` in proof mode on `layout` and proves it with cpu_air_prover. Returns proof.json's
+// text. Throws StageFailure: permanent for a program Stone cannot take, transient for a prover
+// crash or timeout.
+std::string proveWithStone(const ProverSettings& settings, const cairo::Program& program,
+                           const nlohmann::json& programInput, const std::string& layout,
+                           const QString& workDir, const JobContext& context);
+
+// Runs cpu_air_verifier on a proof; throws StageFailure when it does not verify (permanent) or the
+// verifier cannot run (transient on crash/timeout, permanent when not configured).
+void verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
+                     const QString& workDir, const JobContext& context);
+
+} // namespace proofdesk::proof

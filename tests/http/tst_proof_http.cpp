@@ -1,0 +1,946 @@
+// HTTP contract tests of the proof service (spec §4.2, DESIGN §5) against an in-process server:
+// every route, success and error bodies, the pipeline's state transitions, buckets, programs,
+// the fact registry and credits.
+
+#include "ProofTestData.h"
+#include "TestHttp.h"
+#include "TestServer.h"
+
+#include "auth/ApiKeyRegistry.h"
+#include "cairo/CairoPie.h"
+#include "cairo/FactHashes.h"
+#include "cairo/Program.h"
+#include "cairo/ProgramHash.h"
+#include "crypto/Hex.h"
+#include "crypto/Keccak.h"
+#include "crypto/Pedersen.h"
+#include "crypto/Poseidon.h"
+#include "proof/ProofService.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QTest>
+
+#include <set>
+
+using namespace proofdesk;
+using namespace proofdesk::test;
+using nlohmann::json;
+
+namespace {
+
+struct Project {
+    QString id;
+    std::string key;
+};
+
+Project newProject(TestServer& server, const QString& name) {
+    Project project;
+    project.id = server.server().apiKeys().adminProjectNamed(name);
+    project.key = server.server()
+                      .apiKeys()
+                      .mintKey(project.id, name + QStringLiteral(" key"), QStringLiteral("#000"))
+                      .apiKey;
+    return project;
+}
+
+Headers keyHeader(const Project& project) {
+    return {{"api-key", project.key}};
+}
+
+Part file(const std::string& name, const std::string& content, const std::string& filename) {
+    return {name, content, filename, "application/octet-stream"};
+}
+
+Part text(const std::string& name, const std::string& value) {
+    return {name, value};
+}
+
+// Polls GET /core-query/{id} until DONE or FAILED (20 s deadline); null on timeout.
+json waitForEnd(TestHttp& http, const std::string& id) {
+    QDeadlineTimer deadline(20000);
+    while (!deadline.hasExpired()) {
+        const json body = http.get("/core-query/" + id).json();
+        const std::string status = body["coreQuery"].value("status", "");
+        if (status == "DONE" || status == "FAILED") {
+            return body;
+        }
+        QTest::qWait(5);
+    }
+    return nullptr;
+}
+
+json waitForBucket(TestHttp& http, const std::string& id, const std::string& status) {
+    QDeadlineTimer deadline(20000);
+    while (!deadline.hasExpired()) {
+        const json body = http.get("/buckets/" + id).json();
+        if (body["bucket"].value("status", "") == status) {
+            return body;
+        }
+        QTest::qWait(5);
+    }
+    return nullptr;
+}
+
+std::set<std::string> keysOf(const json& object) {
+    std::set<std::string> keys;
+    for (const auto& [key, value] : object.items()) {
+        keys.insert(key);
+    }
+    return keys;
+}
+
+const std::set<std::string> kFullQueryFields = {"id",
+                                                "externalId",
+                                                "dedupId",
+                                                "transactionId",
+                                                "status",
+                                                "step",
+                                                "programHash",
+                                                "integrityFactHash",
+                                                "sharpFactHash",
+                                                "layout",
+                                                "isFactMocked",
+                                                "isProofMocked",
+                                                "chain",
+                                                "jobSize",
+                                                "declaredJobSize",
+                                                "cairoVm",
+                                                "cairoVersion",
+                                                "steps",
+                                                "result",
+                                                "network",
+                                                "hints",
+                                                "sharpProver",
+                                                "errorReason",
+                                                "submittedByClient",
+                                                "projectId",
+                                                "submittedByWallet",
+                                                "bucketId",
+                                                "bucketJobIndex",
+                                                "customerName",
+                                                "isJobSizeValid",
+                                                "retryCount",
+                                                "createdAt",
+                                                "completedAt",
+                                                "client",
+                                                "isRetriable",
+                                                "retryBlockedReason"};
+
+std::string bytes32(const crypto::Felt& value) {
+    return "0x" + crypto::toBytes32(value).toHex().toStdString();
+}
+
+std::string programHashOf(const std::string& programText) {
+    return cairo::programHash(cairo::Program::fromText(programText)).toHex();
+}
+
+// A stand-in for Stone's binaries: a shell script doing `body` in the prover's work dir.
+QString writeScript(const QString& dir, const QString& name, const QByteArray& body) {
+    const QString path = dir + QLatin1Char('/') + name;
+    QFile script(path);
+    script.open(QIODevice::WriteOnly);
+    script.write("#!/bin/sh\n" + body + "\n");
+    script.close();
+    script.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    return path;
+}
+
+} // namespace
+
+class ProofHttpTest : public QObject {
+    Q_OBJECT
+private slots:
+    void traceGenerationRunsTheProgramAndPublishesArtifacts() {
+        TestServer server;
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const std::string program = outputProgram(42);
+
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {file("programFile", program, "program.json"), text("result", "TRACE_GENERATION"),
+             text("externalId", "ext-1"), text("declaredJobSize", "XS")},
+            keyHeader(project));
+        QCOMPARE(submitted.status, 201);
+        QCOMPARE(keysOf(submitted.json()), std::set<std::string>{"coreQueryId"});
+        const std::string id = submitted.json()["coreQueryId"];
+
+        // Received, with the planned steps, before the worker moves it.
+        const json first = http.get("/core-query/" + id).json()["coreQuery"];
+        QCOMPARE(keysOf(first), kFullQueryFields);
+        COMPARE_JSON(first["steps"], json({"TRACE_GENERATION"}));
+
+        const json done = waitForEnd(http, id);
+        QVERIFY(!done.is_null());
+        const json query = done["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("DONE"));
+        QCOMPARE(query["step"].get<std::string>(), std::string("TRACE_GENERATION"));
+        QCOMPARE(query["chain"].get<std::string>(), std::string("OFFCHAIN"));
+        QCOMPARE(query["externalId"].get<std::string>(), std::string("ext-1"));
+        const std::string hash = programHashOf(program);
+        const crypto::Felt felt = *crypto::Felt::parse(hash);
+        const std::vector<crypto::Felt> output = {crypto::Felt::fromU64(42)};
+        QCOMPARE(query["programHash"].get<std::string>(), hash);
+        QCOMPARE(query["sharpFactHash"].get<std::string>(), cairo::sharpFactHash(felt, output));
+        QCOMPARE(query["integrityFactHash"].get<std::string>(),
+                 bytes32(cairo::integrityFactHash(felt, output)));
+        QCOMPARE(query["jobSize"].get<std::string>(), std::string("XS"));
+        QCOMPARE(query["isJobSizeValid"].get<bool>(), true);
+        QCOMPARE(query["isProofMocked"].get<bool>(), false);
+        QVERIFY(query["completedAt"].is_string());
+        QVERIFY(query["transactionId"].is_null());
+        COMPARE_JSON(query["client"]["clientId"], query["submittedByClient"]);
+        QCOMPARE(query["client"]["name"].get<std::string>(), std::string("alpha key"));
+
+        const std::string base = server.url().toStdString() + "/artifacts/" + id + "/";
+        COMPARE_JSON(done["metadataUrls"],
+                     json({base + "pie.zip", base + "metadata.json", base + "output.json"}));
+        const Reply pie = http.get("/artifacts/" + id + "/pie.zip");
+        QCOMPARE(pie.status, 200);
+        QCOMPARE(pie.header("Content-Type"), std::string("application/zip"));
+        const cairo::CairoPie parsed = cairo::CairoPie::fromZip(pie.body);
+        QCOMPARE(parsed.output().size(), std::size_t(1));
+        QCOMPARE(parsed.output()[0].toHex(), std::string("0x2a"));
+        const json metadata = http.get("/artifacts/" + id + "/metadata.json").json();
+        QCOMPARE(metadata["program_hash"].get<std::string>(), hash);
+        COMPARE_JSON(metadata["output"], json({"0x2a"}));
+        COMPARE_JSON(metadata["sharp_fact_hash"], query["sharpFactHash"]);
+        QVERIFY(metadata["execution_resources"]["n_steps"].get<int>() > 0);
+        const Reply missing = http.get("/artifacts/" + id + "/proof.json");
+        QCOMPARE(missing.status, 404);
+        COMPARE_JSON(missing.json(), json({{"message", "ARTIFACT_NOT_FOUND"}}));
+
+        // The upload registered the program: its hash works on a later submission.
+        const Reply reused = http.postMultipart(
+            "/core-query", {text("programHash", hash), text("result", "TRACE_GENERATION")},
+            keyHeader(project));
+        QCOMPARE(reused.status, 201);
+        const json again = waitForEnd(http, reused.json()["coreQueryId"]);
+        COMPARE_JSON(again["coreQuery"]["sharpFactHash"], query["sharpFactHash"]);
+    }
+
+    void proofGenerationAndVerificationWithTheMockProver() {
+        TestServer server;
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart("/core-query",
+                                                   {file("programFile", outputProgram(7), "p.json"),
+                                                    text("result", "PROOF_VERIFICATION_ON_L1"),
+                                                    text("mockFactHash", "false")},
+                                                   keyHeader(project));
+        QCOMPARE(submitted.status, 201);
+        const json done = waitForEnd(http, submitted.json()["coreQueryId"]);
+        const json query = done["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("DONE"));
+        COMPARE_JSON(query["steps"],
+                     json({"TRACE_GENERATION", "PROOF_GENERATION", "PROOF_VERIFICATION"}));
+        QCOMPARE(query["step"].get<std::string>(), std::string("PROOF_VERIFICATION"));
+        QCOMPARE(query["chain"].get<std::string>(), std::string("L1"));
+        QCOMPARE(query["isProofMocked"].get<bool>(), true);
+        // A fact backed only by a mocked proof is a mocked fact.
+        QCOMPARE(query["isFactMocked"].get<bool>(), true);
+        QVERIFY(query["transactionId"].is_string());
+        const std::string fact = query["sharpFactHash"];
+        const json mocked = http.get("/fact-registry/L1/" + fact + "?mocked=true").json();
+        QCOMPARE(mocked["valid"].get<bool>(), true);
+        COMPARE_JSON(mocked["entry"]["transactionId"], query["transactionId"]);
+        COMPARE_JSON(mocked["entry"]["queryId"], query["id"]);
+        const json real = http.get("/fact-registry/L1/" + fact).json();
+        QCOMPARE(real["valid"].get<bool>(), false);
+        QVERIFY(real["entry"].is_null());
+        const json proof =
+            http.get("/artifacts/" + query["id"].get<std::string>() + "/proof.json").json();
+        QCOMPARE(proof["mocked"].get<bool>(), true);
+        const Reply badChain = http.get("/fact-registry/OFFCHAIN/" + fact);
+        QCOMPARE(badChain.status, 400);
+        QCOMPARE(badChain.json()["message"].get<std::string>(), std::string("INVALID_CHAIN"));
+    }
+
+    void v1RoutesAndProgramRegistration() {
+        TestServer server;
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const std::string key = "?apiKey=" + project.key;
+        const std::string program = outputProgram(9);
+
+        const Reply registered =
+            http.postMultipart("/v1/submit-program" + key,
+                               {file("programFile", program, "p.json"), text("cairoVersion", "0")});
+        QCOMPARE(registered.status, 201);
+        COMPARE_JSON(registered.json(), json({{"programHash", programHashOf(program)}}));
+        // The same program gives the same hash.
+        const Reply twice = http.postMultipart(
+            "/v1/submit-program" + key,
+            {file("programFile", program, "again.json"), text("cairoVersion", "0")});
+        COMPARE_JSON(twice.json(), registered.json());
+        const std::string hash = registered.json()["programHash"];
+
+        const Reply trace = http.postMultipart(
+            "/v1/trace-generation" + key, {text("programHash", hash), text("cairoVersion", "0")});
+        QCOMPARE(trace.status, 201);
+        const json traced = waitForEnd(http, trace.json()["coreQueryId"]);
+        QCOMPARE(traced["coreQuery"]["result"].get<std::string>(), std::string("TRACE_GENERATION"));
+        QCOMPARE(traced["coreQuery"]["status"].get<std::string>(), std::string("DONE"));
+
+        for (const std::string path :
+             {"/v1/trace-generation-proof-generation", "/trace-generation-proof-generation"}) {
+            const Reply proved = http.postMultipart(
+                path + key, {text("programHash", hash), text("cairoVersion", "0"),
+                             text("prover", "vendor_sharp"), text("layout", "small")});
+            QCOMPARE(proved.status, 201);
+            const json done = waitForEnd(http, proved.json()["coreQueryId"]);
+            QCOMPARE(done["coreQuery"]["status"].get<std::string>(), std::string("DONE"));
+            QCOMPARE(done["coreQuery"]["layout"].get<std::string>(), std::string("small"));
+            COMPARE_JSON(done["coreQuery"]["steps"],
+                         json({"TRACE_GENERATION", "PROOF_GENERATION"}));
+        }
+
+        // The PIE of the trace, proved and verified on L1 with a mocked fact.
+        const std::string traceId = traced["coreQuery"]["id"];
+        const std::string pie = http.get("/artifacts/" + traceId + "/pie.zip").body;
+        const Reply l1 =
+            http.postMultipart("/v1/l1/core-query/proof-generation-verification" + key,
+                               {file("pieFile", pie, "pie.zip"), text("mockFactHash", "true")});
+        QCOMPARE(l1.status, 201);
+        const json verified = waitForEnd(http, l1.json()["coreQueryId"]);
+        QCOMPARE(verified["coreQuery"]["status"].get<std::string>(), std::string("DONE"));
+        COMPARE_JSON(verified["coreQuery"]["steps"],
+                     json({"PROOF_GENERATION", "PROOF_VERIFICATION"}));
+        QCOMPARE(verified["coreQuery"]["programHash"].get<std::string>(), hash);
+        COMPARE_JSON(verified["coreQuery"]["sharpFactHash"], traced["coreQuery"]["sharpFactHash"]);
+        QCOMPARE(verified["coreQuery"]["isFactMocked"].get<bool>(), true);
+
+        // Route-specific refusals.
+        const auto refusal = [&](const std::string& path, const std::vector<Part>& parts,
+                                 const std::string& code) {
+            const Reply reply = http.postMultipart(path + key, parts);
+            return reply.status == 400 && reply.json()["message"].get<std::string>() == code;
+        };
+        QVERIFY(refusal("/v1/trace-generation",
+                        {file("programFile", program, "p.json"), text("programHash", hash),
+                         text("cairoVersion", "0")},
+                        "PROGRAM_FILE_AND_PROGRAM_HASH_ARE_EXCLUSIVE"));
+        QVERIFY(refusal("/v1/trace-generation",
+                        {text("programHash", hash), text("cairoVersion", "1")},
+                        "UNSUPPORTED_CAIRO_VERSION"));
+        QVERIFY(
+            refusal("/v1/trace-generation", {text("programHash", hash)}, "MISSING_CAIRO_VERSION"));
+        QVERIFY(refusal("/v1/trace-generation",
+                        {text("programHash", "0x1234"), text("cairoVersion", "0")},
+                        "PROGRAM_NOT_FOUND"));
+        QVERIFY(refusal("/v1/l1/core-query/proof-generation-verification",
+                        {text("mockFactHash", "true")}, "MISSING_PIE_FILE"));
+        QVERIFY(refusal("/v1/l1/core-query/proof-generation-verification",
+                        {file("pieFile", pie, "pie.zip"), text("mockFactHash", "maybe")},
+                        "INVALID_MOCK_FACT_HASH"));
+        QVERIFY(refusal("/v1/l1/core-query/proof-generation-verification",
+                        {file("pieFile", pie, "pie.zip")}, "MISSING_MOCK_FACT_HASH"));
+        QVERIFY(refusal("/v1/submit-program", {text("cairoVersion", "0")}, "MISSING_PROGRAM_FILE"));
+        QVERIFY(refusal("/v1/submit-program",
+                        {file("programFile", "not json", "p.json"), text("cairoVersion", "0")},
+                        "PROGRAM_FILE_SHOULD_BE_JSON"));
+        QVERIFY(
+            refusal("/v1/submit-program",
+                    {file("programFile", R"({"data": 5})", "p.json"), text("cairoVersion", "0")},
+                    "INVALID_PROGRAM_FILE"));
+        QVERIFY(refusal(
+            "/v1/trace-generation-proof-generation",
+            {text("programHash", hash), text("cairoVersion", "0"), text("prover", "someone_else")},
+            "INVALID_PROVER"));
+        QVERIFY(
+            refusal("/v1/trace-generation",
+                    {text("programHash", hash), text("cairoVersion", "0"), text("layout", "small")},
+                    "UNKNOWN_PART"));
+        const Reply noKey = http.postMultipart(
+            "/v1/trace-generation", {text("programHash", hash), text("cairoVersion", "0")});
+        QCOMPARE(noKey.status, 401);
+        COMPARE_JSON(noKey.json(), json({{"message", "MISSING_API_KEY"}}));
+    }
+
+    void proofFilesAreVerifiedAndTheirFactsDerivedFromThePublicInput() {
+        TestServer server;
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const std::string key = "?apiKey=" + project.key;
+        const std::vector<std::string> words = {
+            "0x40780017fff7fff", "0x1", "0x1104800180018000", "0x4", "0x10780017fff7fff", "0x0"};
+        const std::string proof = stoneProofJson(words, {"0x5", "0x8"});
+        const Reply submitted = http.postMultipart(
+            "/v1/l2/core-query/proof-verification" + key,
+            {file("proofFile", proof, "proof.json"), text("mockFactHash", "true"),
+             text("stoneVersion", "stone6"), text("memoryVerification", "strict")});
+        QCOMPARE(submitted.status, 201);
+        const json done = waitForEnd(http, submitted.json()["coreQueryId"]);
+        const json query = done["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("DONE"));
+        COMPARE_JSON(query["steps"], json({"PROOF_VERIFICATION"}));
+        QCOMPARE(query["chain"].get<std::string>(), std::string("L2"));
+        QCOMPARE(query["layout"].get<std::string>(), std::string("recursive"));
+
+        // Expected values from the definitions (Cairo verifier program hash; Integrity strict).
+        std::vector<crypto::Felt> program;
+        for (const std::string& word : words) {
+            program.push_back(*crypto::Felt::parse(word));
+        }
+        const std::vector<crypto::Felt> output = {crypto::Felt::fromU64(5),
+                                                  crypto::Felt::fromU64(8)};
+        crypto::Felt acc = crypto::Felt::zero();
+        for (const crypto::Felt& word : program) {
+            acc = crypto::pedersenHash(acc, word);
+        }
+        const crypto::Felt programHash =
+            crypto::pedersenHash(acc, crypto::Felt::fromU64(program.size()));
+        QCOMPARE(query["programHash"].get<std::string>(), programHash.toHex());
+        QCOMPARE(query["sharpFactHash"].get<std::string>(),
+                 cairo::sharpFactHash(programHash, output));
+        const std::string integrity = bytes32(crypto::poseidonHashMany(
+            {crypto::poseidonHashMany(program), crypto::poseidonHashMany(output)}));
+        QCOMPARE(query["integrityFactHash"].get<std::string>(), integrity);
+        // L2 registers the Integrity fact, in the mocked namespace only.
+        COMPARE_JSON(http.get("/fact-registry/L2/" + integrity + "?mocked=true").json()["valid"],
+                     json(true));
+        COMPARE_JSON(http.get("/fact-registry/L2/" + integrity + "?mocked=false").json()["valid"],
+                     json(false));
+
+        // A real verification needs a verifier; without one the query fails saying so.
+        const Reply unverifiable = http.postMultipart(
+            "/v1/l2/core-query/proof-verification" + key,
+            {file("proofFile", proof, "proof.json"), text("mockFactHash", "false"),
+             text("stoneVersion", "stone5"), text("memoryVerification", "relaxed")});
+        const json failed = waitForEnd(http, unverifiable.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(failed["status"].get<std::string>(), std::string("FAILED"));
+        QVERIFY(failed["errorReason"].get<std::string>().find("--stone-verifier") !=
+                std::string::npos);
+        QCOMPARE(failed["isRetriable"].get<bool>(), false);
+        QCOMPARE(failed["retryBlockedReason"].get<std::string>(),
+                 std::string("NON_RETRIABLE_ERROR"));
+        QVERIFY(failed["completedAt"].is_string());
+
+        const auto refusal = [&](const std::vector<Part>& parts, const std::string& code) {
+            const Reply reply =
+                http.postMultipart("/v1/l2/core-query/proof-verification" + key, parts);
+            return reply.status == 400 && reply.json()["message"].get<std::string>() == code;
+        };
+        const Part stone = text("stoneVersion", "stone6");
+        const Part memory = text("memoryVerification", "strict");
+        const Part mock = text("mockFactHash", "true");
+        QVERIFY(refusal({file("proofFile", "{", "p.json"), mock, stone, memory},
+                        "PROOF_FILE_SHOULD_BE_JSON"));
+        QVERIFY(
+            refusal({file("proofFile", R"({"proof_hex": "0x1"})", "p.json"), mock, stone, memory},
+                    "INVALID_PROOF_FILE"));
+        QVERIFY(refusal(
+            {file("proofFile", proof, "p.json"), mock, text("stoneVersion", "stone9"), memory},
+            "INVALID_STONE_VERSION"));
+        QVERIFY(refusal(
+            {file("proofFile", proof, "p.json"), mock, stone, text("memoryVerification", "loose")},
+            "INVALID_MEMORY_VERIFICATION"));
+        QVERIFY(refusal({file("proofFile", proof, "p.json"), mock, stone},
+                        "MISSING_MEMORY_VERIFICATION"));
+        QVERIFY(refusal({file("proofFile", stoneProofJson(words, {}, "dynamic"), "p.json"), mock,
+                         stone, memory},
+                        "INVALID_LAYOUT_FOR_PROOF_VERIFICATION_ON_INTEGRITY_L2"));
+    }
+
+    void badSubmissionsAreRefusedAndNothingIsStored() {
+        http::ServerOptions options;
+        options.limits.maxUploadBytes = 64 * 1024;
+        TestServer server(options);
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        const Project other = newProject(server, QStringLiteral("beta"));
+        TestHttp http(server.url());
+        const std::string program = outputProgram(1);
+        const Part programFile = file("programFile", program, "p.json");
+
+        const Reply noKey = http.postMultipart("/core-query", {programFile});
+        QCOMPARE(noKey.status, 401);
+        COMPARE_JSON(noKey.json(), json({{"message", "MISSING_API_KEY"}}));
+        const Reply badKey =
+            http.postMultipart("/core-query", {programFile}, {{"api-key", "pdk_nope"}});
+        QCOMPARE(badKey.status, 401);
+        COMPARE_JSON(badKey.json(), json({{"message", "INVALID_API_KEY"}}));
+
+        const auto refused = [&](const std::vector<Part>& parts, int status,
+                                 const std::string& code) {
+            const Reply reply = http.postMultipart("/core-query", parts, keyHeader(project));
+            if (reply.status != status || reply.json()["message"] != code) {
+                qWarning() << reply.status << reply.body.c_str();
+                return false;
+            }
+            return true;
+        };
+        QVERIFY(refused({programFile, text("programHash", "0x1")}, 400,
+                        "PROGRAM_FILE_AND_PROGRAM_HASH_ARE_EXCLUSIVE"));
+        QVERIFY(refused({text("result", "TRACE_GENERATION")}, 400,
+                        "PROGRAM_FILE_OR_PIE_FILE_OR_PROGRAM_HASH_IS_REQUIRED"));
+        QVERIFY(refused({file("programFile", "%PDF-1.4", "p.json")}, 400,
+                        "PROGRAM_FILE_SHOULD_BE_JSON"));
+        QVERIFY(refused({file("programFile", "[1, 2]", "p.json")}, 400, "INVALID_PROGRAM_FILE"));
+        QVERIFY(refused({file("pieFile", "not a zip", "pie.zip")}, 400, "PIE_FILE_SHOULD_BE_ZIP"));
+        QVERIFY(refused({file("pieFile", zipOf({{"hello.txt", "hi"}}), "pie.zip")}, 400,
+                        "INVALID_PIE_FILE"));
+        QVERIFY(refused({programFile, text("layout", "huge")}, 400, "INVALID_LAYOUT"));
+        QVERIFY(refused({programFile, text("layout", "dynamic")}, 400, "INVALID_LAYOUT"));
+        QVERIFY(refused({programFile, text("result", "EVERYTHING")}, 400, "INVALID_RESULT"));
+        QVERIFY(refused({programFile, text("network", "DEVNET")}, 400, "INVALID_NETWORK"));
+        QVERIFY(
+            refused({programFile, text("cairoVersion", "cairo2")}, 400, "INVALID_CAIRO_VERSION"));
+        QVERIFY(refused({programFile, text("cairoVersion", "cairo1")}, 400,
+                        "CAIRO1_PROGRAMS_NOT_SUPPORTED"));
+        QVERIFY(refused({programFile, text("cairoVm", "java")}, 400, "INVALID_CAIRO_VM"));
+        QVERIFY(refused({programFile, text("declaredJobSize", "XL")}, 400,
+                        "INVALID_DECLARED_JOB_SIZE"));
+        QVERIFY(refused({programFile, text("mockFactHash", "yes")}, 400, "INVALID_MOCK_FACT_HASH"));
+        QVERIFY(refused({programFile, text("programfile", "x")}, 400, "UNKNOWN_PART"));
+        QVERIFY(refused({programFile, programFile}, 400, "DUPLICATE_PART"));
+        QVERIFY(refused({programFile, file("inputFile", "{", "i.json")}, 400,
+                        "INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON"));
+        QVERIFY(refused({text("programHash", "0xabc")}, 400, "PROGRAM_NOT_FOUND"));
+        QVERIFY(
+            refused({programFile, text("bucketId", "01NOSUCHBUCKET")}, 404, "BUCKET_NOT_FOUND"));
+        QVERIFY(refused({programFile, text("bucketJobIndex", "-3"), text("bucketId", "b")}, 400,
+                        "INVALID_BUCKET_JOB_INDEX"));
+        const Reply oversize = http.postMultipart(
+            "/core-query", {file("programFile", std::string(100 * 1024, ' '), "p.json")},
+            keyHeader(project));
+        QCOMPARE(oversize.status, 413);
+        COMPARE_JSON(oversize.json(), json({{"message", "PAYLOAD_TOO_LARGE"}}));
+        const Reply notMultipart = http.post("/core-query", "{}", keyHeader(project));
+        QCOMPARE(notMultipart.status, 400);
+        QCOMPARE(notMultipart.json()["message"].get<std::string>(),
+                 std::string("EXPECTED_MULTIPART_FORM_DATA"));
+
+        // Another project's bucket is not found; a closed one is not open.
+        const Reply otherBucket = http.postJson("/buckets", json::object(), keyHeader(other));
+        QVERIFY(refused({programFile, text("bucketId", otherBucket.json()["coreBucket"]["id"])},
+                        404, "BUCKET_NOT_FOUND"));
+        const std::string closedId = http.postJson("/buckets", json::object(), keyHeader(project))
+                                         .json()["coreBucket"]["id"];
+        QCOMPARE(http.post("/buckets/close?bucketId=" + closedId, "", keyHeader(project)).status,
+                 200);
+        const Reply closed = http.postMultipart(
+            "/core-query", {programFile, text("bucketId", closedId)}, keyHeader(project));
+        QCOMPARE(closed.status, 409);
+        QCOMPARE(closed.json()["message"].get<std::string>(), std::string("BUCKET_NOT_OPEN"));
+
+        // Nothing was stored by any refusal.
+        const json list = http.get("/core-queries", keyHeader(project)).json();
+        QCOMPARE(list["total"].get<int>(), 0);
+
+        // A repeated dedupId: 409 naming the existing query.
+        const Reply firstDedup = http.postMultipart(
+            "/core-query",
+            {programFile, text("dedupId", "d-1"), text("result", "TRACE_GENERATION")},
+            keyHeader(project));
+        QCOMPARE(firstDedup.status, 201);
+        const Reply repeat = http.postMultipart(
+            "/core-query", {programFile, text("dedupId", "d-1")}, keyHeader(project));
+        QCOMPARE(repeat.status, 409);
+        COMPARE_JSON(repeat.json(), json({{"message", "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"},
+                                          {"coreQueryId", firstDedup.json()["coreQueryId"]}}));
+        // The same dedupId in another project is another query.
+        QCOMPARE(http.postMultipart("/core-query", {programFile, text("dedupId", "d-1")},
+                                    keyHeader(other))
+                     .status,
+                 201);
+        QCOMPARE(http.get("/core-queries", keyHeader(project)).json()["total"].get<int>(), 1);
+    }
+
+    void aProgramThatFailsInTheVmFailsTheQuery() {
+        TestServer server;
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query", {file("programFile", failingProgram(), "bad.json")}, keyHeader(project));
+        QCOMPARE(submitted.status, 201);
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(query["step"].get<std::string>(), std::string("TRACE_GENERATION"));
+        QCOMPARE(query["isRetriable"].get<bool>(), false);
+        QCOMPARE(query["retryBlockedReason"].get<std::string>(),
+                 std::string("NON_RETRIABLE_ERROR"));
+        QCOMPARE(query["retryCount"].get<int>(), 0);
+        const std::string reason = query["errorReason"];
+        QVERIFY2(reason.find("pc") != std::string::npos, reason.c_str());
+        QVERIFY(query["completedAt"].is_string());
+    }
+
+    void readsListsAndDedupLookups() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        const Project beta = newProject(server, QStringLiteral("beta"));
+        TestHttp http(server.url());
+        std::vector<std::string> ids;
+        for (int i = 0; i < 3; ++i) {
+            server.clock().setMs(server.clock().nowMs() + 5);
+            ids.push_back(http.postMultipart("/core-query",
+                                             {file("programFile", outputProgram(i), "p.json"),
+                                              text("externalId", "batch-" + std::to_string(i)),
+                                              text("dedupId", "dd-" + std::to_string(i)),
+                                              text("result", "TRACE_GENERATION")},
+                                             keyHeader(alpha))
+                              .json()["coreQueryId"]);
+        }
+        for (const std::string& id : ids) {
+            QVERIFY(!waitForEnd(http, id).is_null());
+        }
+        const json all = http.get("/core-queries", keyHeader(alpha)).json();
+        QCOMPARE(keysOf(all), (std::set<std::string>{"coreQueries", "total"}));
+        QCOMPARE(all["total"].get<int>(), 3);
+        QCOMPARE(all["coreQueries"][0]["id"].get<std::string>(), ids[2]); // newest first
+        COMPARE_JSON(keysOf(all["coreQueries"][0]), kFullQueryFields);
+        const json page = http.get("/core-queries?limit=1&offset=1", keyHeader(alpha)).json();
+        QCOMPARE(page["total"].get<int>(), 3);
+        COMPARE_JSON(page["coreQueries"].size(), std::size_t(1));
+        QCOMPARE(page["coreQueries"][0]["id"].get<std::string>(), ids[1]);
+        const json search = http.get("/core-queries?search=batch-1", keyHeader(alpha)).json();
+        QCOMPARE(search["total"].get<int>(), 1);
+        COMPARE_JSON(http.get("/core-queries?status=DONE", keyHeader(alpha)).json()["total"],
+                     json(3));
+        QCOMPARE(http.get("/core-queries?limit=0", keyHeader(alpha)).status, 400);
+        // A key sees its own project's queries only.
+        QCOMPARE(http.get("/core-queries", keyHeader(beta)).json()["total"].get<int>(), 0);
+        const Reply noKey = http.get("/core-queries");
+        QCOMPARE(noKey.status, 401);
+        COMPARE_JSON(noKey.json(), json({{"error", "MISSING_API_KEY"}}));
+
+        // The older /docs reads: the smaller record, key in apiKey.
+        const json docs = http.get("/docs/core-queries?apiKey=" + alpha.key).json();
+        std::set<std::string> docsFields = kFullQueryFields;
+        for (const char* dropped :
+             {"dedupId", "isProofMocked", "sharpProver", "submittedByWallet", "isJobSizeValid",
+              "retryCount", "isRetriable", "retryBlockedReason"}) {
+            docsFields.erase(dropped);
+        }
+        COMPARE_JSON(keysOf(docs["coreQueries"][0]), docsFields);
+        const json docsOne = http.get("/docs/core-query/" + ids[0]).json();
+        QCOMPARE(keysOf(docsOne), (std::set<std::string>{"coreQuery", "metadataUrls"}));
+        COMPARE_JSON(keysOf(docsOne["coreQuery"]), docsFields);
+
+        const std::string projectId = alpha.id.toStdString();
+        const json byDedup =
+            http.get("/core-query-by-dedup-id?dedupId=dd-1&projectId=" + projectId).json();
+        QCOMPARE(byDedup["coreQuery"]["id"].get<std::string>(), ids[1]);
+        COMPARE_JSON(byDedup["metadataUrls"].size(), std::size_t(3));
+        QCOMPARE(http.get("/docs/core-query-by-dedup-id?dedupId=dd-1&projectId=" + projectId)
+                     .json()["coreQuery"]["id"]
+                     .get<std::string>(),
+                 ids[1]);
+        const Reply noDedup =
+            http.get("/core-query-by-dedup-id?dedupId=nope&projectId=" + projectId);
+        QCOMPARE(noDedup.status, 404);
+        COMPARE_JSON(noDedup.json(), json({{"message", "CORE_QUERY_NOT_FOUND"}}));
+        QCOMPARE(http.get("/core-query-by-dedup-id?dedupId=dd-1").status, 400);
+        const Reply unknown = http.get("/core-query/01NOSUCHQUERY");
+        QCOMPARE(unknown.status, 404);
+        COMPARE_JSON(unknown.json(), json({{"message", "CORE_QUERY_NOT_FOUND"}}));
+    }
+
+    void bucketsAggregateTheirMembersFacts() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        const Project beta = newProject(server, QStringLiteral("beta"));
+        TestHttp http(server.url());
+
+        const Reply created = http.postJson(
+            "/buckets", {{"externalId", "b-1"}, {"nodeWidth", 2}, {"mockProof", true}},
+            keyHeader(alpha));
+        QCOMPARE(created.status, 201);
+        const json bucket = created.json()["coreBucket"];
+        QCOMPARE(keysOf(bucket),
+                 (std::set<std::string>{"id", "externalId", "status", "aggregatorVersion",
+                                        "aggregatorParams", "nodeWidth", "leaves", "chain",
+                                        "mockProof", "projectId", "createdByClient", "createdAt"}));
+        QCOMPARE(bucket["status"].get<std::string>(), std::string("OPEN"));
+        QCOMPARE(bucket["leaves"].get<int>(), 0);
+        QCOMPARE(bucket["chain"].get<std::string>(), std::string("L1"));
+        const std::string bucketId = bucket["id"];
+
+        std::vector<std::string> members;
+        for (int i = 0; i < 3; ++i) {
+            const Reply member =
+                http.postMultipart("/core-query",
+                                   {file("programFile", outputProgram(100 + i), "p.json"),
+                                    text("bucketId", bucketId), text("result", "PROOF_GENERATION")},
+                                   keyHeader(alpha));
+            QCOMPARE(member.status, 201);
+            members.push_back(member.json()["coreQueryId"]);
+        }
+        const json listed = http.get("/buckets", keyHeader(alpha)).json();
+        QCOMPARE(listed["total"].get<int>(), 1);
+        QCOMPARE(listed["data"][0]["leaves"].get<int>(), 3);
+        QCOMPARE(http.get("/buckets", keyHeader(beta)).json()["total"].get<int>(), 0);
+
+        // Another project may not close it.
+        const Reply foreign = http.post("/buckets/close?bucketId=" + bucketId, "", keyHeader(beta));
+        QCOMPARE(foreign.status, 403);
+        COMPARE_JSON(foreign.json(), json({{"error", "UNAUTHORIZED"},
+                                           {"detail", "the bucket belongs to "
+                                                      "another project"}}));
+        // Without bucketId: the key's newest OPEN bucket.
+        const Reply closed = http.post("/buckets/close", "", keyHeader(alpha));
+        QCOMPARE(closed.status, 200);
+        QCOMPARE(closed.json()["coreBucket"]["id"].get<std::string>(), bucketId);
+        QCOMPARE(closed.json()["coreBucket"]["status"].get<std::string>(),
+                 std::string("IN_PROGRESS"));
+        const Reply nothingOpen = http.post("/buckets/close", "", keyHeader(alpha));
+        QCOMPARE(nothingOpen.status, 404);
+        COMPARE_JSON(nothingOpen.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
+
+        const json done = waitForBucket(http, bucketId, "DONE");
+        QVERIFY(!done.is_null());
+        COMPARE_JSON(done["queries"].size(), std::size_t(4));
+        QVERIFY(!done["queries"][0].contains("client"));
+        std::vector<QByteArray> leaves;
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(done["queries"][i]["bucketJobIndex"].get<int>(), i);
+            QCOMPARE(done["queries"][i]["id"].get<std::string>(), members[std::size_t(i)]);
+            QCOMPARE(done["queries"][i]["isProofMocked"].get<bool>(), true);
+            leaves.push_back(QByteArray::fromHex(QByteArray::fromStdString(
+                done["queries"][i]["sharpFactHash"].get<std::string>().substr(2))));
+        }
+        const json aggregator = done["queries"][3];
+        QCOMPARE(aggregator["bucketJobIndex"].get<int>(), -1);
+        QCOMPARE(aggregator["step"].get<std::string>(), std::string("FACT_HASH_REGISTRATION"));
+        QCOMPARE(aggregator["status"].get<std::string>(), std::string("DONE"));
+        // nodeWidth 2 over three leaves: [k(l0 l1), k(l2)] then the root k(n0 n1).
+        const QByteArray n0 = crypto::keccak256(leaves[0] + leaves[1]);
+        const QByteArray n1 = crypto::keccak256(leaves[2]);
+        const std::string root = "0x" + crypto::keccak256(n0 + n1).toHex().toStdString();
+        QCOMPARE(aggregator["sharpFactHash"].get<std::string>(), root);
+        QCOMPARE(aggregator["isFactMocked"].get<bool>(), true);
+        const json registered = http.get("/fact-registry/L1/" + root + "?mocked=true").json();
+        QCOMPARE(registered["valid"].get<bool>(), true);
+        COMPARE_JSON(registered["entry"]["transactionId"], aggregator["transactionId"]);
+        COMPARE_JSON(http.get("/fact-registry/L1/" + root).json()["valid"], json(false));
+        const json tree =
+            http.get("/artifacts/" + aggregator["id"].get<std::string>() + "/tree.json").json();
+        COMPARE_JSON(tree["levels"].size(), std::size_t(3));
+        QCOMPARE(tree["root"].get<std::string>(), root);
+
+        // The older /docs variants.
+        const Reply docsMissing =
+            http.postJson("/docs/buckets?apiKey=" + alpha.key, {{"externalId", nullptr}});
+        QCOMPARE(docsMissing.status, 400);
+        QCOMPARE(docsMissing.json()["error"].get<std::string>(), std::string("MISSING_FIELD"));
+        const Reply docsCreated = http.postJson(
+            "/docs/buckets?apiKey=" + alpha.key,
+            {{"aggregatorVersion", "snos_aggregator_0.13.2"}, {"nodeWidth", nullptr}});
+        QCOMPARE(docsCreated.status, 201);
+        const json docsBucket = docsCreated.json()["coreBucket"];
+        QVERIFY(!docsBucket.contains("chain") && !docsBucket.contains("mockProof"));
+        QCOMPARE(docsBucket["aggregatorVersion"].get<std::string>(),
+                 std::string("snos_aggregator_0.13.2"));
+        const json docsRead =
+            http.get("/docs/buckets/" + docsBucket["id"].get<std::string>()).json();
+        QCOMPARE(keysOf(docsRead), (std::set<std::string>{"bucket", "queries"}));
+        QVERIFY(!docsRead["bucket"].contains("chain"));
+
+        QCOMPARE(http.postJson("/buckets", {{"nodeWidth", 1}}, keyHeader(alpha)).status, 400);
+        QCOMPARE(http.postJson("/buckets", {{"colour", "red"}}, keyHeader(alpha)).status, 400);
+        QCOMPARE(http.postJson("/buckets", {{"mockProof", "yes"}}, keyHeader(alpha)).status, 400);
+        const Reply noKey = http.postJson("/buckets", json::object());
+        QCOMPARE(noKey.status, 401);
+        COMPARE_JSON(noKey.json(), json({{"error", "MISSING_API_KEY"}}));
+        const Reply unknown = http.get("/buckets/01NOSUCHBUCKET");
+        QCOMPARE(unknown.status, 404);
+        COMPARE_JSON(unknown.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
+    }
+
+    void aFailedMemberFailsTheBucket() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const std::string bucketId =
+            http.postJson("/buckets", json::object(), keyHeader(alpha)).json()["coreBucket"]["id"];
+        http.postMultipart("/core-query",
+                           {file("programFile", outputProgram(1), "p.json"),
+                            text("bucketId", bucketId), text("bucketJobIndex", "5")},
+                           keyHeader(alpha));
+        const Reply taken =
+            http.postMultipart("/core-query",
+                               {file("programFile", outputProgram(2), "p.json"),
+                                text("bucketId", bucketId), text("bucketJobIndex", "5")},
+                               keyHeader(alpha));
+        QCOMPARE(taken.status, 409);
+        QCOMPARE(taken.json()["message"].get<std::string>(), std::string("BUCKET_JOB_INDEX_TAKEN"));
+        const std::string bad =
+            http.postMultipart(
+                    "/core-query",
+                    {file("programFile", failingProgram(), "bad.json"), text("bucketId", bucketId)},
+                    keyHeader(alpha))
+                .json()["coreQueryId"];
+        QCOMPARE(http.post("/buckets/close?bucketId=" + bucketId, "", keyHeader(alpha)).status,
+                 200);
+        const json failed = waitForBucket(http, bucketId, "FAILED");
+        QVERIFY(!failed.is_null());
+        QCOMPARE(failed["queries"][1]["bucketJobIndex"].get<int>(), 6); // after the given 5
+        const json aggregator = failed["queries"][2];
+        QCOMPARE(aggregator["status"].get<std::string>(), std::string("FAILED"));
+        QVERIFY(aggregator["errorReason"].get<std::string>().find(bad) != std::string::npos);
+    }
+
+    void creditsRunOutWithAPaymentRequiredAnswer() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        server.server().proofs().setCredits(alpha.id, 1);
+        const Part programFile = file("programFile", outputProgram(3), "p.json");
+        QCOMPARE(http.postMultipart("/core-query", {programFile}, keyHeader(alpha)).status, 201);
+        QCOMPARE(server.server().proofs().credits(alpha.id), std::optional<qint64>(0));
+        const Reply refused = http.postMultipart("/core-query", {programFile}, keyHeader(alpha));
+        QCOMPARE(refused.status, 402);
+        const json body = refused.json();
+        QCOMPARE(keysOf(body), (std::set<std::string>{"paymentRequired", "paymentRequiredHeader"}));
+        QCOMPARE(body["paymentRequired"]["x402Version"].get<int>(), 2);
+        QCOMPARE(body["paymentRequired"]["error"].get<std::string>(),
+                 std::string("insufficient_credits"));
+        const json accept = body["paymentRequired"]["accepts"][0];
+        QCOMPARE(keysOf(accept),
+                 (std::set<std::string>{"scheme", "network", "asset", "payTo", "amount", "resource",
+                                        "mimeType", "statement", "maxTimeoutSeconds", "extra"}));
+        QVERIFY(accept["maxTimeoutSeconds"].is_number_integer());
+        QCOMPARE(refused.header("PAYMENT-REQUIRED"),
+                 body["paymentRequiredHeader"].get<std::string>());
+        const json decoded = json::parse(
+            QByteArray::fromBase64(QByteArray::fromStdString(body["paymentRequiredHeader"]))
+                .toStdString());
+        COMPARE_JSON(decoded, body["paymentRequired"]);
+        QCOMPARE(http.get("/core-queries", keyHeader(alpha)).json()["total"].get<int>(), 1);
+        server.server().proofs().setCredits(alpha.id, std::nullopt); // unlimited again
+        QCOMPARE(http.postMultipart("/core-query", {programFile}, keyHeader(alpha)).status, 201);
+    }
+
+    void withoutAProverProofRequestsFailSayingHowToConfigureOne() {
+        http::ServerOptions options;
+        options.provers.engine = QStringLiteral("none");
+        TestServer server(options);
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query", {file("programFile", outputProgram(3), "p.json")}, keyHeader(alpha));
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(query["step"].get<std::string>(), std::string("PROOF_GENERATION"));
+        QVERIFY(query["errorReason"].get<std::string>().find("--stone-prover") !=
+                std::string::npos);
+        // Trace generation alone still works.
+        const Reply trace = http.postMultipart(
+            "/core-query",
+            {file("programFile", outputProgram(3), "p.json"), text("result", "TRACE_GENERATION")},
+            keyHeader(alpha));
+        COMPARE_JSON(waitForEnd(http, trace.json()["coreQueryId"])["coreQuery"]["status"],
+                     json("DONE"));
+    }
+
+    void stoneBinariesAreRunOnTheProofModeOutputs() {
+        QTemporaryDir tools;
+        // Stand-ins for cpu_air_prover / cpu_air_verifier: check the files they are given exist
+        // and answer like the real tools (proof.json written; exit status).
+        http::ServerOptions options;
+        options.provers.stoneProver = writeScript(
+            tools.path(), QStringLiteral("prover"),
+            "for f in private_input.json public_input.json cpu_air_params.json "
+            "cpu_air_prover_config.json trace.bin memory.bin; do test -s $f || exit 3; done\n"
+            "grep -q '\"n_steps\"' public_input.json || exit 4\n"
+            "echo '{\"proof_hex\": \"0xabc\", \"stub\": true}' > proof.json");
+        options.provers.stoneVerifier =
+            writeScript(tools.path(), QStringLiteral("verifier"), "test -s proof.json");
+        TestServer server(options);
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {file("programFile", proofModeOutputProgram(11), "p.json"), text("layout", "small"),
+             text("result", "PROOF_VERIFICATION_ON_L1")},
+            keyHeader(alpha));
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QVERIFY2(query["status"] == "DONE", query.dump().c_str());
+        QCOMPARE(query["isProofMocked"].get<bool>(), false);
+        QCOMPARE(query["isFactMocked"].get<bool>(), false);
+        const json proof =
+            http.get("/artifacts/" + query["id"].get<std::string>() + "/proof.json").json();
+        QCOMPARE(proof["stub"].get<bool>(), true);
+        // Verified facts go to the real namespace.
+        const std::string fact = query["sharpFactHash"];
+        COMPARE_JSON(http.get("/fact-registry/L1/" + fact).json()["valid"], json(true));
+
+        // A program not compiled for proof mode cannot go to Stone: a permanent failure.
+        const Reply plain = http.postMultipart(
+            "/core-query", {file("programFile", outputProgram(11), "p.json")}, keyHeader(alpha));
+        const json refused = waitForEnd(http, plain.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(refused["status"].get<std::string>(), std::string("FAILED"));
+        QVERIFY(refused["errorReason"].get<std::string>().find("--proof_mode") !=
+                std::string::npos);
+    }
+
+    void aCrashingProverIsRetriedThenGivenUp() {
+        QTemporaryDir tools;
+        http::ServerOptions options;
+        options.provers.stoneProver = writeScript(tools.path(), QStringLiteral("prover"),
+                                                  "echo 'segfault-ish' >&2; exit 139");
+        TestServer server(options);
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query", {file("programFile", proofModeOutputProgram(1), "p.json")},
+            keyHeader(alpha));
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(query["retryCount"].get<int>(), 2);
+        QCOMPARE(query["retryBlockedReason"].get<std::string>(),
+                 std::string("MAX_RETRIES_REACHED"));
+        const std::string reason = query["errorReason"];
+        QVERIFY2(reason.find("exit 139") != std::string::npos &&
+                     reason.find("segfault-ish") != std::string::npos &&
+                     reason.find("3 attempts") != std::string::npos,
+                 reason.c_str());
+    }
+
+    void aStoppedServerResumesItsQueriesOnRestart() {
+        QTemporaryDir dataDir;
+        QTemporaryDir tools;
+        std::string id;
+        Project alpha;
+        {
+            // A prover that never finishes: the query is mid-pipeline when the server stops.
+            http::ServerOptions options;
+            options.dataDir = dataDir.path();
+            options.provers.stoneProver =
+                writeScript(tools.path(), QStringLiteral("prover"), "exec sleep 600");
+            TestServer server(options);
+            alpha = newProject(server, QStringLiteral("alpha"));
+            TestHttp http(server.url());
+            id = http.postMultipart("/core-query",
+                                    {file("programFile", proofModeOutputProgram(4), "p.json")},
+                                    keyHeader(alpha))
+                     .json()["coreQueryId"];
+            QDeadlineTimer deadline(20000);
+            json query;
+            while (!deadline.hasExpired()) {
+                query = http.get("/core-query/" + id).json()["coreQuery"];
+                if (query["step"] == "PROOF_GENERATION" && query["status"] == "IN_PROGRESS") {
+                    break;
+                }
+                QTest::qWait(5);
+            }
+            QCOMPARE(query["step"].get<std::string>(), std::string("PROOF_GENERATION"));
+        }
+        // Restarted with the mock prover: the interrupted stage runs again and finishes.
+        http::ServerOptions options;
+        options.dataDir = dataDir.path();
+        options.provers.engine = QStringLiteral("mock");
+        TestServer server(options);
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+        TestHttp http(server.url());
+        const json query = waitForEnd(http, id)["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("DONE"));
+        QCOMPARE(query["isProofMocked"].get<bool>(), true);
+        QCOMPARE(query["retryCount"].get<int>(), 0); // a graceful stop is not a failed attempt
+    }
+};
+
+QTEST_GUILESS_MAIN(ProofHttpTest)
+#include "tst_proof_http.moc"
