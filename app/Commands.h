@@ -3,6 +3,7 @@
 // Entry points of the `proofdesk` subcommands; each returns the process exit code.
 int runServeCommand(int argc, char** argv);
 int runKeysCommand(int argc, char** argv);
+int runCreditsCommand(int argc, char** argv);
 int runCairoRunCommand(int argc, char** argv);
 int runProgramHashCommand(int argc, char** argv);
 #ifdef PROOFDESK_WITH_GUI

@@ -5,6 +5,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QSettings>
 #include <QTextStream>
 
 #include <csignal>
@@ -25,6 +26,21 @@ bool readListen(const QCommandLineParser& parser, const QString& name,
         return false;
     }
     return true;
+}
+
+QString proverDescription(const proof::ProverSettings& provers) {
+    const QString engine = provers.effectiveEngine();
+    if (engine == QStringLiteral("stone")) {
+        return QStringLiteral("stone (%1; verifier %2)")
+            .arg(provers.stoneProver, provers.stoneVerifier.isEmpty()
+                                          ? QStringLiteral("not set: real verification fails")
+                                          : provers.stoneVerifier);
+    }
+    if (engine == QStringLiteral("mock")) {
+        return QStringLiteral("mock (proofs are mocked: isProofMocked=true, facts in the mocked "
+                              "namespace)");
+    }
+    return QStringLiteral("none (proof requests fail)");
 }
 
 } // namespace
@@ -58,9 +74,36 @@ int runServeCommand(int argc, char** argv) {
     const QCommandLineOption allowRemote(
         QStringLiteral("allow-remote"),
         QStringLiteral("Allow listening on addresses other than loopback."));
+    // Prover defaults come from the settings the console writes (prover/engine,
+    // prover/stoneProver, prover/stoneVerifier); flags override them.
+    const QSettings settings(QStringLiteral("Proofdesk"), QStringLiteral("proofdesk"));
+    const QCommandLineOption prover(
+        QStringLiteral("prover"),
+        QStringLiteral("Proof generation: stone, mock (visibly mocked proofs) or none. Default: "
+                       "stone when --stone-prover is given, else mock."),
+        QStringLiteral("engine"), settings.value(QStringLiteral("prover/engine")).toString());
+    const QCommandLineOption stoneProver(
+        QStringLiteral("stone-prover"), QStringLiteral("Path of Stone's cpu_air_prover."),
+        QStringLiteral("path"), settings.value(QStringLiteral("prover/stoneProver")).toString());
+    const QCommandLineOption stoneVerifier(
+        QStringLiteral("stone-verifier"), QStringLiteral("Path of Stone's cpu_air_verifier."),
+        QStringLiteral("path"), settings.value(QStringLiteral("prover/stoneVerifier")).toString());
+    const QCommandLineOption proverTimeout(
+        QStringLiteral("prover-timeout"),
+        QStringLiteral("Seconds a Stone run may take before it counts as failed."),
+        QStringLiteral("seconds"), QStringLiteral("3600"));
+    const QCommandLineOption httpThreads(
+        QStringLiteral("http-threads"),
+        QStringLiteral("Worker threads per listener (each keep-alive connection holds one)."),
+        QStringLiteral("n"), QStringLiteral("64"));
     parser.addOption(listen);
     parser.addOption(dataDir);
     parser.addOption(allowRemote);
+    parser.addOption(prover);
+    parser.addOption(stoneProver);
+    parser.addOption(stoneVerifier);
+    parser.addOption(proverTimeout);
+    parser.addOption(httpThreads);
     for (const char* name :
          {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
         parser.addOption(QCommandLineOption(
@@ -79,6 +122,30 @@ int runServeCommand(int argc, char** argv) {
         return 2;
     }
     options.listen = *mainAddress;
+    options.provers.engine = parser.value(prover);
+    options.provers.stoneProver = parser.value(stoneProver);
+    options.provers.stoneVerifier = parser.value(stoneVerifier);
+    const QString engine = options.provers.effectiveEngine();
+    if (engine != QStringLiteral("stone") && engine != QStringLiteral("mock") &&
+        engine != QStringLiteral("none")) {
+        err << "--prover is stone, mock or none, got " << engine << Qt::endl;
+        return 2;
+    }
+    if (engine == QStringLiteral("stone") && options.provers.stoneProver.isEmpty()) {
+        err << "--prover stone needs --stone-prover PATH (Stone's cpu_air_prover)" << Qt::endl;
+        return 2;
+    }
+    bool numberOk = false;
+    options.provers.timeoutSeconds = parser.value(proverTimeout).toInt(&numberOk);
+    if (!numberOk || options.provers.timeoutSeconds < 1) {
+        err << "--prover-timeout expects a number of seconds" << Qt::endl;
+        return 2;
+    }
+    options.limits.threads = parser.value(httpThreads).toInt(&numberOk);
+    if (!numberOk || options.limits.threads < 1 || options.limits.threads > 1024) {
+        err << "--http-threads expects a number from 1 to 1024" << Qt::endl;
+        return 2;
+    }
     if (!readListen(parser, QStringLiteral("request-listen"), &options.requestListen, &error) ||
         !readListen(parser, QStringLiteral("request-alias-listen"), &options.requestAliasListen,
                     &error) ||
@@ -107,6 +174,7 @@ int runServeCommand(int argc, char** argv) {
         << "  proof service:   " << server.proofUrl() << '\n'
         << "  sign-in service: " << server.authUrl() << '\n'
         << "  data dir:        " << options.dataDir << '\n'
+        << "  prover:          " << proverDescription(options.provers) << '\n'
         << "Press Ctrl+C to stop." << Qt::endl;
 
     int received = 0;

@@ -9,6 +9,7 @@ void printUsage() {
     std::fputs("Usage: proofdesk [--data-dir DIR]        open the console (embedded server)\n"
                "       proofdesk serve [options]          serve the three APIs headless\n"
                "       proofdesk keys create [options]    mint an API key without a wallet\n"
+               "       proofdesk credits show|set ...     a project's proof-service credits\n"
                "       proofdesk cairo-run --program P.json [cairo-run flags]\n"
                "       proofdesk program-hash P.json      Cairo 0 program hash (Pedersen chain)\n"
                "Run a subcommand with --help for its options.\n",
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(command, "keys") == 0) {
         return runKeysCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "credits") == 0) {
+        return runCreditsCommand(argc - 1, argv + 1);
     }
     if (std::strcmp(command, "cairo-run") == 0) {
         return runCairoRunCommand(argc - 1, argv + 1);

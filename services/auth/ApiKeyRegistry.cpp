@@ -121,4 +121,14 @@ QString ApiKeyRegistry::adminProjectNamed(const QString& name) {
     return id;
 }
 
+std::optional<QString> ApiKeyRegistry::findProject(const QString& idOrName) {
+    QSqlQuery find = m_store.exec(QStringLiteral("SELECT id FROM projects WHERE id = ? OR name = ? "
+                                                 "ORDER BY id = ? DESC, id LIMIT 1"),
+                                  {idOrName, idOrName, idOrName});
+    if (!find.next()) {
+        return std::nullopt;
+    }
+    return find.value(0).toString();
+}
+
 } // namespace proofdesk::auth

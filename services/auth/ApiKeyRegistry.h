@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace proofdesk::auth {
 
 // Who an API key speaks for.
@@ -37,6 +39,8 @@ public:
     bool projectExists(const QString& projectId);
     // Offline admin: the project with this name that no wallet owns, created if absent.
     QString adminProjectNamed(const QString& name);
+    // Offline admin: a project given by id, or else by name (the oldest of that name).
+    std::optional<QString> findProject(const QString& idOrName);
 
 private:
     Store& m_store;

@@ -1,3 +1,4 @@
+#include "ProofTestData.h"
 #include "TestHttp.h"
 #include "TestPrograms.h"
 
@@ -41,6 +42,18 @@ QString startServe(QProcess& process, const QStringList& extraArgs) {
         }
     }
     return {};
+}
+
+// `proofdesk keys create` for project "ci" in `dataDir`; the key, or empty on failure.
+std::string mintKey(const QString& dataDir) {
+    QProcess process;
+    process.start(kBinary,
+                  {QStringLiteral("keys"), QStringLiteral("create"), QStringLiteral("--data-dir"),
+                   dataDir, QStringLiteral("--project"), QStringLiteral("ci")});
+    if (!process.waitForFinished(20000) || process.exitCode() != 0) {
+        return {};
+    }
+    return QString::fromUtf8(process.readAllStandardOutput()).trimmed().toStdString();
 }
 
 } // namespace
@@ -201,6 +214,114 @@ private slots:
         QVERIFY(publicWithoutProof.waitForFinished(20000));
         QCOMPARE(publicWithoutProof.exitCode(), 2);
         QVERIFY(publicWithoutProof.readAllStandardError().contains("--proof_mode"));
+    }
+
+    void serveResumesAcknowledgedQueriesAfterSigkill() {
+        QTemporaryDir dir;
+        QTemporaryDir tools;
+        // A prover that runs until its parent (the server) is gone, so the kill lands mid-proof.
+        const QString prover = tools.filePath(QStringLiteral("prover"));
+        QFile script(prover);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("#!/bin/sh\nwhile kill -0 $PPID 2>/dev/null; do sleep 0.1; done\nexit 1\n");
+        script.close();
+        script.setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const std::string key = mintKey(dir.path());
+        QVERIFY(!key.empty());
+
+        std::vector<std::string> ids;
+        {
+            QProcess serve;
+            const QString url =
+                startServe(serve, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                                   QStringLiteral("--data-dir"), dir.path(),
+                                   QStringLiteral("--stone-prover"), prover});
+            QVERIFY2(!url.isEmpty(), serve.readAllStandardError().constData());
+            test::TestHttp http(url);
+            for (int i = 0; i < 5; ++i) {
+                const test::Reply reply = http.postMultipart(
+                    "/core-query",
+                    {{"programFile", test::proofModeOutputProgram(std::uint64_t(i)), "p.json"},
+                     {"dedupId", "kill-" + std::to_string(i)}},
+                    {{"api-key", key}});
+                QCOMPARE(reply.status, 201);
+                ids.push_back(reply.json()["coreQueryId"]);
+            }
+            QDeadlineTimer deadline(20000);
+            bool proving = false;
+            while (!proving && !deadline.hasExpired()) {
+                proving = http.get("/core-query/" + ids[0]).json()["coreQuery"]["step"] ==
+                          "PROOF_GENERATION";
+                QTest::qWait(5);
+            }
+            QVERIFY(proving);
+            ::kill(static_cast<pid_t>(serve.processId()), SIGKILL);
+            QVERIFY(serve.waitForFinished(10000));
+            QCOMPARE(serve.exitStatus(), QProcess::CrashExit);
+        }
+        QProcess serve;
+        const QString url =
+            startServe(serve, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                               QStringLiteral("--data-dir"), dir.path(), QStringLiteral("--prover"),
+                               QStringLiteral("mock")});
+        QVERIFY2(!url.isEmpty(), serve.readAllStandardError().constData());
+        test::TestHttp http(url);
+        for (const std::string& id : ids) {
+            QDeadlineTimer deadline(30000);
+            std::string status;
+            while (!deadline.hasExpired()) {
+                status = http.get("/core-query/" + id).json()["coreQuery"].value("status", "");
+                if (status == "DONE" || status == "FAILED") {
+                    break;
+                }
+                QTest::qWait(5);
+            }
+            QCOMPARE(status, std::string("DONE"));
+        }
+        const nlohmann::json list = http.get("/core-queries", {{"api-key", key}}).json();
+        QCOMPARE(list["total"].get<int>(), 5);
+        ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
+        QVERIFY(serve.waitForFinished(10000));
+    }
+
+    void creditsCommandSetsWhatTheServerCharges() {
+        QTemporaryDir dir;
+        const std::string key = mintKey(dir.path());
+        const auto credits = [&](const QStringList& args) {
+            QProcess process;
+            process.start(kBinary, QStringList{QStringLiteral("credits")} + args +
+                                       QStringList{QStringLiteral("--data-dir"), dir.path()});
+            process.waitForFinished(20000);
+            return std::make_pair(process.exitCode(),
+                                  QString::fromUtf8(process.readAllStandardOutput()).trimmed());
+        };
+        const auto [setCode, setOut] =
+            credits({QStringLiteral("set"), QStringLiteral("ci"), QStringLiteral("1")});
+        QCOMPARE(setCode, 0);
+        QVERIFY2(setOut.endsWith(QStringLiteral(" 1")), qPrintable(setOut));
+        QCOMPARE(
+            credits({QStringLiteral("set"), QStringLiteral("ci"), QStringLiteral("lots")}).first,
+            2);
+        QCOMPARE(credits({QStringLiteral("show"), QStringLiteral("nobody")}).first, 1);
+        QCOMPARE(credits({QStringLiteral("show")}).first, 2);
+
+        QProcess serve;
+        const QString url =
+            startServe(serve, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                               QStringLiteral("--data-dir"), dir.path()});
+        QVERIFY(!url.isEmpty());
+        test::TestHttp http(url);
+        const std::vector<test::Part> parts = {{"programFile", test::outputProgram(1), "p.json"},
+                                               {"result", "TRACE_GENERATION"}};
+        QCOMPARE(http.postMultipart("/core-query", parts, {{"api-key", key}}).status, 201);
+        QCOMPARE(http.postMultipart("/core-query", parts, {{"api-key", key}}).status, 402);
+        ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
+        QVERIFY(serve.waitForFinished(10000));
+        const auto [showCode, showOut] = credits({QStringLiteral("show"), QStringLiteral("ci")});
+        QCOMPARE(showCode, 0);
+        QVERIFY2(showOut.endsWith(QStringLiteral(" 0")), qPrintable(showOut));
+        QVERIFY(credits({QStringLiteral("set"), QStringLiteral("ci"), QStringLiteral("unlimited")})
+                    .second.endsWith(QStringLiteral(" unlimited")));
     }
 
     void keysNeedsAnAction() {

@@ -1,0 +1,82 @@
+#include "Commands.h"
+
+#include "auth/ApiKeyRegistry.h"
+#include "core/Clock.h"
+#include "core/DataDir.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+#include "proof/ProofService.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QTextStream>
+
+using namespace proofdesk;
+
+int runCreditsCommand(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("proofdesk"));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("credits: read or set a project's proof-service credits (one credit per "
+                       "submission; projects start unlimited). PROJECT is a project id or name."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("show | set"));
+    parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Project id or name."));
+    parser.addPositionalArgument(QStringLiteral("amount"),
+                                 QStringLiteral("set: a whole number, or `unlimited`."));
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+                                     QStringLiteral("The server's data dir."),
+                                     QStringLiteral("dir"), defaultDataDir());
+    parser.addOption(dataDir);
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+    const bool show = args.size() == 2 && args[0] == QStringLiteral("show");
+    const bool set = args.size() == 3 && args[0] == QStringLiteral("set");
+    if (!show && !set) {
+        err << "usage: proofdesk credits show PROJECT [--data-dir DIR]\n"
+               "       proofdesk credits set PROJECT AMOUNT|unlimited [--data-dir DIR]"
+            << Qt::endl;
+        return 2;
+    }
+    std::optional<qint64> amount;
+    if (set && args[2] != QStringLiteral("unlimited")) {
+        bool ok = false;
+        amount = args[2].toLongLong(&ok);
+        if (!ok || *amount < 0) {
+            err << "AMOUNT is a whole number >= 0 or `unlimited`, got " << args[2] << Qt::endl;
+            return 2;
+        }
+    }
+
+    QString error;
+    if (!prepareDataDir(parser.value(dataDir), &error)) {
+        err << error << Qt::endl;
+        return 1;
+    }
+    try {
+        Store store(storePathIn(parser.value(dataDir)));
+        SystemClock clock;
+        auth::ApiKeyRegistry keys(store, clock);
+        const std::optional<QString> project = keys.findProject(args[1]);
+        if (!project) {
+            err << "no project with id or name " << args[1] << Qt::endl;
+            return 1;
+        }
+        JobEngine jobs(store, clock); // not started: the command only touches credits
+        proof::ProofService proofs(store, clock, jobs, parser.value(dataDir), {});
+        if (set) {
+            proofs.setCredits(*project, amount);
+        }
+        const std::optional<qint64> credits = proofs.credits(*project);
+        out << *project << ' '
+            << (credits ? QString::number(*credits) : QStringLiteral("unlimited")) << Qt::endl;
+    } catch (const std::exception& failure) {
+        err << "proofdesk credits: " << failure.what() << Qt::endl;
+        return 1;
+    }
+    return 0;
+}
