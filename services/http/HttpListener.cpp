@@ -67,9 +67,10 @@ HttpListener::HttpListener(const Router& router, std::vector<RouteGroup> groups,
     // SO_REUSEADDR only: restarting right after a stop works, but a second live server on the
     // same port is refused. (The library's default adds SO_REUSEPORT on Linux, which would let
     // two servers share a port and split its connections between them.)
-    server.set_socket_options([](socket_t sock) {
+    server.set_socket_options([this](socket_t sock) {
         int yes = 1;
         setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+        m_listenSocket = sock;
     });
     // Headers and body go out in separate writes; without this, Nagle's algorithm meets the
     // peer's delayed ACK and every keep-alive response stalls ~40 ms.
@@ -144,6 +145,12 @@ bool HttpListener::bind(const QString& host, int port, QString* error) {
         m_port = port;
     }
     m_host = host;
+    // The library listens with a backlog of 5 (compiled into Debian's libcpp-httplib): 64 clients
+    // connecting at once overflow it, and each dropped SYN costs its client a 1 s retransmit.
+    // Listening again on the bound socket raises the backlog (Linux allows it).
+    if (m_listenSocket >= 0) {
+        ::listen(m_listenSocket, SOMAXCONN);
+    }
     return true;
 }
 

@@ -50,6 +50,7 @@ private:
     std::thread m_thread;
     QString m_host;
     int m_port = 0;
+    int m_listenSocket = -1; // the listening socket, seen in the socket-options callback
 };
 
 } // namespace proofdesk::http

@@ -13,6 +13,7 @@ void RequestLog::record(RequestLogEntry entry) {
         sink = m_sink;
     }
     if (sink) {
+        std::lock_guard lock(m_sinkMutex);
         sink(entry);
     }
 }

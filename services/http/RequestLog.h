@@ -24,12 +24,14 @@ public:
 
     void record(RequestLogEntry entry);
     std::vector<RequestLogEntry> recent() const;
-    // Called on the serving thread after each request.
+    // Called on the serving thread after each request; calls are serialised (one at a time), so a
+    // sink may write to a stream that is not thread-safe.
     void setSink(std::function<void(const RequestLogEntry&)> sink);
 
 private:
     std::size_t m_capacity;
     mutable std::mutex m_mutex;
+    std::mutex m_sinkMutex;
     std::deque<RequestLogEntry> m_entries;
     std::function<void(const RequestLogEntry&)> m_sink;
 };

@@ -6,10 +6,14 @@
 #include "http/ApiKeyGate.h"
 #include "http/ErrorMapping.h"
 #include "http/ListenAddress.h"
+#include "http/RequestLog.h"
 #include "http/Router.h"
 
 #include <QTest>
 #include <QUrl>
+
+#include <atomic>
+#include <thread>
 
 using namespace proofdesk;
 using namespace proofdesk::test;
@@ -18,6 +22,36 @@ using nlohmann::json;
 class HttpEdgeTest : public QObject {
     Q_OBJECT
 private slots:
+    // `serve` writes each entry to a QTextStream, which is not thread-safe: the sink must never be
+    // entered by two serving threads at once (it was, and 128 threads corrupted the heap).
+    void requestLogSinkCallsDoNotOverlap() {
+        http::RequestLog log;
+        std::atomic<int> inside{0};
+        std::atomic<int> overlaps{0};
+        std::atomic<int> calls{0};
+        log.setSink([&](const http::RequestLogEntry&) {
+            if (inside.fetch_add(1) != 0) {
+                ++overlaps;
+            }
+            std::this_thread::yield();
+            ++calls;
+            inside.fetch_sub(1);
+        });
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t) {
+            threads.emplace_back([&log] {
+                for (int i = 0; i < 2000; ++i) {
+                    log.record({});
+                }
+            });
+        }
+        for (std::thread& thread : threads) {
+            thread.join();
+        }
+        QCOMPARE(calls.load(), 16000);
+        QCOMPARE(overlaps.load(), 0);
+    }
+
     void isAliveAnswers() {
         TestServer server;
         QVERIFY2(server.ok(), qPrintable(server.error()));
