@@ -76,10 +76,6 @@ HttpListener::HttpListener(const Router& router, std::vector<RouteGroup> groups,
     // peer's delayed ACK and every keep-alive response stalls ~40 ms.
     server.set_tcp_nodelay(true);
 
-    server.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-        t_requestStart = std::chrono::steady_clock::now();
-        return httplib::Server::HandlerResponse::Unhandled;
-    });
     auto handle = [this](const httplib::Request& in, httplib::Response& out) {
         HttpRequest request = toRequest(in);
         HttpResponse response = m_router.dispatch(request, m_groups);
@@ -89,6 +85,20 @@ HttpListener::HttpListener(const Router& router, std::vector<RouteGroup> groups,
         }
         out.set_content(response.body, response.contentType.c_str());
     };
+    server.set_pre_routing_handler([handle](const httplib::Request& in, httplib::Response& out) {
+        t_requestStart = std::chrono::steady_clock::now();
+        // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112
+        // §6.3), but the library would read a POST's body until the client closes the connection
+        // (so `curl -X POST` without data waited for the read timeout). Such requests are
+        // answered here, before the library tries to read.
+        const bool bodyMethod = in.method == "POST" || in.method == "PUT" || in.method == "PATCH" ||
+                                in.method == "DELETE";
+        if (bodyMethod && !in.has_header("Content-Length") && !in.has_header("Transfer-Encoding")) {
+            handle(in, out);
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
     const std::string any = ".*";
     server.Get(any, handle);
     server.Post(any, handle);

@@ -9,6 +9,7 @@
 #include "http/RequestLog.h"
 #include "http/Router.h"
 
+#include <QTcpSocket>
 #include <QTest>
 #include <QUrl>
 
@@ -22,6 +23,28 @@ using nlohmann::json;
 class HttpEdgeTest : public QObject {
     Q_OBJECT
 private slots:
+    // `curl -X POST URL` sends neither Content-Length nor Transfer-Encoding: no body. The answer
+    // must come at once, not after the 10 s read timeout the server library would wait.
+    void bodilessPostWithoutContentLengthIsAnsweredAtOnce() {
+        TestServer server;
+        const QUrl url(server.url());
+        QTcpSocket socket;
+        socket.connectToHost(url.host(), quint16(url.port()));
+        QVERIFY(socket.waitForConnected(5000));
+        socket.write("POST /buckets/close HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        QByteArray answer;
+        QDeadlineTimer deadline(3000); // well under the 10 s read timeout
+        while (!answer.contains("MISSING_API_KEY") && !deadline.hasExpired()) {
+            socket.waitForReadyRead(int(deadline.remainingTime()));
+            answer += socket.readAll();
+        }
+        QVERIFY2(answer.startsWith("HTTP/1.1 401"), answer.constData());
+        QVERIFY(answer.contains(R"({"error":"MISSING_API_KEY"})"));
+        QTRY_VERIFY_WITH_TIMEOUT(!server.server().requestLog().recent().empty(), 5000);
+        QCOMPARE(server.server().requestLog().recent().back().path,
+                 QStringLiteral("/buckets/close"));
+    }
+
     // `serve` writes each entry to a QTextStream, which is not thread-safe: the sink must never be
     // entered by two serving threads at once (it was, and 128 threads corrupted the heap).
     void requestLogSinkCallsDoNotOverlap() {
