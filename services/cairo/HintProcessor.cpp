@@ -14,6 +14,7 @@ const HintRegistry& HintRegistry::instance() {
         registerCommonHints(r);
         registerKeccakHints(r);
         registerBlake2sHints(r);
+        registerSecpHints(r);
         return r;
     }();
     return registry;
@@ -28,7 +29,9 @@ const HintFn* HintRegistry::find(const std::string& code) const {
 }
 
 void HintRegistry::add(std::string code, HintFn fn) {
-    m_hints[std::move(code)] = std::move(fn);
+    if (!m_hints.emplace(code, std::move(fn)).second) {
+        throw std::logic_error("hint code registered twice: " + code);
+    }
 }
 
 void ExecutionScopes::exit() {

@@ -133,5 +133,6 @@ void registerEcHints(HintRegistry& registry);
 void registerCommonHints(HintRegistry& registry);
 void registerKeccakHints(HintRegistry& registry);
 void registerBlake2sHints(HintRegistry& registry);
+void registerSecpHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo
