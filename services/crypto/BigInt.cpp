@@ -466,9 +466,10 @@ std::string BigInt::toHex() const {
         digits.pop_back();
     }
     if (digits.empty()) {
-        digits = "0";
+        digits.push_back('0');
     }
-    digits += "x0";
+    digits.push_back('x');
+    digits.push_back('0');
     if (m_negative) {
         digits.push_back('-');
     }

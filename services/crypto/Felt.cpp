@@ -212,16 +212,29 @@ const Limbs& one() {
     return value;
 }
 Limbs inverse(const Limbs& a) {
-    // Fermat: a^(p-2).
-    const Limbs exponent = pMinus({2, 0, 0, 0});
-    Limbs result = one();
-    for (int i = 255; i >= 0; --i) {
-        result = square(result);
-        if ((exponent[i / 64] >> (i % 64)) & 1) {
-            result = mul(result, a);
+    // Fermat, a^(p-2), along an addition chain for p - 2 = 2^192·(2^59 + 16) + (2^192 - 1):
+    // 250 squarings and 11 multiplications instead of the 444 operations of square-and-multiply.
+    const auto squareTimes = [](Limbs x, int times) {
+        for (int i = 0; i < times; ++i) {
+            x = square(x);
         }
-    }
-    return result;
+        return x;
+    };
+    // x_k = a^(2^k - 1), doubling k: x_2k = x_k^(2^k) · x_k.
+    const Limbs x1 = a;
+    const Limbs x2 = mul(squareTimes(x1, 1), x1);
+    const Limbs x4 = mul(squareTimes(x2, 2), x2);
+    const Limbs x8 = mul(squareTimes(x4, 4), x4);
+    const Limbs x16 = mul(squareTimes(x8, 8), x8);
+    const Limbs x32 = mul(squareTimes(x16, 16), x16);
+    const Limbs x64 = mul(squareTimes(x32, 32), x32);
+    const Limbs x128 = mul(squareTimes(x64, 64), x64);
+    const Limbs x192 = mul(squareTimes(x128, 64), x64); // a^(2^192 - 1)
+    // z = a^(2^192); a^(p-2) = z^(2^59) · z^16 · x192.
+    const Limbs z = mul(x192, a);
+    const Limbs z16 = squareTimes(z, 4);
+    const Limbs z59 = squareTimes(z16, 55);
+    return mul(mul(z59, z16), x192);
 }
 
 } // namespace mont

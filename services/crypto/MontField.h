@@ -72,9 +72,10 @@ inline Limbs sub(const Limbs& a, const Limbs& b) {
     return r;
 }
 
-// a·b·2^-256 mod p (CIOS). Per round: t += a·b[i]; m = -t0; t += m·p, which for p's sparse
-// limbs (1, 0, 0, kP3) zeroes t0 with a carry of (t0 != 0) and adds m·kP3 at limb 3; shift.
-inline Limbs mul(const Limbs& a, const Limbs& b) {
+// a·b·2^-256 mod p (CIOS), not fully reduced: for a, b < 4p the result is below 2p (it is
+// below a·b/2^256 + p). Per round: t += a·b[i]; m = -t0; t += m·p, which for p's sparse limbs
+// (1, 0, 0, kP3) zeroes t0 with a carry of (t0 != 0) and adds m·kP3 at limb 3; shift.
+inline Limbs mulLazy(const Limbs& a, const Limbs& b) {
     std::uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0;
     for (int i = 0; i < 4; ++i) {
         const std::uint64_t bi = b[i];
@@ -101,7 +102,12 @@ inline Limbs mul(const Limbs& a, const Limbs& b) {
         t3 = static_cast<std::uint64_t>(c);
         t4 = t5 + static_cast<std::uint64_t>(c >> 64);
     }
-    return reduce({t0, t1, t2, t3});
+    return {t0, t1, t2, t3};
+}
+
+// a·b·2^-256 mod p, below p (a, b < 4p).
+inline Limbs mul(const Limbs& a, const Limbs& b) {
+    return reduce(mulLazy(a, b));
 }
 
 inline Limbs square(const Limbs& a) {

@@ -34,27 +34,91 @@ const std::array<std::array<Limbs, 3>, kRounds>& roundConstants() {
     return value;
 }
 
-inline Limbs cube(const Limbs& x) {
-    return mont::mul(mont::square(x), x);
+// The permutation keeps its state lazily reduced: values below 2p between rounds, plain
+// (carry-only) additions inside a round, one cheap reduction per value per round. mont::mul takes
+// inputs below 4p (its result a·b/R + p stays below 2p before its final subtraction).
+using mont::u128;
+
+inline Limbs addPlain(const Limbs& a, const Limbs& b) { // a + b < 2^256
+    Limbs r;
+    u128 t = static_cast<u128>(a[0]) + b[0];
+    r[0] = static_cast<std::uint64_t>(t);
+    t = static_cast<u128>(a[1]) + b[1] + static_cast<std::uint64_t>(t >> 64);
+    r[1] = static_cast<std::uint64_t>(t);
+    t = static_cast<u128>(a[2]) + b[2] + static_cast<std::uint64_t>(t >> 64);
+    r[2] = static_cast<std::uint64_t>(t);
+    r[3] = a[3] + b[3] + static_cast<std::uint64_t>(t >> 64);
+    return r;
 }
 
+inline Limbs subPlain(const Limbs& a, const Limbs& b) { // a >= b
+    Limbs r;
+    u128 t = static_cast<u128>(a[0]) - b[0];
+    r[0] = static_cast<std::uint64_t>(t);
+    std::uint64_t borrow = static_cast<std::uint64_t>(t >> 64) & 1;
+    t = static_cast<u128>(a[1]) - b[1] - borrow;
+    r[1] = static_cast<std::uint64_t>(t);
+    borrow = static_cast<std::uint64_t>(t >> 64) & 1;
+    t = static_cast<u128>(a[2]) - b[2] - borrow;
+    r[2] = static_cast<std::uint64_t>(t);
+    borrow = static_cast<std::uint64_t>(t >> 64) & 1;
+    r[3] = a[3] - b[3] - borrow;
+    return r;
+}
+
+// k·p for small k.
+constexpr Limbs multipleOfP(std::uint64_t k) {
+    return {k, 0, 0, k * mont::kP3};
+}
+
+// p - q·(17·2^192 + 1) for q = 0..15, as limbs: (1 - q) borrows from the upper limbs when q > 1.
+constexpr std::array<Limbs, 16> kReduceOffsets = [] {
+    std::array<Limbs, 16> table{};
+    for (std::uint64_t q = 0; q < 16; ++q) {
+        const std::uint64_t top = mont::kP3 - 17 * q;
+        table[q] = q <= 1 ? Limbs{1 - q, 0, 0, top}
+                          : Limbs{1 - q, ~std::uint64_t{0}, ~std::uint64_t{0}, top - 1};
+    }
+    return table;
+}();
+
+// x < 2^255 to a congruent value below 2p: with q = x >> 251 (at most 15), x - q·p equals
+// (x mod 2^251) - q·(17·2^192 + 1); adding p keeps it positive: the result is below 2^251 + p.
+inline Limbs reduceBelow2p(const Limbs& x) {
+    const std::uint64_t q = x[3] >> 59;
+    const Limbs low = {x[0], x[1], x[2], x[3] & ((std::uint64_t{1} << 59) - 1)};
+    return addPlain(low, kReduceOffsets[q]);
+}
+
+inline Limbs cube(const Limbs& x) { // x < 4p; result < 2p
+    return mont::mulLazy(mont::mulLazy(x, x), x);
+}
+
+// MDS of Starknet's Hades: [[3, 1, 1], [1, -1, 1], [1, 1, -2]], for s0, s1 below 3p and s2
+// below 2p (an S-box output); outputs below 2p. The parts without s2 are formed first, so after
+// the S-box only one addition (or subtraction) and one reduction remain on each output's path.
+// Subtractions borrow 3p >= s1 and 4p >= 2·s2; every intermediate stays below 15p < 2^255.
 inline void mix(Limbs& s0, Limbs& s1, Limbs& s2) {
-    const Limbs sum = mont::add(mont::add(s0, s1), s2);
-    const Limbs n0 = mont::add(sum, mont::add(s0, s0));                // 3s0 + s1 + s2
-    const Limbs n1 = mont::sub(sum, mont::add(s1, s1));                // s0 - s1 + s2
-    const Limbs n2 = mont::sub(sum, mont::add(mont::add(s2, s2), s2)); // s0 + s1 - 2s2
-    s0 = n0;
-    s1 = n1;
-    s2 = n2;
+    static constexpr Limbs k3p = multipleOfP(3);
+    static constexpr Limbs k4p = multipleOfP(4);
+    const Limbs s01 = addPlain(s0, s1);                   // < 6p
+    const Limbs pre0 = addPlain(s01, addPlain(s0, s0));   // 3·s0 + s1 < 12p
+    const Limbs pre1 = subPlain(addPlain(s0, k3p), s1);   // s0 - s1 + 3p < 6p
+    const Limbs pre2 = addPlain(s01, k4p);                // s0 + s1 + 4p < 10p
+    s0 = reduceBelow2p(addPlain(pre0, s2));               // < 14p
+    s1 = reduceBelow2p(addPlain(pre1, s2));               // < 8p
+    s2 = reduceBelow2p(subPlain(pre2, addPlain(s2, s2))); // < 10p
 }
 
 void permute(Limbs& s0, Limbs& s1, Limbs& s2) {
+    // State below 2p on entry and after every round; round constants below p.
     const auto& rc = roundConstants();
     int round = 0;
     auto fullRound = [&] {
-        s0 = cube(mont::add(s0, rc[static_cast<std::size_t>(round)][0]));
-        s1 = cube(mont::add(s1, rc[static_cast<std::size_t>(round)][1]));
-        s2 = cube(mont::add(s2, rc[static_cast<std::size_t>(round)][2]));
+        const auto& c = rc[static_cast<std::size_t>(round)];
+        s0 = cube(addPlain(s0, c[0]));
+        s1 = cube(addPlain(s1, c[1]));
+        s2 = cube(addPlain(s2, c[2]));
         mix(s0, s1, s2);
         ++round;
     };
@@ -62,9 +126,10 @@ void permute(Limbs& s0, Limbs& s1, Limbs& s2) {
         fullRound();
     }
     for (int i = 0; i < kPartialRounds; ++i) {
-        s0 = mont::add(s0, rc[static_cast<std::size_t>(round)][0]);
-        s1 = mont::add(s1, rc[static_cast<std::size_t>(round)][1]);
-        s2 = cube(mont::add(s2, rc[static_cast<std::size_t>(round)][2]));
+        const auto& c = rc[static_cast<std::size_t>(round)];
+        s0 = addPlain(s0, c[0]); // < 3p
+        s1 = addPlain(s1, c[1]); // < 3p
+        s2 = cube(addPlain(s2, c[2]));
         mix(s0, s1, s2);
         ++round;
     }
@@ -73,8 +138,8 @@ void permute(Limbs& s0, Limbs& s1, Limbs& s2) {
     }
 }
 
-Felt canonical(const Limbs& m) {
-    return *Felt::fromLimbs(mont::fromMont(m));
+Felt canonical(const Limbs& m) { // m below 2p
+    return *Felt::fromLimbs(mont::fromMont(mont::reduce(m)));
 }
 
 } // namespace
