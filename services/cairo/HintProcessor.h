@@ -134,5 +134,6 @@ void registerCommonHints(HintRegistry& registry);
 void registerKeccakHints(HintRegistry& registry);
 void registerBlake2sHints(HintRegistry& registry);
 void registerSecpHints(HintRegistry& registry);
+void registerSha256Hints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo

@@ -4,6 +4,9 @@
 #include "HintFixture.h"
 
 #include "crypto/Blake2s.h"
+#include "crypto/Sha256.h"
+
+#include <QCryptographicHash>
 
 using namespace proofdesk::cairo;
 using proofdesk::test::Fixture;
@@ -85,9 +88,105 @@ private slots:
     }
 };
 
+// One SHA-256 block holding `message` (under 56 bytes) with its padding, as 16 big-endian words.
+crypto::Sha256Block paddedBlock(const QByteArray& message) {
+    QByteArray bytes = message;
+    bytes.append(char(0x80));
+    bytes.append(QByteArray(56 - bytes.size(), 0));
+    const quint64 bits = quint64(message.size()) * 8;
+    for (int i = 7; i >= 0; --i) {
+        bytes.append(char((bits >> (8 * i)) & 0xff));
+    }
+    crypto::Sha256Block block{};
+    for (int i = 0; i < 16; ++i) {
+        for (int j = 0; j < 4; ++j) {
+            block[std::size_t(i)] = (block[std::size_t(i)] << 8) | quint8(bytes[4 * i + j]);
+        }
+    }
+    return block;
+}
+
+QByteArray digestBytes(const crypto::Sha256State& state) {
+    QByteArray out;
+    for (std::uint32_t word : state) {
+        for (int i = 3; i >= 0; --i) {
+            out.append(char((word >> (8 * i)) & 0xff));
+        }
+    }
+    return out;
+}
+
 class CairoBlake2sHintsTest : public QObject {
     Q_OBJECT
 private slots:
+    void sha256CompressionMatchesSha256() {
+        const auto abc = crypto::sha256Compress(crypto::sha256Iv(),
+                                                crypto::sha256MessageSchedule(paddedBlock("abc")));
+        QCOMPARE(digestBytes(abc).toHex(),
+                 QByteArray("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        for (int length = 0; length < 56; length += 5) {
+            QByteArray message(length, 'x');
+            for (int i = 0; i < length; ++i) {
+                message[i] = char(i * 37 + length);
+            }
+            const auto state = crypto::sha256Compress(
+                crypto::sha256Iv(), crypto::sha256MessageSchedule(paddedBlock(message)));
+            QCOMPARE(digestBytes(state),
+                     QCryptographicHash::hash(message, QCryptographicHash::Sha256));
+        }
+    }
+
+    void sha256HintsCompressAndPad() {
+        Fixture f({"sha256_start", "output", "state", "sha256_ptr_end"},
+                  {{"SHA256_INPUT_CHUNK_SIZE_FELTS", 16},
+                   {"SHA256_STATE_SIZE_FELTS", 8},
+                   {"BLOCK_SIZE", 3}});
+        const Relocatable input = f.memory.addSegment();
+        const crypto::Sha256Block block = paddedBlock("abc");
+        for (int i = 0; i < 16; ++i) {
+            f.memory.set(input + i, Felt::fromU64(block[std::size_t(i)]));
+        }
+        const Relocatable output = f.memory.addSegment();
+        f.set("sha256_start", input);
+        f.set("output", output);
+        f.run(R"(from starkware.cairo.common.cairo_sha256.sha256_utils import (
+    IV, compute_message_schedule, sha2_compress_function)
+
+_sha256_input_chunk_size_felts = int(ids.SHA256_INPUT_CHUNK_SIZE_FELTS)
+assert 0 <= _sha256_input_chunk_size_felts < 100
+
+w = compute_message_schedule(memory.get_range(
+    ids.sha256_start, _sha256_input_chunk_size_felts))
+new_state = sha2_compress_function(IV, w)
+segments.write_arg(ids.output, new_state))");
+        QCOMPARE(f.memory.get(output).felt(), Felt::fromU64(0xba7816bf));
+        QCOMPARE(f.memory.get(output + 7).felt(), Felt::fromU64(0xf20015ad));
+
+        const Relocatable end = f.memory.addSegment();
+        f.set("sha256_ptr_end", end);
+        f.run(R"(# Add dummy pairs of input and output.
+from starkware.cairo.common.cairo_sha256.sha256_utils import (
+    IV, compute_message_schedule, sha2_compress_function)
+
+_block_size = int(ids.BLOCK_SIZE)
+assert 0 <= _block_size < 20
+_sha256_input_chunk_size_felts = int(ids.SHA256_INPUT_CHUNK_SIZE_FELTS)
+assert 0 <= _sha256_input_chunk_size_felts < 100
+
+message = [0] * _sha256_input_chunk_size_felts
+w = compute_message_schedule(message)
+output = sha2_compress_function(IV, w)
+padding = (message + IV + output) * (_block_size - 1)
+segments.write_arg(ids.sha256_ptr_end, padding))");
+        // Two dummy instances of 16 + 8 + 8 words; each output is the compression of zeros.
+        const auto zeros =
+            crypto::sha256Compress(crypto::sha256Iv(), crypto::sha256MessageSchedule({}));
+        QCOMPARE(f.memory.get(end + 16).felt(), Felt::fromU64(0x6a09e667));
+        QCOMPARE(f.memory.get(end + 24).felt(), Felt::fromU64(zeros[0]));
+        QCOMPARE(f.memory.get(end + (32 + 31)).felt(), Felt::fromU64(zeros[7]));
+        QVERIFY(!f.memory.isSet(end + 64));
+    }
+
     void compressionMatchesBlake2sOfAbc() {
         // BLAKE2s-256("abc") = 508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982.
         std::array<std::uint32_t, 8> h = crypto::blake2sIv();
