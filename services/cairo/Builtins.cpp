@@ -1,5 +1,7 @@
 #include "Builtins.h"
 
+#include "ModBuiltin.h"
+
 #include "crypto/KeccakF.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
@@ -407,6 +409,9 @@ std::unique_ptr<BuiltinRunner> makeBuiltinRunner(const std::string& name, const 
     }
     if (name == "ecdsa") {
         return std::make_unique<EcdsaBuiltin>(name, 2, 2, spec, included);
+    }
+    if (name == "add_mod" || name == "mul_mod") {
+        return std::make_unique<ModBuiltin>(name, spec, included, name == "mul_mod");
     }
     throw VmError("the " + name + " builtin is not supported yet");
 }

@@ -44,6 +44,8 @@ public:
     // Entries for air_private_input.json under this builtin's name: by default, one object per
     // instance whose inputs are all set, {"index", <input names>: hex}.
     virtual nlohmann::json airPrivateInput(const Memory& memory) const;
+    // Checks run when the run ends (the mod builtins verify every operation); throws VmError.
+    virtual void verifyAtEnd(const Memory&) const {}
     // The ecdsa builtin's signature registry (ecdsa_builtin.add_signature); others refuse.
     virtual void addSignature(const Relocatable& address, const Felt& r, const Felt& s);
 

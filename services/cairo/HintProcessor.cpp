@@ -16,6 +16,7 @@ const HintRegistry& HintRegistry::instance() {
         registerBlake2sHints(r);
         registerSecpHints(r);
         registerSha256Hints(r);
+        registerModuloHints(r);
         return r;
     }();
     return registry;

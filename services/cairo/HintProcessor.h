@@ -135,5 +135,6 @@ void registerKeccakHints(HintRegistry& registry);
 void registerBlake2sHints(HintRegistry& registry);
 void registerSecpHints(HintRegistry& registry);
 void registerSha256Hints(HintRegistry& registry);
+void registerModuloHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo

@@ -1,5 +1,7 @@
 #include "Layout.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 
 // Ratios and resources per layout as cairo-lang 0.14's instances.py defines them, cross-checked
@@ -150,8 +152,12 @@ std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t s
         for (const std::string& name : builtins) {
             covers = covers && layout.has(name);
         }
-        // The mod builtins are not implemented yet: layouts with them cannot run in proof mode.
-        if (!covers || layout.has("add_mod") || layout.has("mul_mod")) {
+        // Layouts with the mod builtins cannot run in proof mode here (CairoRunner refuses):
+        // they are chosen only for a program that declares add_mod or mul_mod.
+        const bool needsMod =
+            std::find(builtins.begin(), builtins.end(), "add_mod") != builtins.end() ||
+            std::find(builtins.begin(), builtins.end(), "mul_mod") != builtins.end();
+        if (!covers || (!needsMod && (layout.has("add_mod") || layout.has("mul_mod")))) {
             continue;
         }
         const double cost = static_cast<double>(layout.traceColumns) *

@@ -71,6 +71,11 @@ void CairoRunner::initialize() {
             throw VmError("builtin " + name + " is not present in layout " + m_layout.name);
         }
     }
+    if (proof && (m_layout.has("add_mod") || m_layout.has("mul_mod"))) {
+        throw VmError("proof mode on layout " + m_layout.name +
+                      " is not supported: its add_mod/mul_mod builtins run in plain mode only "
+                      "(pick a layout without them)");
+    }
     if (proof && (!m_program.start || !m_program.end)) {
         throw VmError("--proof_mode needs a program compiled with --proof_mode (it has no "
                       "__start__/__end__ labels)");
@@ -326,6 +331,9 @@ void CairoRunner::run() {
         }
     }
     readReturnValues();
+    for (const auto& builtin : m_builtins) {
+        builtin->verifyAtEnd(m_memory);
+    }
     if (m_options.proofMode && m_options.padTrace) {
         finalizeSegments();
     }

@@ -201,7 +201,8 @@ private slots:
         QCOMPARE(autoLayout({"output", "pedersen"}, 1u << 20),
                  std::string("recursive_with_poseidon"));
         QCOMPARE(autoLayout({"keccak"}, 100), std::string("starknet_with_keccak"));
-        QCOMPARE(autoLayout({"add_mod"}, 100), std::string());
+        // The mod builtins: only all_cairo has them (plain mode; proof mode refuses it).
+        QCOMPARE(autoLayout({"add_mod"}, 100), std::string("all_cairo"));
         // A run with layout auto reports the layout it chose.
         const Program program = Program::fromJson(Asm::countdown(3).proofModeProgram());
         RunOptions options;
