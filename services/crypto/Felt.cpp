@@ -214,12 +214,14 @@ const Limbs& one() {
 Limbs inverse(const Limbs& a) {
     // Fermat, a^(p-2), along an addition chain for p - 2 = 2^192·(2^59 + 16) + (2^192 - 1):
     // 250 squarings and 11 multiplications instead of the 444 operations of square-and-multiply.
+    // Products stay lazily reduced (below 2p, which mulLazy accepts) until the end.
     const auto squareTimes = [](Limbs x, int times) {
         for (int i = 0; i < times; ++i) {
-            x = square(x);
+            x = mulLazy(x, x);
         }
         return x;
     };
+    const auto mul = [](const Limbs& x, const Limbs& y) { return mulLazy(x, y); };
     // x_k = a^(2^k - 1), doubling k: x_2k = x_k^(2^k) · x_k.
     const Limbs x1 = a;
     const Limbs x2 = mul(squareTimes(x1, 1), x1);
@@ -234,7 +236,7 @@ Limbs inverse(const Limbs& a) {
     const Limbs z = mul(x192, a);
     const Limbs z16 = squareTimes(z, 4);
     const Limbs z59 = squareTimes(z16, 55);
-    return mul(mul(z59, z16), x192);
+    return reduce(mul(mul(z59, z16), x192));
 }
 
 } // namespace mont

@@ -34,6 +34,38 @@ const std::array<std::array<Limbs, 3>, kRounds>& roundConstants() {
     return value;
 }
 
+// The partial rounds' constants folded (Poseidon paper, appendix B): a partial round adds c0 and
+// c1 only to carry them through the linear layer, so their effect is pushed forward instead.
+// If the true state is the computed one plus (o0, o1, 0), round k adds nothing to s0 and s1,
+// adds c2_k + d2_{k-1} to s2, and leaves the true state ahead by D = MDS·(o0 + c0_k, o1 + c1_k, 0);
+// the last D joins the constants of the first full round after the partial ones.
+struct FoldedConstants {
+    std::array<Limbs, kPartialRounds> partialC2{};
+    std::array<Limbs, 3> nextFullRound{};
+};
+
+const FoldedConstants& foldedConstants() {
+    static const FoldedConstants value = [] {
+        const auto& rc = roundConstants();
+        FoldedConstants folded;
+        Limbs o0{}, o1{}, d2{};
+        for (int k = 0; k < kPartialRounds; ++k) {
+            const auto& c = rc[static_cast<std::size_t>(kFullRounds / 2 + k)];
+            folded.partialC2[static_cast<std::size_t>(k)] = mont::add(c[2], d2);
+            const Limbs a = mont::add(o0, c[0]);
+            const Limbs b = mont::add(o1, c[1]);
+            o0 = mont::add(mont::add(mont::add(a, a), a), b); // 3a + b
+            o1 = mont::sub(a, b);                             // a - b
+            d2 = mont::add(a, b);                             // a + b
+        }
+        const auto& next = rc[static_cast<std::size_t>(kFullRounds / 2 + kPartialRounds)];
+        folded.nextFullRound = {mont::add(next[0], o0), mont::add(next[1], o1),
+                                mont::add(next[2], d2)};
+        return folded;
+    }();
+    return value;
+}
+
 // The permutation keeps its state lazily reduced: values below 2p between rounds, plain
 // (carry-only) additions inside a round, one cheap reduction per value per round. mont::mul takes
 // inputs below 4p (its result a·b/R + p stays below 2p before its final subtraction).
@@ -113,28 +145,23 @@ inline void mix(Limbs& s0, Limbs& s1, Limbs& s2) {
 void permute(Limbs& s0, Limbs& s1, Limbs& s2) {
     // State below 2p on entry and after every round; round constants below p.
     const auto& rc = roundConstants();
-    int round = 0;
-    auto fullRound = [&] {
-        const auto& c = rc[static_cast<std::size_t>(round)];
+    const FoldedConstants& folded = foldedConstants();
+    const auto fullRound = [&](const std::array<Limbs, 3>& c) {
         s0 = cube(addPlain(s0, c[0]));
         s1 = cube(addPlain(s1, c[1]));
         s2 = cube(addPlain(s2, c[2]));
         mix(s0, s1, s2);
-        ++round;
     };
-    for (int i = 0; i < kFullRounds / 2; ++i) {
-        fullRound();
+    for (int round = 0; round < kFullRounds / 2; ++round) {
+        fullRound(rc[static_cast<std::size_t>(round)]);
     }
-    for (int i = 0; i < kPartialRounds; ++i) {
-        const auto& c = rc[static_cast<std::size_t>(round)];
-        s0 = addPlain(s0, c[0]); // < 3p
-        s1 = addPlain(s1, c[1]); // < 3p
-        s2 = cube(addPlain(s2, c[2]));
+    for (const Limbs& c2 : folded.partialC2) {
+        s2 = cube(addPlain(s2, c2));
         mix(s0, s1, s2);
-        ++round;
     }
-    for (int i = 0; i < kFullRounds / 2; ++i) {
-        fullRound();
+    fullRound(folded.nextFullRound);
+    for (int round = kFullRounds / 2 + kPartialRounds + 1; round < kRounds; ++round) {
+        fullRound(rc[static_cast<std::size_t>(round)]);
     }
 }
 
