@@ -1,5 +1,7 @@
 #include "Commands.h"
 
+#include "auth/ApiKeyRegistry.h"
+#include "client/ProofClient.h"
 #include "core/DataDir.h"
 #include "http/LocalServer.h"
 #include "models/RequestLogModel.h"
@@ -8,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+#include <QNetworkAccessManager>
 
 using namespace proofdesk;
 
@@ -51,9 +54,22 @@ int runConsole(int argc, char** argv) {
             &requestLog, [&requestLog, row] { requestLog.append(row); }, Qt::QueuedConnection);
     });
 
+    // The Local profile's API key: the embedded server's "Console" project, minted once and reused
+    // (the wallet sign-in dialog replaces it for remote deployments).
+    auth::ApiKeyRegistry& keys = server->apiKeys();
+    const QString consoleProject = keys.adminProjectNamed(QStringLiteral("Console"));
+    const api::ApiKeyPage existing = keys.listKeys(consoleProject, 1, 0);
+    const QString consoleKey = QString::fromStdString(
+        existing.data.empty()
+            ? keys.mintKey(consoleProject, QStringLiteral("Console"), QStringLiteral("#2563eb"))
+                  .apiKey
+            : existing.data.front().apiKey);
+    QNetworkAccessManager network;
+    client::ProofClient proofClient(&network, QUrl(server->proofUrl()), consoleKey);
+
     ui::MainWindow window(
-        {server->requestUrl(), server->proofUrl(), server->authUrl(), options.dataDir},
-        &requestLog);
+        {server->requestUrl(), server->proofUrl(), server->authUrl(), options.dataDir}, &requestLog,
+        &proofClient);
     window.show();
     const int code = QApplication::exec();
     server->requestLog().setSink({});

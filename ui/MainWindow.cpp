@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "ProofJobsPage.h"
 #include "models/RequestLogModel.h"
 
 #include <QFormLayout>
@@ -69,7 +70,7 @@ QWidget* buildLocalServerPage(const ServerEndpoints& endpoints,
 } // namespace
 
 MainWindow::MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel* requestLog,
-                       QWidget* parent)
+                       client::ProofClient* proofClient, QWidget* parent)
     : QMainWindow(parent) {
     setObjectName(QStringLiteral("proofdeskMainWindow"));
     registerProofdeskResources();
@@ -77,9 +78,13 @@ MainWindow::MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel
     setWindowIcon(QIcon(QStringLiteral(":/proofdesk/icons/proofdesk.svg")));
     auto* navigation = new QListWidget;
     navigation->setObjectName(QStringLiteral("navigationListWidget"));
-    navigation->addItem(tr("Local server"));
     auto* pages = new QStackedWidget;
     pages->setObjectName(QStringLiteral("pagesStackedWidget"));
+    if (proofClient) {
+        navigation->addItem(tr("Proof jobs"));
+        pages->addWidget(new ProofJobsPage(proofClient));
+    }
+    navigation->addItem(tr("Local server"));
     pages->addWidget(buildLocalServerPage(endpoints, requestLog));
     connect(navigation, &QListWidget::currentRowChanged, pages, &QStackedWidget::setCurrentIndex);
     navigation->setCurrentRow(0);

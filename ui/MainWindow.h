@@ -5,6 +5,9 @@
 namespace proofdesk::models {
 class RequestLogModel;
 }
+namespace proofdesk::client {
+class ProofClient;
+}
 
 namespace proofdesk::ui {
 
@@ -16,13 +19,14 @@ struct ServerEndpoints {
     QString dataDir;
 };
 
-// The console's main window. So far: the local server page (endpoints and live request log);
-// the proof, request, bucket and key pages plug into the navigation list.
+// The console's main window. So far: the proof jobs page (when a proof client is given) and the
+// local server page (endpoints and live request log); the request, bucket and key pages plug
+// into the navigation list.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel* requestLog,
-               QWidget* parent = nullptr);
+               client::ProofClient* proofClient = nullptr, QWidget* parent = nullptr);
 };
 
 } // namespace proofdesk::ui

@@ -1,12 +1,39 @@
+#include "ProofTestData.h"
+#include "TestServer.h"
+
+#include "auth/ApiKeyRegistry.h"
+#include "client/ProofClient.h"
+#include "models/ProofQueryModel.h"
 #include "models/RequestLogModel.h"
 #include "ui/MainWindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
 #include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QNetworkAccessManager>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace proofdesk;
+
+namespace {
+
+api::ProofQuery query(const std::string& id, const std::string& status) {
+    api::ProofQuery q;
+    q.id = id;
+    q.status = status;
+    q.createdAt = "2026-11-22T10:00:00.000Z";
+    return q;
+}
+
+} // namespace
 
 class MainWindowTest : public QObject {
     Q_OBJECT
@@ -23,6 +50,91 @@ private slots:
         QCOMPARE(model.index(0, models::RequestLogModel::PathColumn).data().toString(),
                  QStringLiteral("/q/2"));
         QCOMPARE(model.index(2, models::RequestLogModel::StatusColumn).data().toInt(), 204);
+    }
+
+    void modelAppliesPagesIncrementally() {
+        models::ProofQueryModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.update({query("c", "RECEIVED"), query("b", "IN_PROGRESS"), query("a", "DONE")});
+        QCOMPARE(model.rowCount(), 3);
+        int inserted = 0, changed = 0, removed = 0;
+        connect(&model, &QAbstractItemModel::rowsInserted, this, [&] { ++inserted; });
+        connect(&model, &QAbstractItemModel::dataChanged, this, [&] { ++changed; });
+        connect(&model, &QAbstractItemModel::rowsRemoved, this, [&] { ++removed; });
+        // A new query on top, one finished, one gone: one insert, one change, one removal.
+        model.update({query("d", "RECEIVED"), query("c", "DONE"), query("b", "IN_PROGRESS")});
+        QCOMPARE(inserted, 1);
+        QCOMPARE(changed, 1);
+        QCOMPARE(removed, 1);
+        QCOMPARE(model.index(0, models::ProofQueryModel::IdColumn).data().toString(),
+                 QStringLiteral("d"));
+        QCOMPARE(model.index(1, models::ProofQueryModel::StatusColumn).data().toString(),
+                 QStringLiteral("DONE"));
+        // The same page again changes nothing.
+        model.update({query("d", "RECEIVED"), query("c", "DONE"), query("b", "IN_PROGRESS")});
+        QCOMPARE(changed, 1);
+        // A reorder moves rows instead of rebuilding.
+        model.update({query("b", "IN_PROGRESS"), query("d", "RECEIVED"), query("c", "DONE")});
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("b"));
+        QCOMPARE(model.index(2, 0).data().toString(), QStringLiteral("c"));
+    }
+
+    void proofJobsPageSubmitsAndFollowsAJob() {
+        test::TestServer server;
+        const QString project = server.server().apiKeys().adminProjectNamed(QStringLiteral("ui"));
+        const QString key = QString::fromStdString(
+            server.server()
+                .apiKeys()
+                .mintKey(project, QStringLiteral("ui"), QStringLiteral("#000000"))
+                .apiKey);
+        QNetworkAccessManager network;
+        client::ProofClient proofs(&network, QUrl(server.url()), key);
+        models::RequestLogModel log;
+        ui::MainWindow window({server.url(), server.url(), server.url(), server.dataDir()}, &log,
+                              &proofs);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* navigation = window.findChild<QListWidget*>(QStringLiteral("navigationListWidget"));
+        QCOMPARE(navigation->item(0)->text(), QStringLiteral("Proof jobs"));
+
+        QTemporaryDir dir;
+        const QString notAProgram = dir.filePath(QStringLiteral("notes.txt"));
+        {
+            QFile file(notAProgram);
+            file.open(QIODevice::WriteOnly);
+            file.write("just words");
+        }
+        auto* path = window.findChild<QLineEdit*>(QStringLiteral("programPathLineEdit"));
+        auto* submit = window.findChild<QPushButton*>(QStringLiteral("submitPushButton"));
+        auto* banner = window.findChild<QLabel*>(QStringLiteral("errorBannerLabel"));
+        // Validation before sending: neither JSON nor a zip.
+        path->setText(notAProgram);
+        QTest::mouseClick(submit, Qt::LeftButton);
+        QVERIFY(banner->isVisible());
+        QVERIFY(banner->text().contains(QStringLiteral("neither a JSON program nor a zip PIE")));
+
+        const QString program = dir.filePath(QStringLiteral("program.json"));
+        {
+            QFile file(program);
+            file.open(QIODevice::WriteOnly);
+            file.write(QByteArray::fromStdString(test::outputProgram(21)));
+        }
+        path->setText(program);
+        window.findChild<QComboBox*>(QStringLiteral("resultComboBox"))
+            ->setCurrentText(QStringLiteral("PROOF_VERIFICATION_ON_L1"));
+        window.findChild<QCheckBox*>(QStringLiteral("mockFactHashCheckBox"))->setChecked(true);
+        QTest::mouseClick(submit, Qt::LeftButton);
+        auto* table = window.findChild<QTableView*>(QStringLiteral("proofQueriesTableView"));
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            table->model()->index(0, models::ProofQueryModel::StatusColumn).data().toString(),
+            QStringLiteral("DONE"), 20000);
+        QVERIFY(!banner->isVisible());
+        table->selectRow(0);
+        auto* detail =
+            window.findChild<QPlainTextEdit*>(QStringLiteral("queryDetailPlainTextEdit"));
+        QTRY_VERIFY(detail->toPlainText().contains(QStringLiteral("\"isFactMocked\": true")));
     }
 
     void localServerPageShowsEndpointsAndLiveLog() {

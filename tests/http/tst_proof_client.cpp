@@ -1,0 +1,130 @@
+// The console's proof-service client against an in-process server: submissions, reads, lists,
+// and every failure turned into an ApiError with the server's code.
+
+#include "ProofTestData.h"
+#include "TestServer.h"
+
+#include "auth/ApiKeyRegistry.h"
+#include "client/ProofClient.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QNetworkAccessManager>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace proofdesk;
+using namespace proofdesk::test;
+
+namespace {
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const std::string& content) {
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(content.data(), qint64(content.size()));
+    return path;
+}
+
+} // namespace
+
+class ProofClientTest : public QObject {
+    Q_OBJECT
+private slots:
+    void submitsReadsAndListsOverHttp() {
+        TestServer server;
+        const QString project = server.server().apiKeys().adminProjectNamed(QStringLiteral("ui"));
+        const QString key = QString::fromStdString(
+            server.server()
+                .apiKeys()
+                .mintKey(project, QStringLiteral("ui"), QStringLiteral("#000000"))
+                .apiKey);
+        QNetworkAccessManager network;
+        client::ProofClient proofs(&network, QUrl(server.url()), key);
+        QTemporaryDir dir;
+        client::CoreQueryForm form;
+        form.programFilePath = writeFile(dir, QStringLiteral("p.json"), outputProgram(5));
+        form.result = QStringLiteral("TRACE_GENERATION");
+        form.dedupId = QStringLiteral("from-the-client");
+
+        std::optional<client::Result<QString>> submitted;
+        proofs.submitCoreQuery(form, this, [&](auto result) { submitted = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(submitted.has_value(), 10000);
+        QVERIFY(std::holds_alternative<QString>(*submitted));
+        const QString id = std::get<QString>(*submitted);
+        QCOMPARE(id.size(), 26);
+
+        std::optional<api::CoreQueryResponse> read;
+        QDeadlineTimer deadline(20000);
+        while (!read && !deadline.hasExpired()) {
+            std::optional<client::Result<api::CoreQueryResponse>> answer;
+            proofs.coreQuery(id, this, [&](auto result) { answer = result; });
+            QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 5000);
+            if (auto* value = std::get_if<api::CoreQueryResponse>(&*answer);
+                value && value->coreQuery.status == "DONE") {
+                read = *value;
+            }
+        }
+        QVERIFY(read.has_value());
+        QCOMPARE(read->coreQuery.dedupId.value_or(""), std::string("from-the-client"));
+        QCOMPARE(read->metadataUrls.size(), std::size_t(3));
+
+        std::optional<client::Result<client::QueryPage>> page;
+        proofs.listQueries(10, QString(), this, [&](auto result) { page = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(page.has_value(), 5000);
+        QCOMPARE(std::get<client::QueryPage>(*page).total, 1);
+
+        // The same dedup id again: the server's 409 code reaches the caller.
+        std::optional<client::Result<QString>> repeated;
+        proofs.submitCoreQuery(form, this, [&](auto result) { repeated = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(repeated.has_value(), 10000);
+        const auto& error = std::get<client::ApiError>(*repeated);
+        QCOMPARE(error.status, 409);
+        QCOMPARE(error.code, QStringLiteral("CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"));
+    }
+
+    void failuresBecomeApiErrors() {
+        TestServer server;
+        QNetworkAccessManager network;
+        client::ProofClient badKey(&network, QUrl(server.url()), QStringLiteral("pdk_nope"));
+        std::optional<client::Result<client::QueryPage>> page;
+        badKey.listQueries(10, QString(), this, [&](auto result) { page = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(page.has_value(), 5000);
+        const auto& error = std::get<client::ApiError>(*page);
+        QCOMPARE(error.status, 401);
+        QCOMPARE(error.code, QStringLiteral("INVALID_API_KEY"));
+        QCOMPARE(error.message(), QStringLiteral("INVALID_API_KEY (401)"));
+
+        client::ProofClient nowhere(&network, QUrl(QStringLiteral("http://127.0.0.1:1")),
+                                    QStringLiteral("k"));
+        std::optional<client::Result<client::QueryPage>> unreachable;
+        nowhere.listQueries(10, QString(), this, [&](auto result) { unreachable = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(unreachable.has_value(), 10000);
+        QCOMPARE(std::get<client::ApiError>(*unreachable).code, QStringLiteral("UNREACHABLE"));
+
+        client::CoreQueryForm form;
+        form.programFilePath = QStringLiteral("/no/such/file.json");
+        std::optional<client::Result<QString>> missing;
+        badKey.submitCoreQuery(form, this, [&](auto result) { missing = result; });
+        QVERIFY(missing.has_value()); // refused before any request
+        QCOMPARE(std::get<client::ApiError>(*missing).code, QStringLiteral("FILE_NOT_READABLE"));
+    }
+
+    void aCallbackWhoseContextIsGoneIsNotCalled() {
+        TestServer server;
+        QNetworkAccessManager network;
+        client::ProofClient proofs(&network, QUrl(server.url()), QStringLiteral("pdk_nope"));
+        bool called = false;
+        auto* context = new QObject;
+        // The manager's finished() comes after the reply's, which is where the client decides.
+        QSignalSpy finished(&network, &QNetworkAccessManager::finished);
+        proofs.listQueries(10, QString(), context, [&](auto) { called = true; });
+        delete context;
+        QVERIFY(finished.wait(5000));
+        QVERIFY(!called);
+    }
+};
+
+QTEST_GUILESS_MAIN(ProofClientTest)
+#include "tst_proof_client.moc"
