@@ -92,6 +92,10 @@ int runServeCommand(int argc, char** argv) {
         QStringLiteral("prover-timeout"),
         QStringLiteral("Seconds a Stone run may take before it counts as failed."),
         QStringLiteral("seconds"), QStringLiteral("3600"));
+    const QCommandLineOption maxSteps(
+        QStringLiteral("max-steps"),
+        QStringLiteral("Steps a submitted program may run before its query fails."),
+        QStringLiteral("n"), QString::number(proof::ProverSettings{}.maxSteps));
     const QCommandLineOption httpThreads(
         QStringLiteral("http-threads"),
         QStringLiteral("Worker threads per listener (each keep-alive connection holds one)."),
@@ -103,6 +107,7 @@ int runServeCommand(int argc, char** argv) {
     parser.addOption(stoneProver);
     parser.addOption(stoneVerifier);
     parser.addOption(proverTimeout);
+    parser.addOption(maxSteps);
     parser.addOption(httpThreads);
     for (const char* name :
          {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
@@ -139,6 +144,11 @@ int runServeCommand(int argc, char** argv) {
     options.provers.timeoutSeconds = parser.value(proverTimeout).toInt(&numberOk);
     if (!numberOk || options.provers.timeoutSeconds < 1) {
         err << "--prover-timeout expects a number of seconds" << Qt::endl;
+        return 2;
+    }
+    options.provers.maxSteps = parser.value(maxSteps).toULongLong(&numberOk);
+    if (!numberOk || options.provers.maxSteps < 1) {
+        err << "--max-steps expects a positive number of steps" << Qt::endl;
         return 2;
     }
     options.limits.threads = parser.value(httpThreads).toInt(&numberOk);

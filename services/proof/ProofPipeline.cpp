@@ -240,6 +240,8 @@ void ProofService::traceGeneration(Loaded& loaded) {
         options.layout = inputText(loaded.inputs, "layout");
         options.proofMode = false;
         options.programInput = programInput;
+        options.traceEnabled = false; // a PIE needs the memory, not the trace
+        options.maxSteps = m_provers.maxSteps;
         cairo::CairoRunner runner(program, options);
         runner.run();
         const cairo::CairoPie pie = cairo::CairoPie::fromRun(runner);

@@ -118,6 +118,7 @@ std::string proveWithStone(const ProverSettings& settings, const cairo::Program&
     options.layout = layout;
     options.proofMode = true;
     options.programInput = programInput;
+    options.maxSteps = settings.maxSteps;
     cairo::CairoRunner runner(program, options);
     try {
         runner.run();

@@ -23,6 +23,9 @@ struct ProverSettings {
     QString stoneProver; // path of cpu_air_prover
     QString stoneVerifier; // path of cpu_air_verifier
     int timeoutSeconds = 3600;
+    // The VM's step limit for one trace generation (and a Stone proof-mode run): a program that
+    // runs longer fails with a reason instead of holding a worker forever.
+    std::uint64_t maxSteps = std::uint64_t{1} << 26;
 
     QString effectiveEngine() const;
 };

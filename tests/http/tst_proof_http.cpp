@@ -567,6 +567,26 @@ private slots:
         QVERIFY(query["completedAt"].is_string());
     }
 
+    void aRunawayProgramFailsAtTheStepLimit() {
+        http::ServerOptions options;
+        options.provers.maxSteps = 5000;
+        TestServer server(options);
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted =
+            http.postMultipart("/core-query",
+                               {file("programFile", Asm().jmpRel0().program().dump(), "loop.json"),
+                                text("result", "TRACE_GENERATION")},
+                               keyHeader(project));
+        QCOMPARE(submitted.status, 201);
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(query["retryBlockedReason"].get<std::string>(),
+                 std::string("NON_RETRIABLE_ERROR"));
+        QVERIFY2(query["errorReason"].get<std::string>().find("5000 steps") != std::string::npos,
+                 query["errorReason"].get<std::string>().c_str());
+    }
+
     void readsListsAndDedupLookups() {
         TestServer server;
         const Project alpha = newProject(server, QStringLiteral("alpha"));
