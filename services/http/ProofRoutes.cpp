@@ -286,7 +286,12 @@ void addProofRoutes(Router& router, proof::ProofService& proofs, auth::ApiKeyReg
         };
     };
     router.add({"GET", "/core-query/([^/]+)", group, byId, kJsonBodyLimit,
-                readQuery(api::QueryView::Full)});
+                [&proofs](const HttpRequest& request) {
+                    HttpResponse response;
+                    response.status = 200;
+                    response.body = proofs.coreQueryBody(request.pathParams.at(0));
+                    return response;
+                }});
     router.add({"GET", "/docs/core-query/([^/]+)", group, byId, kJsonBodyLimit,
                 readQuery(api::QueryView::Docs)});
     const auto readByDedup = [&proofs](api::QueryView view) {

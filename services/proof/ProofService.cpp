@@ -496,6 +496,31 @@ api::CoreQueryResponse ProofService::coreQuery(const std::string& id) {
     return response;
 }
 
+std::string ProofService::coreQueryBody(const std::string& id) {
+    // The stored doc is api::toJson(query) in the full view: the response's coreQuery as is.
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT doc, (SELECT group_concat(name, ' ') FROM (SELECT name FROM "
+                       "proof_artifacts WHERE query_id = q.id ORDER BY position)) FROM "
+                       "proof_queries q WHERE q.id = ?"),
+        {q(id)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+    }
+    std::string body = R"({"coreQuery":)";
+    body.append(row.value(0).toString().toStdString());
+    body.append(R"(,"metadataUrls":[)");
+    const QStringList names = row.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (i > 0) {
+            body.push_back(',');
+        }
+        body.append(
+            nlohmann::json(m_publicUrl + "/artifacts/" + id + "/" + names[i].toStdString()).dump());
+    }
+    body.append("]}");
+    return body;
+}
+
 api::CoreQueryResponse ProofService::coreQueryByDedupId(const std::string& projectId,
                                                         const std::string& dedupId) {
     QSqlQuery row = m_store.exec(

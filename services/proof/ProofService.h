@@ -99,6 +99,9 @@ public:
     bool programExists(const std::string& programHash);
 
     api::CoreQueryResponse coreQuery(const std::string& id);
+    // The body of GET /core-query/{id}, {"coreQuery": full record, "metadataUrls": [...]}, built
+    // from the stored record without parsing it again (the hot read path).
+    std::string coreQueryBody(const std::string& id);
     api::CoreQueryResponse coreQueryByDedupId(const std::string& projectId,
                                               const std::string& dedupId);
     std::pair<std::vector<api::ProofQuery>, int> listQueries(const QString& projectId,
