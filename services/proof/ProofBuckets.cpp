@@ -11,6 +11,7 @@
 #include <QByteArray>
 #include <QSqlQuery>
 
+#include <algorithm>
 #include <limits>
 
 namespace proofdesk::proof {
@@ -226,20 +227,26 @@ JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
         m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
                      {q(bucket.status), q(api::toJson(bucket).dump()), q(bucket.id)});
     };
-    for (const api::ProofQuery& member : members) {
-        if (member.status == "FAILED" || !member.sharpFactHash) {
-            const std::string reason =
-                "member query " + member.id + " (bucketJobIndex " +
-                std::to_string(member.bucketJobIndex.value_or(0)) + ") " +
-                (member.status == "FAILED" ? "failed: " + member.errorReason.value_or("")
-                                           : "has no fact hash");
-            m_store.write([&](QSqlDatabase&) {
-                aggregator->query.step = "FACT_HASH_REGISTRATION";
-                failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
-                setBucketStatusIn("FAILED");
-            });
-            return JobOutcome::permanent(q(reason));
-        }
+    // A failed member fails the bucket (named in the reason), even while others still run.
+    const auto failed = std::find_if(members.begin(), members.end(),
+                                     [](const api::ProofQuery& m) { return m.status == "FAILED"; });
+    const auto unfinished =
+        std::find_if(members.begin(), members.end(), [](const api::ProofQuery& m) {
+            return m.status != "DONE" || !m.sharpFactHash;
+        });
+    if (failed != members.end() || unfinished != members.end()) {
+        const api::ProofQuery& member = failed != members.end() ? *failed : *unfinished;
+        const std::string reason =
+            "member query " + member.id + " (bucketJobIndex " +
+            std::to_string(member.bucketJobIndex.value_or(0)) + ") " +
+            (member.status == "FAILED" ? "failed: " + member.errorReason.value_or("")
+                                       : "has no fact hash");
+        m_store.write([&](QSqlDatabase&) {
+            aggregator->query.step = "FACT_HASH_REGISTRATION";
+            failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
+            setBucketStatusIn("FAILED");
+        });
+        return JobOutcome::permanent(q(reason));
     }
 
     // The aggregation tree: leaves are the members' SHARP facts in bucketJobIndex order; each
