@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "FactsPage.h"
 #include "ProofJobsPage.h"
 #include "models/RequestLogModel.h"
 
@@ -83,6 +84,8 @@ MainWindow::MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel
     if (proofClient) {
         navigation->addItem(tr("Proof jobs"));
         pages->addWidget(new ProofJobsPage(proofClient));
+        navigation->addItem(tr("Programs and facts"));
+        pages->addWidget(new FactsPage(proofClient));
     }
     navigation->addItem(tr("Local server"));
     pages->addWidget(buildLocalServerPage(endpoints, requestLog));

@@ -196,4 +196,54 @@ void ProofClient::coreQuery(const QString& id, QObject* context,
         [done](ApiError error) { done(error); });
 }
 
+void ProofClient::submitProgram(const QString& programFilePath, QObject* context,
+                                std::function<void(Result<QString>)> done) {
+    QString error;
+    const auto bytes = readFormFile(programFilePath, &error);
+    if (!bytes) {
+        done(ApiError{0, QStringLiteral("FILE_NOT_READABLE"), error});
+        return;
+    }
+    auto* multipart = new QHttpMultiPart(QHttpMultiPart::FormDataType);
+    multipart->append(textPart(QStringLiteral("cairoVersion"), QStringLiteral("0")));
+    multipart->append(
+        filePart(QStringLiteral("programFile"), QFileInfo(programFilePath).fileName(), *bytes));
+    QUrl url = m_baseUrl;
+    url.setPath(m_baseUrl.path() + QStringLiteral("/v1/submit-program"));
+    QNetworkRequest request(url);
+    request.setRawHeader("api-key", m_apiKey.toUtf8());
+    QNetworkReply* reply = m_network->post(request, multipart);
+    multipart->setParent(reply);
+    handle(
+        reply, context,
+        [done](int, const nlohmann::json& body) {
+            done(QString::fromStdString(body.at("programHash").get<std::string>()));
+        },
+        [done](ApiError failure) { done(failure); });
+}
+
+void ProofClient::lookupFact(const QString& chain, const QString& factHash, bool mocked,
+                             QObject* context, std::function<void(Result<FactLookup>)> done) {
+    handle(
+        get(QStringLiteral("/fact-registry/%1/%2").arg(chain, factHash),
+            {{QStringLiteral("mocked"),
+              mocked ? QStringLiteral("true") : QStringLiteral("false")}}),
+        context,
+        [done](int, const nlohmann::json& body) {
+            FactLookup lookup;
+            lookup.valid = body.at("valid").get<bool>();
+            lookup.factHash = QString::fromStdString(body.value("factHash", ""));
+            if (body.contains("entry") && body["entry"].is_object()) {
+                const nlohmann::json& entry = body["entry"];
+                lookup.transactionId = QString::fromStdString(entry.value("transactionId", ""));
+                if (entry.contains("queryId") && entry["queryId"].is_string()) {
+                    lookup.queryId = QString::fromStdString(entry["queryId"].get<std::string>());
+                }
+                lookup.registeredAt = QString::fromStdString(entry.value("registeredAt", ""));
+            }
+            done(lookup);
+        },
+        [done](ApiError failure) { done(failure); });
+}
+
 } // namespace proofdesk::client

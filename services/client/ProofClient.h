@@ -44,6 +44,15 @@ struct CoreQueryForm {
     QString declaredJobSize = QStringLiteral("S");
 };
 
+// GET /fact-registry/{chain}/{factHash}?mocked= (our route).
+struct FactLookup {
+    bool valid = false;
+    QString factHash;
+    QString transactionId;
+    QString queryId;
+    QString registeredAt;
+};
+
 struct QueryPage {
     std::vector<api::ProofQuery> queries;
     int total = 0;
@@ -67,6 +76,11 @@ public:
                      std::function<void(Result<QueryPage>)> done);
     void coreQuery(const QString& id, QObject* context,
                    std::function<void(Result<api::CoreQueryResponse>)> done);
+    // POST /v1/submit-program: the program hash of a compiled Cairo 0 program.
+    void submitProgram(const QString& programFilePath, QObject* context,
+                       std::function<void(Result<QString>)> done);
+    void lookupFact(const QString& chain, const QString& factHash, bool mocked, QObject* context,
+                    std::function<void(Result<FactLookup>)> done);
 
 private:
     QNetworkReply* get(const QString& path, const QList<std::pair<QString, QString>>& query);

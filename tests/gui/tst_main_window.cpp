@@ -135,6 +135,29 @@ private slots:
         auto* detail =
             window.findChild<QPlainTextEdit*>(QStringLiteral("queryDetailPlainTextEdit"));
         QTRY_VERIFY(detail->toPlainText().contains(QStringLiteral("\"isFactMocked\": true")));
+
+        // Programs and facts: the program's hash, and the job's fact in the mocked namespace
+        // only.
+        navigation->setCurrentRow(1);
+        window.findChild<QLineEdit*>(QStringLiteral("registerProgramPathLineEdit"))
+            ->setText(program);
+        QTest::mouseClick(
+            window.findChild<QPushButton*>(QStringLiteral("registerProgramPushButton")),
+            Qt::LeftButton);
+        auto* hash = window.findChild<QLineEdit*>(QStringLiteral("programHashLineEdit"));
+        QTRY_VERIFY_WITH_TIMEOUT(!hash->text().isEmpty(), 10000);
+        QVERIFY(detail->toPlainText().contains(hash->text()));
+        const QString fact =
+            table->model()->index(0, models::ProofQueryModel::FactHashColumn).data().toString();
+        window.findChild<QLineEdit*>(QStringLiteral("factHashLineEdit"))->setText(fact);
+        auto* lookUp = window.findChild<QPushButton*>(QStringLiteral("lookUpFactPushButton"));
+        auto* result = window.findChild<QLabel*>(QStringLiteral("factResultLabel"));
+        QTest::mouseClick(lookUp, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().startsWith(QStringLiteral("Not registered")),
+                                 10000);
+        window.findChild<QCheckBox*>(QStringLiteral("factMockedCheckBox"))->setChecked(true);
+        QTest::mouseClick(lookUp, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(result->text().startsWith(QStringLiteral("Valid")), 10000);
     }
 
     void localServerPageShowsEndpointsAndLiveLog() {

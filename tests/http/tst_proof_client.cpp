@@ -75,6 +75,19 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(page.has_value(), 5000);
         QCOMPARE(std::get<client::QueryPage>(*page).total, 1);
 
+        // Program registration gives the hash the query reports; a trace-only query registered
+        // no fact.
+        std::optional<client::Result<QString>> registered;
+        proofs.submitProgram(form.programFilePath, this, [&](auto result) { registered = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(registered.has_value(), 10000);
+        QCOMPARE(std::get<QString>(*registered).toStdString(), *read->coreQuery.programHash);
+        std::optional<client::Result<client::FactLookup>> lookup;
+        proofs.lookupFact(QStringLiteral("L1"),
+                          QString::fromStdString(*read->coreQuery.sharpFactHash), true, this,
+                          [&](auto result) { lookup = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(lookup.has_value(), 5000);
+        QCOMPARE(std::get<client::FactLookup>(*lookup).valid, false);
+
         // The same dedup id again: the server's 409 code reaches the caller.
         std::optional<client::Result<QString>> repeated;
         proofs.submitCoreQuery(form, this, [&](auto result) { repeated = result; });

@@ -1,0 +1,125 @@
+#include "FactsPage.h"
+
+#include "client/ProofClient.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace proofdesk::ui {
+
+FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
+    : QWidget(parent), m_client(client) {
+    setObjectName(QStringLiteral("factsPageWidget"));
+    auto* layout = new QVBoxLayout(this);
+    auto* title = new QLabel(tr("Programs and facts"));
+    QFont titleFont = title->font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
+    titleFont.setBold(true);
+    title->setFont(titleFont);
+    layout->addWidget(title);
+
+    m_banner = new QLabel;
+    m_banner->setObjectName(QStringLiteral("factsErrorBannerLabel"));
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #7a1c1c; "
+                                           "padding: 6px; border-radius: 4px; }"));
+    m_banner->hide();
+    layout->addWidget(m_banner);
+
+    auto* programs = new QGroupBox(tr("Register a program"));
+    auto* programForm = new QFormLayout(programs);
+    auto* pathRow = new QHBoxLayout;
+    m_programPath = new QLineEdit;
+    m_programPath->setObjectName(QStringLiteral("registerProgramPathLineEdit"));
+    m_programPath->setPlaceholderText(tr("Compiled Cairo 0 program (.json)"));
+    auto* browse = new QPushButton(tr("Browse…"));
+    pathRow->addWidget(m_programPath, 1);
+    pathRow->addWidget(browse);
+    programForm->addRow(tr("Program"), pathRow);
+    m_register = new QPushButton(tr("Register"));
+    m_register->setObjectName(QStringLiteral("registerProgramPushButton"));
+    programForm->addRow(QString(), m_register);
+    m_programHash = new QLineEdit;
+    m_programHash->setObjectName(QStringLiteral("programHashLineEdit"));
+    m_programHash->setReadOnly(true);
+    m_programHash->setPlaceholderText(tr("the program hash appears here, ready to copy"));
+    programForm->addRow(tr("Program hash"), m_programHash);
+    layout->addWidget(programs);
+
+    auto* facts = new QGroupBox(tr("Look up a fact"));
+    auto* factForm = new QFormLayout(facts);
+    m_chain = new QComboBox;
+    m_chain->setObjectName(QStringLiteral("factChainComboBox"));
+    m_chain->addItems({QStringLiteral("L1"), QStringLiteral("L2"), QStringLiteral("APE_CHAIN"),
+                       QStringLiteral("WORLD_CHAIN")});
+    factForm->addRow(tr("Chain"), m_chain);
+    m_factHash = new QLineEdit;
+    m_factHash->setObjectName(QStringLiteral("factHashLineEdit"));
+    m_factHash->setPlaceholderText(tr("0x… (32 bytes)"));
+    factForm->addRow(tr("Fact hash"), m_factHash);
+    m_mocked = new QCheckBox(tr("Mocked namespace"));
+    m_mocked->setObjectName(QStringLiteral("factMockedCheckBox"));
+    factForm->addRow(QString(), m_mocked);
+    m_lookUp = new QPushButton(tr("Look up"));
+    m_lookUp->setObjectName(QStringLiteral("lookUpFactPushButton"));
+    factForm->addRow(QString(), m_lookUp);
+    m_factResult = new QLabel;
+    m_factResult->setObjectName(QStringLiteral("factResultLabel"));
+    m_factResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_factResult->setWordWrap(true);
+    factForm->addRow(tr("Result"), m_factResult);
+    layout->addWidget(facts);
+    layout->addStretch(1);
+
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Choose a program"), QString(),
+                                                          tr("Cairo programs (*.json)"));
+        if (!path.isEmpty()) {
+            m_programPath->setText(path);
+        }
+    });
+    connect(m_register, &QPushButton::clicked, this, &FactsPage::registerProgram);
+    connect(m_lookUp, &QPushButton::clicked, this, &FactsPage::lookUp);
+}
+
+void FactsPage::registerProgram() {
+    m_register->setEnabled(false);
+    m_client->submitProgram(m_programPath->text().trimmed(), this, [this](auto result) {
+        m_register->setEnabled(true);
+        if (auto* error = std::get_if<client::ApiError>(&result)) {
+            m_banner->setText(tr("The program was not registered: %1").arg(error->message()));
+            m_banner->show();
+            return;
+        }
+        m_banner->hide();
+        m_programHash->setText(std::get<QString>(result));
+    });
+}
+
+void FactsPage::lookUp() {
+    m_client->lookupFact(
+        m_chain->currentText(), m_factHash->text().trimmed(), m_mocked->isChecked(), this,
+        [this](auto result) {
+            if (auto* error = std::get_if<client::ApiError>(&result)) {
+                m_banner->setText(tr("The lookup failed: %1").arg(error->message()));
+                m_banner->show();
+                return;
+            }
+            m_banner->hide();
+            const auto& fact = std::get<client::FactLookup>(result);
+            m_factResult->setText(
+                fact.valid ? tr("Valid: registered %1 by query %2 (entry %3)")
+                                 .arg(fact.registeredAt, fact.queryId, fact.transactionId)
+                           : tr("Not registered in this namespace"));
+        });
+}
+
+} // namespace proofdesk::ui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace proofdesk::client {
+class ProofClient;
+}
+
+namespace proofdesk::ui {
+
+// Programs and facts: register a compiled program to get its hash (to reuse in jobs), and look a
+// fact hash up in a chain's registry, mocked and real namespaces apart.
+class FactsPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit FactsPage(client::ProofClient* client, QWidget* parent = nullptr);
+
+private:
+    void registerProgram();
+    void lookUp();
+
+    client::ProofClient* m_client;
+    QLineEdit* m_programPath;
+    QPushButton* m_register;
+    QLineEdit* m_programHash;
+    QComboBox* m_chain;
+    QLineEdit* m_factHash;
+    QCheckBox* m_mocked;
+    QPushButton* m_lookUp;
+    QLabel* m_factResult;
+    QLabel* m_banner;
+};
+
+} // namespace proofdesk::ui
