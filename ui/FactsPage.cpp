@@ -1,5 +1,6 @@
 #include "FactsPage.h"
 
+#include "PageParts.h"
 #include "client/ProofClient.h"
 
 #include <QCheckBox>
@@ -19,19 +20,9 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     : QWidget(parent), m_client(client) {
     setObjectName(QStringLiteral("factsPageWidget"));
     auto* layout = new QVBoxLayout(this);
-    auto* title = new QLabel(tr("Programs and facts"));
-    QFont titleFont = title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
-    titleFont.setBold(true);
-    title->setFont(titleFont);
-    layout->addWidget(title);
+    layout->addWidget(pageTitle(tr("Programs and facts")));
 
-    m_banner = new QLabel;
-    m_banner->setObjectName(QStringLiteral("factsErrorBannerLabel"));
-    m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #7a1c1c; "
-                                           "padding: 6px; border-radius: 4px; }"));
-    m_banner->hide();
+    m_banner = errorBanner(QStringLiteral("factsErrorBannerLabel"));
     layout->addWidget(m_banner);
 
     auto* programs = new QGroupBox(tr("Register a program"));

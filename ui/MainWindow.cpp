@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "FactsPage.h"
+#include "PageParts.h"
 #include "ProofJobsPage.h"
 #include "models/RequestLogModel.h"
 
@@ -35,12 +36,7 @@ QWidget* buildLocalServerPage(const ServerEndpoints& endpoints,
     auto* page = new QWidget;
     page->setObjectName(QStringLiteral("localServerPageWidget"));
     auto* layout = new QVBoxLayout(page);
-    auto* title = new QLabel(QObject::tr("Local server"));
-    QFont titleFont = title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
-    titleFont.setBold(true);
-    title->setFont(titleFont);
-    layout->addWidget(title);
+    layout->addWidget(pageTitle(QObject::tr("Local server")));
 
     auto* form = new QFormLayout;
     form->addRow(QObject::tr("Request service"),

@@ -1,5 +1,6 @@
 #include "ProofJobsPage.h"
 
+#include "PageParts.h"
 #include "client/ProofClient.h"
 #include "models/ProofQueryModel.h"
 
@@ -29,19 +30,9 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
       m_poll(new QTimer(this)) {
     setObjectName(QStringLiteral("proofJobsPageWidget"));
     auto* layout = new QVBoxLayout(this);
-    auto* title = new QLabel(tr("Proof jobs"));
-    QFont titleFont = title->font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.4);
-    titleFont.setBold(true);
-    title->setFont(titleFont);
-    layout->addWidget(title);
+    layout->addWidget(pageTitle(tr("Proof jobs")));
 
-    m_banner = new QLabel;
-    m_banner->setObjectName(QStringLiteral("errorBannerLabel"));
-    m_banner->setWordWrap(true);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #7a1c1c; "
-                                           "padding: 6px; border-radius: 4px; }"));
-    m_banner->hide();
+    m_banner = errorBanner(QStringLiteral("errorBannerLabel"));
     layout->addWidget(m_banner);
 
     // The submission form.

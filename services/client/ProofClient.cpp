@@ -69,6 +69,16 @@ QNetworkReply* ProofClient::get(const QString& path,
     return m_network->get(request);
 }
 
+QNetworkReply* ProofClient::postMultipart(const QString& path, QHttpMultiPart* multipart) {
+    QUrl url = m_baseUrl;
+    url.setPath(m_baseUrl.path() + path);
+    QNetworkRequest request(url);
+    request.setRawHeader("api-key", m_apiKey.toUtf8());
+    QNetworkReply* reply = m_network->post(request, multipart);
+    multipart->setParent(reply); // the body lives as long as the reply
+    return reply;
+}
+
 void ProofClient::handle(QNetworkReply* reply, QObject* context,
                          std::function<void(int, const nlohmann::json&)> ok,
                          std::function<void(ApiError)> failed) {
@@ -150,14 +160,8 @@ void ProofClient::submitCoreQuery(const CoreQueryForm& form, QObject* context,
         }
         multipart->append(filePart(name, QFileInfo(path).fileName(), *bytes));
     }
-    QUrl url = m_baseUrl;
-    url.setPath(m_baseUrl.path() + QStringLiteral("/core-query"));
-    QNetworkRequest request(url);
-    request.setRawHeader("api-key", m_apiKey.toUtf8());
-    QNetworkReply* reply = m_network->post(request, multipart);
-    multipart->setParent(reply);
     handle(
-        reply, context,
+        postMultipart(QStringLiteral("/core-query"), multipart), context,
         [done](int, const nlohmann::json& body) {
             done(QString::fromStdString(body.value("coreQueryId", "")));
         },
@@ -208,14 +212,8 @@ void ProofClient::submitProgram(const QString& programFilePath, QObject* context
     multipart->append(textPart(QStringLiteral("cairoVersion"), QStringLiteral("0")));
     multipart->append(
         filePart(QStringLiteral("programFile"), QFileInfo(programFilePath).fileName(), *bytes));
-    QUrl url = m_baseUrl;
-    url.setPath(m_baseUrl.path() + QStringLiteral("/v1/submit-program"));
-    QNetworkRequest request(url);
-    request.setRawHeader("api-key", m_apiKey.toUtf8());
-    QNetworkReply* reply = m_network->post(request, multipart);
-    multipart->setParent(reply);
     handle(
-        reply, context,
+        postMultipart(QStringLiteral("/v1/submit-program"), multipart), context,
         [done](int, const nlohmann::json& body) {
             done(QString::fromStdString(body.at("programHash").get<std::string>()));
         },

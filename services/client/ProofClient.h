@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+class QHttpMultiPart;
 class QNetworkAccessManager;
 class QNetworkReply;
 
@@ -84,6 +85,8 @@ public:
 
 private:
     QNetworkReply* get(const QString& path, const QList<std::pair<QString, QString>>& query);
+    // Takes ownership of `multipart`.
+    QNetworkReply* postMultipart(const QString& path, QHttpMultiPart* multipart);
     void handle(QNetworkReply* reply, QObject* context,
                 std::function<void(int status, const nlohmann::json& body)> ok,
                 std::function<void(ApiError)> failed);

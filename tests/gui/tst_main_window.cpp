@@ -1,7 +1,6 @@
 #include "ProofTestData.h"
 #include "TestServer.h"
 
-#include "auth/ApiKeyRegistry.h"
 #include "client/ProofClient.h"
 #include "models/ProofQueryModel.h"
 #include "models/RequestLogModel.h"
@@ -82,12 +81,7 @@ private slots:
 
     void proofJobsPageSubmitsAndFollowsAJob() {
         test::TestServer server;
-        const QString project = server.server().apiKeys().adminProjectNamed(QStringLiteral("ui"));
-        const QString key = QString::fromStdString(
-            server.server()
-                .apiKeys()
-                .mintKey(project, QStringLiteral("ui"), QStringLiteral("#000000"))
-                .apiKey);
+        const QString key = server.mintKey(QStringLiteral("ui"));
         QNetworkAccessManager network;
         client::ProofClient proofs(&network, QUrl(server.url()), key);
         models::RequestLogModel log;

@@ -4,7 +4,6 @@
 #include "ProofTestData.h"
 #include "TestServer.h"
 
-#include "auth/ApiKeyRegistry.h"
 #include "client/ProofClient.h"
 
 #include <QDeadlineTimer>
@@ -34,12 +33,7 @@ class ProofClientTest : public QObject {
 private slots:
     void submitsReadsAndListsOverHttp() {
         TestServer server;
-        const QString project = server.server().apiKeys().adminProjectNamed(QStringLiteral("ui"));
-        const QString key = QString::fromStdString(
-            server.server()
-                .apiKeys()
-                .mintKey(project, QStringLiteral("ui"), QStringLiteral("#000000"))
-                .apiKey);
+        const QString key = server.mintKey(QStringLiteral("ui"));
         QNetworkAccessManager network;
         client::ProofClient proofs(&network, QUrl(server.url()), key);
         QTemporaryDir dir;

@@ -1,5 +1,7 @@
 #include "TestServer.h"
 
+#include "auth/ApiKeyRegistry.h"
+
 namespace proofdesk::test {
 
 TestServer::TestServer(http::ServerOptions options) {
@@ -10,6 +12,14 @@ TestServer::TestServer(http::ServerOptions options) {
     options.clock = &m_clock;
     m_server = std::make_unique<http::LocalServer>(options);
     m_started = m_server->start(&m_error);
+}
+
+QString TestServer::mintKey(const QString& projectName) {
+    auth::ApiKeyRegistry& keys = m_server->apiKeys();
+    const QString project = keys.adminProjectNamed(projectName);
+    return QString::fromStdString(
+        keys.mintKey(project, projectName + QStringLiteral(" key"), QStringLiteral("#000000"))
+            .apiKey);
 }
 
 TestServer::~TestServer() {

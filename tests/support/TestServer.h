@@ -22,6 +22,8 @@ public:
     ManualClock& clock() { return m_clock; }
     QString url() const { return m_server->mainUrl(); }
     QString dataDir() const { return m_dir.path(); }
+    // A new API key of the admin project `projectName` (created on first use).
+    QString mintKey(const QString& projectName);
 
 private:
     QTemporaryDir m_dir;
