@@ -32,8 +32,13 @@ bool ArtifactStore::contains(const std::string& sha256) const {
 
 std::string ArtifactStore::put(const std::string& bytes) {
     const std::string digest = sha256Of(bytes);
+    put(bytes, digest);
+    return digest;
+}
+
+void ArtifactStore::put(const std::string& bytes, const std::string& digest) {
     if (contains(digest)) {
-        return digest;
+        return;
     }
     // QSaveFile writes a temporary file, fsyncs it on commit and renames it into place.
     QSaveFile file(pathOf(digest));
@@ -44,7 +49,6 @@ std::string ArtifactStore::put(const std::string& bytes) {
                                file.errorString().toStdString());
     }
     QFile::setPermissions(pathOf(digest), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    return digest;
 }
 
 std::optional<std::string> ArtifactStore::get(const std::string& sha256) const {

@@ -16,6 +16,8 @@ public:
 
     // Stores the bytes (if not already there) and returns their SHA-256 (lower-case hex).
     std::string put(const std::string& bytes);
+    // The same, for bytes whose SHA-256 the caller has computed already.
+    void put(const std::string& bytes, const std::string& sha256);
     std::optional<std::string> get(const std::string& sha256) const;
     QString pathOf(const std::string& sha256) const;
     bool contains(const std::string& sha256) const;

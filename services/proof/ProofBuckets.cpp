@@ -4,6 +4,7 @@
 
 #include "ProofService.h"
 
+#include "ProofInternal.h"
 #include "core/ServiceError.h"
 #include "core/Ulid.h"
 #include "crypto/Keccak.h"
@@ -17,15 +18,9 @@
 namespace proofdesk::proof {
 namespace {
 
-const QString kAggregateJob = QStringLiteral("proof.aggregate");
-
-QString q(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-std::string s(const QVariant& value) {
-    return value.toString().toStdString();
-}
+using detail::kAggregateJob;
+using detail::qstr;
+using detail::str;
 
 QByteArray bytesOfHex(const std::string& hex) {
     return QByteArray::fromHex(QByteArray::fromStdString(hex.substr(2)));
@@ -62,8 +57,8 @@ api::ProofBucket ProofService::createBucket(const Caller& caller, const BucketRe
     m_store.write([&](QSqlDatabase&) {
         m_store.exec(QStringLiteral("INSERT INTO proof_buckets (id, project_id, status, "
                                     "created_at, doc) VALUES (?, ?, ?, ?, ?)"),
-                     {q(bucket.id), caller.projectId, q(bucket.status), q(bucket.createdAt),
-                      q(api::toJson(bucket).dump())});
+                     {qstr(bucket.id), caller.projectId, qstr(bucket.status),
+                      qstr(bucket.createdAt), qstr(api::toJson(bucket).dump())});
     });
     return bucket;
 }
@@ -80,7 +75,7 @@ std::pair<std::vector<api::ProofBucket>, int> ProofService::listBuckets(const QS
                                   {projectId, limit, offset});
     std::vector<api::ProofBucket> buckets;
     while (rows.next()) {
-        buckets.push_back(api::proofBucketFromJson(nlohmann::json::parse(s(rows.value(0)))));
+        buckets.push_back(api::proofBucketFromJson(nlohmann::json::parse(str(rows.value(0)))));
     }
     return {buckets, total};
 }
@@ -88,20 +83,20 @@ std::pair<std::vector<api::ProofBucket>, int> ProofService::listBuckets(const QS
 std::pair<api::ProofBucket, std::vector<api::ProofQuery>>
 ProofService::bucket(const std::string& id) {
     QSqlQuery row =
-        m_store.exec(QStringLiteral("SELECT doc FROM proof_buckets WHERE id = ?"), {q(id)});
+        m_store.exec(QStringLiteral("SELECT doc FROM proof_buckets WHERE id = ?"), {qstr(id)});
     if (!row.next()) {
         throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
     }
-    api::ProofBucket bucket = api::proofBucketFromJson(nlohmann::json::parse(s(row.value(0))));
+    api::ProofBucket bucket = api::proofBucketFromJson(nlohmann::json::parse(str(row.value(0))));
     row.finish();
     // Members by bucketJobIndex, then the aggregator (bucketJobIndex -1).
     QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE bucket_id "
                                                  "= ? ORDER BY bucket_job_index < 0, "
                                                  "bucket_job_index"),
-                                  {q(id)});
+                                  {qstr(id)});
     std::vector<api::ProofQuery> queries;
     while (rows.next()) {
-        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(s(rows.value(0)))));
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(str(rows.value(0)))));
     }
     return {bucket, queries};
 }
@@ -113,7 +108,7 @@ api::ProofBucket ProofService::closeBucket(const Caller& caller,
         QSqlQuery row =
             bucketId ? m_store.exec(QStringLiteral("SELECT doc, project_id FROM proof_buckets "
                                                    "WHERE id = ?"),
-                                    {q(*bucketId)})
+                                    {qstr(*bucketId)})
                      : m_store.exec(QStringLiteral("SELECT doc, project_id FROM proof_buckets "
                                                    "WHERE project_id = ? AND status = 'OPEN' "
                                                    "ORDER BY id DESC LIMIT 1"),
@@ -125,7 +120,7 @@ api::ProofBucket ProofService::closeBucket(const Caller& caller,
             throw ServiceError(ErrorKind::Forbidden, "UNAUTHORIZED",
                                "the bucket belongs to another project");
         }
-        bucket = api::proofBucketFromJson(nlohmann::json::parse(s(row.value(0))));
+        bucket = api::proofBucketFromJson(nlohmann::json::parse(str(row.value(0))));
         row.finish();
         if (bucket.status != "OPEN") {
             throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
@@ -155,15 +150,16 @@ api::ProofBucket ProofService::closeBucket(const Caller& caller,
             m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, external_id, "
                                         "status, bucket_id, bucket_job_index, created_at, doc, "
                                         "inputs) VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?)"),
-                         {q(aggregator.id), q(aggregator.projectId), q(aggregator.externalId),
-                          q(aggregator.status), q(bucket.id), q(aggregator.createdAt),
-                          q(api::toJson(aggregator).dump()), q(inputs.dump())});
+                         {qstr(aggregator.id), qstr(aggregator.projectId),
+                          qstr(aggregator.externalId), qstr(aggregator.status), qstr(bucket.id),
+                          qstr(aggregator.createdAt), qstr(api::toJson(aggregator).dump()),
+                          qstr(inputs.dump())});
             m_store.exec(QStringLiteral("UPDATE proof_buckets SET aggregator_query_id = ? WHERE "
                                         "id = ?"),
-                         {q(aggregator.id), q(bucket.id)});
+                         {qstr(aggregator.id), qstr(bucket.id)});
         }
         m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
-                     {q(bucket.status), q(api::toJson(bucket).dump()), q(bucket.id)});
+                     {qstr(bucket.status), qstr(api::toJson(bucket).dump()), qstr(bucket.id)});
         maybeAggregateIn(bucket.id);
     });
     m_jobs.wake();
@@ -173,11 +169,11 @@ api::ProofBucket ProofService::closeBucket(const Caller& caller,
 void ProofService::maybeAggregateIn(const std::string& bucketId) {
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT status, aggregator_query_id FROM "
                                                 "proof_buckets WHERE id = ?"),
-                                 {q(bucketId)});
-    if (!row.next() || s(row.value(0)) != "IN_PROGRESS" || row.value(1).isNull()) {
+                                 {qstr(bucketId)});
+    if (!row.next() || str(row.value(0)) != "IN_PROGRESS" || row.value(1).isNull()) {
         return;
     }
-    const std::string aggregatorId = s(row.value(1));
+    const std::string aggregatorId = str(row.value(1));
     row.finish();
     std::optional<Loaded> aggregator = load(aggregatorId);
     if (!aggregator || aggregator->query.status != "RECEIVED" ||
@@ -189,9 +185,9 @@ void ProofService::maybeAggregateIn(const std::string& bucketId) {
     {
         QSqlQuery members = m_store.exec(QStringLiteral("SELECT status FROM proof_queries WHERE "
                                                         "bucket_id = ? AND id != ?"),
-                                         {q(bucketId), q(aggregatorId)});
+                                         {qstr(bucketId), qstr(aggregatorId)});
         while (members.next()) {
-            const std::string status = s(members.value(0));
+            const std::string status = str(members.value(0));
             anyFailed = anyFailed || status == "FAILED";
             allDone = allDone && status == "DONE";
         }
@@ -225,7 +221,7 @@ JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
     const auto setBucketStatusIn = [&](const char* status) {
         bucket.status = status;
         m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
-                     {q(bucket.status), q(api::toJson(bucket).dump()), q(bucket.id)});
+                     {qstr(bucket.status), qstr(api::toJson(bucket).dump()), qstr(bucket.id)});
     };
     // A failed member fails the bucket (named in the reason), even while others still run.
     const auto failed = std::find_if(members.begin(), members.end(),
@@ -246,7 +242,7 @@ JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
             failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
             setBucketStatusIn("FAILED");
         });
-        return JobOutcome::permanent(q(reason));
+        return JobOutcome::permanent(qstr(reason));
     }
 
     // The aggregation tree: leaves are the members' SHARP facts in bucketJobIndex order; each

@@ -4,6 +4,7 @@
 
 #include "ProofService.h"
 
+#include "ProofInternal.h"
 #include "StoneProof.h"
 #include "cairo/CairoPie.h"
 #include "cairo/FactHashes.h"
@@ -21,30 +22,13 @@
 
 namespace proofdesk::proof {
 
-std::string jobSizeFor(std::uint64_t steps);
-std::string bytes32Hex(const crypto::Felt& value);
-
 namespace {
 
-const QString kStageJob = QStringLiteral("proof.stage");
-const QString kAggregateJob = QStringLiteral("proof.aggregate");
-
-QString q(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-std::string s(const QVariant& value) {
-    return value.toString().toStdString();
-}
-
-bool isTerminal(const std::string& status) {
-    return status == "DONE" || status == "FAILED";
-}
-
-int sizeRank(const std::string& size) {
-    const auto& sizes = api::proof_enums::kJobSizes;
-    return int(std::find(sizes.begin(), sizes.end(), size) - sizes.begin());
-}
+using detail::bytes32Hex;
+using detail::isTerminal;
+using detail::kStageJob;
+using detail::qstr;
+using detail::str;
 
 nlohmann::json hexList(const std::vector<crypto::Felt>& values) {
     nlohmann::json list = nlohmann::json::array();
@@ -72,8 +56,8 @@ void ProofService::writeProducedIn(Loaded& loaded) {
                                     "proof_artifacts WHERE query_id = ?)) ON CONFLICT (query_id, "
                                     "name) DO UPDATE SET sha256 = excluded.sha256, size = "
                                     "excluded.size"),
-                     {q(loaded.query.id), q(artifact.name), q(artifact.sha256),
-                      qlonglong(artifact.size), q(loaded.query.id)});
+                     {qstr(loaded.query.id), qstr(artifact.name), qstr(artifact.sha256),
+                      qlonglong(artifact.size), qstr(loaded.query.id)});
     }
     loaded.newArtifacts.clear();
     if (loaded.newFact) {
@@ -128,10 +112,10 @@ JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
     const std::string stage = job.payload.value("stage", "");
     std::optional<Loaded> found = load(queryId);
     if (!found) {
-        return JobOutcome::permanent(QStringLiteral("query %1 does not exist").arg(q(queryId)));
+        return JobOutcome::permanent(QStringLiteral("query %1 does not exist").arg(qstr(queryId)));
     }
     Loaded loaded = std::move(*found);
-    if (isTerminal(loaded.query.status) || inputText(loaded.inputs, "job") != s(job.id)) {
+    if (isTerminal(loaded.query.status) || inputText(loaded.inputs, "job") != str(job.id)) {
         return JobOutcome::done(); // a stale job: the query moved on before a crash
     }
     m_store.write([&](QSqlDatabase&) {
@@ -176,7 +160,7 @@ JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
             loaded.query.retryCount = job.attempts;
             saveIn(loaded);
         });
-        return JobOutcome::transient(q(failure));
+        return JobOutcome::transient(qstr(failure));
     }
     m_store.write([&](QSqlDatabase&) {
         if (transient) {
@@ -188,7 +172,7 @@ JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
         }
     });
     m_jobs.wake();
-    return JobOutcome::permanent(q(failure));
+    return JobOutcome::permanent(qstr(failure));
 }
 
 void ProofService::describeStatement(Loaded& loaded, const std::string& programHash,
@@ -202,8 +186,7 @@ void ProofService::describeStatement(Loaded& loaded, const std::string& programH
     query.sharpFactHash = cairo::sharpFactHash(hash, output);
     query.integrityFactHash = bytes32Hex(cairo::integrityFactHash(hash, output));
     query.layout = layout;
-    query.jobSize = jobSizeFor(nSteps);
-    query.isJobSizeValid = sizeRank(*query.jobSize) <= sizeRank(query.declaredJobSize);
+    detail::setJobSize(query, nSteps);
     loaded.inputs["output"] = hexList(output);
     loaded.inputs["nSteps"] = nSteps;
     nlohmann::json optimal = nlohmann::json::array();
@@ -245,10 +228,14 @@ void ProofService::traceGeneration(Loaded& loaded) {
         cairo::CairoRunner runner(program, options);
         runner.run();
         const cairo::CairoPie pie = cairo::CairoPie::fromRun(runner);
+        const cairo::ExecutionResources resources = runner.executionResources();
         addArtifact(loaded, "pie.zip", pie.toZip());
-        describeStatement(loaded, cairo::programHash(program).toHex(), runner.output(),
-                          runner.executionResources().nSteps, runner.executionResources().toJson(),
-                          program.builtins, runner.layout().name);
+        // Registration computed the program hash already (the registry maps it to this file).
+        const std::string programHash = loaded.query.programHash
+                                            ? *loaded.query.programHash
+                                            : cairo::programHash(program).toHex();
+        describeStatement(loaded, programHash, runner.output(), resources.nSteps,
+                          resources.toJson(), program.builtins, runner.layout().name);
     } catch (const StageFailure&) {
         throw;
     } catch (const std::exception& failure) {
@@ -320,7 +307,7 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
     } catch (const std::exception& failure) {
         throw StageFailure(false, failure.what());
     }
-    const QString workDir = m_workDir + QLatin1Char('/') + q(loaded.query.id);
+    const QString workDir = m_workDir + QLatin1Char('/') + qstr(loaded.query.id);
     QDir(workDir).removeRecursively();
     const std::string proof = proveWithStone(
         m_provers, program, programInput, loaded.query.layout.value_or("auto"), workDir, context);
@@ -348,8 +335,7 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
         query.sharpFactHash = statement.sharpFactHash();
         query.integrityFactHash = bytes32Hex(statement.integrityFactHash());
         query.layout = statement.layout;
-        query.jobSize = jobSizeFor(statement.nSteps);
-        query.isJobSizeValid = sizeRank(*query.jobSize) <= sizeRank(query.declaredJobSize);
+        detail::setJobSize(query, statement.nSteps);
         loaded.inputs["output"] = hexList(statement.output);
         const nlohmann::ordered_json metadata = {
             {"program_hash", *query.programHash},
@@ -367,24 +353,15 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
     const bool mocked = loaded.inputs.value("mockFactHash", false) || loaded.query.isProofMocked;
     if (!mocked) {
         if (!proofText) {
-            proofText = m_artifacts.get([&]() -> std::string {
-                QSqlQuery row = m_store.exec(QStringLiteral("SELECT sha256 FROM "
-                                                            "proof_artifacts WHERE query_id "
-                                                            "= ? AND name = 'proof.json'"),
-                                             {q(loaded.query.id)});
-                return row.next() ? s(row.value(0)) : std::string();
-            }());
-            for (const NewArtifact& artifact : loaded.newArtifacts) {
-                if (artifact.name == "proof.json") {
-                    proofText = m_artifacts.get(artifact.sha256);
-                }
+            // Written when PROOF_GENERATION finished, in an earlier job.
+            try {
+                proofText = artifact(loaded.query.id, "proof.json").bytes;
+            } catch (const ServiceError&) {
+                throw StageFailure(true, "the proof is missing from the artifact store");
             }
         }
-        if (!proofText) {
-            throw StageFailure(true, "the proof is missing from the artifact store");
-        }
         const QString workDir =
-            m_workDir + QLatin1Char('/') + q(loaded.query.id) + QStringLiteral("-verify");
+            m_workDir + QLatin1Char('/') + qstr(loaded.query.id) + QStringLiteral("-verify");
         QDir(workDir).removeRecursively();
         verifyWithStone(m_provers, *proofText, workDir, context);
         QDir(workDir).removeRecursively();
@@ -403,7 +380,7 @@ void ProofService::reconcile() {
         QSqlQuery rows = m_store.exec(QStringLiteral(
             "SELECT id FROM proof_queries WHERE status IN ('RECEIVED', 'IN_PROGRESS')"));
         while (rows.next()) {
-            stuck.push_back(s(rows.value(0)));
+            stuck.push_back(str(rows.value(0)));
         }
     }
     for (const std::string& id : stuck) {
@@ -415,7 +392,7 @@ void ProofService::reconcile() {
         if (jobId.empty()) {
             continue; // an aggregator waiting for its members
         }
-        const std::optional<JobRecord> job = m_jobs.job(q(jobId));
+        const std::optional<JobRecord> job = m_jobs.job(qstr(jobId));
         if (!job || job->state != JobState::Failed) {
             continue;
         }

@@ -1,5 +1,6 @@
 #include "ProofService.h"
 
+#include "ProofInternal.h"
 #include "ProofSchema.h"
 #include "StoneProof.h"
 #include "cairo/CairoPie.h"
@@ -20,21 +21,14 @@ namespace proofdesk::proof {
 namespace {
 
 using api::proof_enums::contains;
+using detail::kAggregateJob;
+using detail::kStageJob;
+using detail::qstr;
+using detail::str;
 namespace enums = api::proof_enums;
-
-const QString kStageJob = QStringLiteral("proof.stage");
-const QString kAggregateJob = QStringLiteral("proof.aggregate");
 
 [[noreturn]] void badRequest(const char* code, const std::string& detail = {}) {
     throw ServiceError(ErrorKind::BadRequest, code, detail);
-}
-
-QString q(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-std::string s(const QVariant& value) {
-    return value.toString().toStdString();
 }
 
 std::string oneOf(const std::optional<std::string>& value, const std::string& fallback,
@@ -96,22 +90,26 @@ ServiceError ProofService::paymentRequired(const std::string& projectId, qint64 
                         {{"paymentRequired", payload}, {"paymentRequiredHeader", header}});
 }
 
-std::string jobSizeFor(std::uint64_t steps) {
-    if (steps < (std::uint64_t{1} << 20)) {
-        return "XS";
-    }
-    if (steps <= 13'000'000) {
-        return "S";
-    }
-    if (steps <= 30'000'000) {
-        return "M";
-    }
-    return "L";
-}
+namespace detail {
 
 std::string bytes32Hex(const crypto::Felt& value) {
     return "0x" + crypto::toBytes32(value).toHex().toStdString();
 }
+
+void setJobSize(api::ProofQuery& query, std::uint64_t steps) {
+    const std::string size = steps < (std::uint64_t{1} << 20) ? "XS"
+                             : steps <= 13'000'000            ? "S"
+                             : steps <= 30'000'000            ? "M"
+                                                              : "L";
+    const auto& sizes = api::proof_enums::kJobSizes;
+    const auto rank = [&sizes](const std::string& name) {
+        return std::find(sizes.begin(), sizes.end(), name) - sizes.begin();
+    };
+    query.jobSize = size;
+    query.isJobSizeValid = rank(size) <= rank(query.declaredJobSize);
+}
+
+} // namespace detail
 
 ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
                            const QString& dataDir, ProverSettings provers)
@@ -137,15 +135,15 @@ void ProofService::setPublicUrl(const QString& proofUrl) {
 
 // --- programs ---------------------------------------------------------------------------------
 
-std::string ProofService::registerProgram(const std::string& text,
-                                          const std::string& cairoVersion) {
+ProofService::RegisteredProgram ProofService::registerProgram(const std::string& text,
+                                                              const std::string& cairoVersion) {
     const std::string digest = ArtifactStore::sha256Of(text);
     {
         QSqlQuery known =
             m_store.exec(QStringLiteral("SELECT program_hash FROM proof_programs WHERE sha256 = ?"),
-                         {q(digest)});
+                         {qstr(digest)});
         if (known.next() && m_artifacts.contains(digest)) {
-            return s(known.value(0));
+            return {str(known.value(0)), digest};
         }
     }
     nlohmann::json parsed;
@@ -160,24 +158,24 @@ std::string ProofService::registerProgram(const std::string& text,
         badRequest("INVALID_PROGRAM_FILE",
                    std::string("programFile is not a compiled Cairo 0 program: ") + failure.what());
     }
-    m_artifacts.put(text);
+    m_artifacts.put(text, digest);
     m_store.write([&](QSqlDatabase&) {
         m_store.exec(QStringLiteral("INSERT OR IGNORE INTO proof_programs (program_hash, sha256, "
                                     "cairo_version, size, created_at) VALUES (?, ?, ?, ?, ?)"),
-                     {q(hash), q(digest), q(cairoVersion), qlonglong(text.size()),
+                     {qstr(hash), qstr(digest), qstr(cairoVersion), qlonglong(text.size()),
                       toIsoTimestamp(m_clock.now())});
     });
-    return hash;
+    return {hash, digest};
 }
 
 std::string ProofService::submitProgram(const UploadedFile& programFile,
                                         const std::string& cairoVersion) {
-    return registerProgram(programFile.content, cairoVersion);
+    return registerProgram(programFile.content, cairoVersion).programHash;
 }
 
 bool ProofService::programExists(const std::string& programHash) {
     QSqlQuery known = m_store.exec(
-        QStringLiteral("SELECT 1 FROM proof_programs WHERE program_hash = ?"), {q(programHash)});
+        QStringLiteral("SELECT 1 FROM proof_programs WHERE program_hash = ?"), {qstr(programHash)});
     return known.next();
 }
 
@@ -234,7 +232,7 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
     std::optional<int> jobIndex;
     if (in.bucketJobIndex && !in.bucketJobIndex->empty()) {
         bool ok = false;
-        const qlonglong value = q(*in.bucketJobIndex).toLongLong(&ok);
+        const qlonglong value = qstr(*in.bucketJobIndex).toLongLong(&ok);
         if (!ok || value < 0 || value > std::numeric_limits<int>::max()) {
             badRequest("INVALID_BUCKET_JOB_INDEX", "bucketJobIndex is an integer from 0 to "
                                                    "2147483647");
@@ -281,8 +279,10 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             }
         }
         if (in.programFile) {
-            programHash = registerProgram(in.programFile->content, query.cairoVersion);
-            inputs["program"] = ArtifactStore::sha256Of(in.programFile->content);
+            const RegisteredProgram registered =
+                registerProgram(in.programFile->content, query.cairoVersion);
+            programHash = registered.programHash;
+            inputs["program"] = registered.sha256;
         } else {
             const auto felt = crypto::Felt::parse(*in.programHash);
             if (!felt) {
@@ -379,34 +379,34 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             QSqlQuery existing = m_store.exec(
                 QStringLiteral(
                     "SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
-                {caller.projectId, q(*query.dedupId)});
+                {caller.projectId, qstr(*query.dedupId)});
             if (existing.next()) {
                 throw ServiceError(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS",
-                                   {}, {{"coreQueryId", s(existing.value(0))}});
+                                   {}, {{"coreQueryId", str(existing.value(0))}});
             }
         }
         if (hasProgramHash) {
             QSqlQuery program = m_store.exec(
                 QStringLiteral("SELECT sha256 FROM proof_programs WHERE program_hash = ?"),
-                {q(*programHash)});
+                {qstr(*programHash)});
             if (!program.next()) {
                 throw ServiceError(ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
                                    "no program with hash " + *programHash +
                                        " is registered: upload its programFile once");
             }
-            inputs["program"] = s(program.value(0));
+            inputs["program"] = str(program.value(0));
         }
         if (in.bucketId && !in.bucketId->empty()) {
             QSqlQuery bucket = m_store.exec(
                 QStringLiteral("SELECT project_id, status, doc, next_job_index FROM proof_buckets "
                                "WHERE id = ?"),
-                {q(*in.bucketId)});
+                {qstr(*in.bucketId)});
             if (!bucket.next() || bucket.value(0).toString() != caller.projectId) {
                 throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
             }
-            const std::string status = s(bucket.value(1));
+            const std::string status = str(bucket.value(1));
             api::ProofBucket record =
-                api::proofBucketFromJson(nlohmann::json::parse(s(bucket.value(2))));
+                api::proofBucketFromJson(nlohmann::json::parse(str(bucket.value(2))));
             int next = bucket.value(3).toInt();
             bucket.finish();
             if (status != "OPEN") {
@@ -417,10 +417,10 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
                 QSqlQuery taken = m_store.exec(
                     QStringLiteral("SELECT id FROM proof_queries WHERE bucket_id = ? AND "
                                    "bucket_job_index = ?"),
-                    {q(*in.bucketId), *jobIndex});
+                    {qstr(*in.bucketId), *jobIndex});
                 if (taken.next()) {
                     throw ServiceError(ErrorKind::Conflict, "BUCKET_JOB_INDEX_TAKEN", {},
-                                       {{"coreQueryId", s(taken.value(0))}});
+                                       {{"coreQueryId", str(taken.value(0))}});
                 }
             } else {
                 jobIndex = next;
@@ -430,7 +430,7 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             inputs["mockProof"] = record.mockProof;
             m_store.exec(QStringLiteral("UPDATE proof_buckets SET next_job_index = ?, doc = ? "
                                         "WHERE id = ?"),
-                         {next, q(api::toJson(record).dump()), q(record.id)});
+                         {next, qstr(api::toJson(record).dump()), qstr(record.id)});
             query.bucketId = *in.bucketId;
             query.bucketJobIndex = jobIndex;
         }
@@ -441,11 +441,12 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
                                     "external_id, status, bucket_id, bucket_job_index, "
                                     "created_at, doc, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
                                     "?)"),
-                     {q(query.id), caller.projectId,
-                      query.dedupId ? QVariant(q(*query.dedupId)) : QVariant(), q(query.externalId),
-                      q(query.status), query.bucketId ? QVariant(q(*query.bucketId)) : QVariant(),
+                     {qstr(query.id), caller.projectId,
+                      query.dedupId ? QVariant(qstr(*query.dedupId)) : QVariant(),
+                      qstr(query.externalId), qstr(query.status),
+                      query.bucketId ? QVariant(qstr(*query.bucketId)) : QVariant(),
                       query.bucketJobIndex ? QVariant(*query.bucketJobIndex) : QVariant(),
-                      q(query.createdAt), q(api::toJson(query).dump()), q(inputs.dump())});
+                      qstr(query.createdAt), qstr(api::toJson(query).dump()), qstr(inputs.dump())});
     });
     m_jobs.wake();
     return query.id;
@@ -454,43 +455,47 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
 // --- reads ------------------------------------------------------------------------------------
 
 std::optional<ProofService::Loaded> ProofService::load(const std::string& id) {
-    QSqlQuery row =
-        m_store.exec(QStringLiteral("SELECT doc, inputs FROM proof_queries WHERE id = ?"), {q(id)});
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT doc, inputs FROM proof_queries WHERE id = ?"), {qstr(id)});
     if (!row.next()) {
         return std::nullopt;
     }
     Loaded loaded;
-    loaded.query = api::proofQueryFromJson(nlohmann::json::parse(s(row.value(0))));
-    loaded.inputs = nlohmann::json::parse(s(row.value(1)));
+    loaded.query = api::proofQueryFromJson(nlohmann::json::parse(str(row.value(0))));
+    loaded.inputs = nlohmann::json::parse(str(row.value(1)));
     return loaded;
 }
 
 void ProofService::saveIn(const Loaded& loaded) {
     m_store.exec(QStringLiteral("UPDATE proof_queries SET status = ?, doc = ?, inputs = ? WHERE "
                                 "id = ?"),
-                 {q(loaded.query.status), q(api::toJson(loaded.query).dump()),
-                  q(loaded.inputs.dump()), q(loaded.query.id)});
+                 {qstr(loaded.query.status), qstr(api::toJson(loaded.query).dump()),
+                  qstr(loaded.inputs.dump()), qstr(loaded.query.id)});
+}
+
+std::string ProofService::artifactUrl(const std::string& queryId, const std::string& name) const {
+    return m_publicUrl + "/artifacts/" + queryId + "/" + name;
 }
 
 std::vector<std::string> ProofService::metadataUrls(const std::string& queryId) {
     std::vector<std::string> urls;
     QSqlQuery rows = m_store.exec(QStringLiteral("SELECT name FROM proof_artifacts WHERE "
                                                  "query_id = ? ORDER BY position"),
-                                  {q(queryId)});
+                                  {qstr(queryId)});
     while (rows.next()) {
-        urls.push_back(m_publicUrl + "/artifacts/" + queryId + "/" + s(rows.value(0)));
+        urls.push_back(artifactUrl(queryId, str(rows.value(0))));
     }
     return urls;
 }
 
 api::CoreQueryResponse ProofService::coreQuery(const std::string& id) {
     QSqlQuery row =
-        m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE id = ?"), {q(id)});
+        m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE id = ?"), {qstr(id)});
     if (!row.next()) {
         throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
     }
     api::CoreQueryResponse response;
-    response.coreQuery = api::proofQueryFromJson(nlohmann::json::parse(s(row.value(0))));
+    response.coreQuery = api::proofQueryFromJson(nlohmann::json::parse(str(row.value(0))));
     row.finish();
     response.metadataUrls = metadataUrls(id);
     return response;
@@ -502,7 +507,7 @@ std::string ProofService::coreQueryBody(const std::string& id) {
         QStringLiteral("SELECT doc, (SELECT group_concat(name, ' ') FROM (SELECT name FROM "
                        "proof_artifacts WHERE query_id = q.id ORDER BY position)) FROM "
                        "proof_queries q WHERE q.id = ?"),
-        {q(id)});
+        {qstr(id)});
     if (!row.next()) {
         throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
     }
@@ -514,8 +519,7 @@ std::string ProofService::coreQueryBody(const std::string& id) {
         if (i > 0) {
             body.push_back(',');
         }
-        body.append(
-            nlohmann::json(m_publicUrl + "/artifacts/" + id + "/" + names[i].toStdString()).dump());
+        body.append(nlohmann::json(artifactUrl(id, names[i].toStdString())).dump());
     }
     body.append("]}");
     return body;
@@ -525,11 +529,11 @@ api::CoreQueryResponse ProofService::coreQueryByDedupId(const std::string& proje
                                                         const std::string& dedupId) {
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
-        {q(projectId), q(dedupId)});
+        {qstr(projectId), qstr(dedupId)});
     if (!row.next()) {
         throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
     }
-    const std::string id = s(row.value(0));
+    const std::string id = str(row.value(0));
     row.finish();
     return coreQuery(id);
 }
@@ -540,19 +544,20 @@ std::pair<std::vector<api::ProofQuery>, int> ProofService::listQueries(const QSt
     QVariantList bindings{projectId};
     if (filter.search && !filter.search->empty()) {
         where += QStringLiteral(" AND (id = ? OR dedup_id = ? OR external_id LIKE ? ESCAPE '\\')");
-        QString like = q(*filter.search);
+        QString like = qstr(*filter.search);
         like.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
             .replace(QLatin1Char('%'), QStringLiteral("\\%"))
             .replace(QLatin1Char('_'), QStringLiteral("\\_"));
-        bindings << q(*filter.search) << q(*filter.search) << QString(like + QLatin1Char('%'));
+        bindings << qstr(*filter.search) << qstr(*filter.search)
+                 << QString(like + QLatin1Char('%'));
     }
     if (filter.status) {
         where += QStringLiteral(" AND status = ?");
-        bindings << q(*filter.status);
+        bindings << qstr(*filter.status);
     }
     if (filter.network) {
         where += QStringLiteral(" AND json_extract(doc, '$.network') = ?");
-        bindings << q(*filter.network);
+        bindings << qstr(*filter.network);
     }
     QSqlQuery count =
         m_store.exec(QStringLiteral("SELECT COUNT(*) FROM proof_queries") + where, bindings);
@@ -566,7 +571,7 @@ std::pair<std::vector<api::ProofQuery>, int> ProofService::listQueries(const QSt
                                   pageBindings);
     std::vector<api::ProofQuery> queries;
     while (rows.next()) {
-        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(s(rows.value(0)))));
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(str(rows.value(0)))));
     }
     return {queries, total};
 }
@@ -574,11 +579,11 @@ std::pair<std::vector<api::ProofQuery>, int> ProofService::listQueries(const QSt
 Artifact ProofService::artifact(const std::string& queryId, const std::string& name) {
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT sha256 FROM proof_artifacts WHERE query_id = ? AND name = ?"),
-        {q(queryId), q(name)});
+        {qstr(queryId), qstr(name)});
     if (!row.next()) {
         throw ServiceError(ErrorKind::NotFound, "ARTIFACT_NOT_FOUND");
     }
-    auto bytes = m_artifacts.get(s(row.value(0)));
+    auto bytes = m_artifacts.get(str(row.value(0)));
     if (!bytes) {
         throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
                            "artifact file missing for " + queryId + "/" + name);
@@ -604,16 +609,16 @@ std::string ProofService::registerFactIn(const std::string& chain, const std::st
                                          const std::string& programHash) {
     QSqlQuery existing = m_store.exec(QStringLiteral("SELECT id FROM fact_registry WHERE chain = "
                                                      "? AND fact_hash = ? AND mocked = ?"),
-                                      {q(chain), q(factHash), int(mocked)});
+                                      {qstr(chain), qstr(factHash), int(mocked)});
     if (existing.next()) {
-        return s(existing.value(0));
+        return str(existing.value(0));
     }
     existing.finish();
     const std::string id = newUlid(m_clock.nowMs()).toStdString();
     m_store.exec(QStringLiteral("INSERT INTO fact_registry (id, chain, fact_hash, mocked, "
                                 "query_id, program_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                 {q(id), q(chain), q(factHash), int(mocked), q(queryId),
-                  programHash.empty() ? QVariant() : QVariant(q(programHash)),
+                 {qstr(id), qstr(chain), qstr(factHash), int(mocked), qstr(queryId),
+                  programHash.empty() ? QVariant() : QVariant(qstr(programHash)),
                   toIsoTimestamp(m_clock.now())});
     return id;
 }
@@ -632,22 +637,22 @@ std::optional<FactEntry> ProofService::fact(const std::string& chain, const std:
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT id, query_id, program_hash, created_at FROM fact_registry WHERE "
                        "chain = ? AND fact_hash = ? AND mocked = ?"),
-        {q(chain), q(normalized), int(mocked)});
+        {qstr(chain), qstr(normalized), int(mocked)});
     if (!row.next()) {
         return std::nullopt;
     }
     FactEntry entry;
-    entry.id = s(row.value(0));
+    entry.id = str(row.value(0));
     entry.chain = chain;
     entry.factHash = normalized;
     entry.mocked = mocked;
     if (!row.value(1).isNull()) {
-        entry.queryId = s(row.value(1));
+        entry.queryId = str(row.value(1));
     }
     if (!row.value(2).isNull()) {
-        entry.programHash = s(row.value(2));
+        entry.programHash = str(row.value(2));
     }
-    entry.createdAt = s(row.value(3));
+    entry.createdAt = str(row.value(3));
     return entry;
 }
 

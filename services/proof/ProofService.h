@@ -160,7 +160,12 @@ private:
     void finishStageIn(Loaded& loaded);
     void maybeAggregateIn(const std::string& bucketId);
     std::vector<std::string> metadataUrls(const std::string& queryId);
-    std::string registerProgram(const std::string& text, const std::string& cairoVersion);
+    std::string artifactUrl(const std::string& queryId, const std::string& name) const;
+    struct RegisteredProgram {
+        std::string programHash;
+        std::string sha256; // of the program file, its artifact digest
+    };
+    RegisteredProgram registerProgram(const std::string& text, const std::string& cairoVersion);
     ServiceError paymentRequired(const std::string& projectId, qint64 balance) const;
 
     Store& m_store;
