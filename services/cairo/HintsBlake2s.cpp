@@ -2,6 +2,7 @@
 // checked by Cairo) and of the felt-packing helpers used around it.
 
 #include "HintProcessor.h"
+#include "HintWords.h"
 
 #include "crypto/Blake2s.h"
 
@@ -13,29 +14,11 @@ namespace {
 using Word = std::uint32_t;
 
 Word wordAt(HintContext& ctx, const Relocatable& address) {
-    const Felt value = ctx.memory().get(address).felt();
-    if (!value.fitsU64() || value.low64() > 0xffffffffULL) {
-        ctx.fail("blake2s word " + value.toHex() + " at " + address.toString() +
-                 " exceeds 32 bits");
-    }
-    return static_cast<Word>(value.low64());
+    return word32At(ctx, address, "blake2s");
 }
 
 template <std::size_t N> std::array<Word, N> wordsAt(HintContext& ctx, const Relocatable& start) {
-    std::array<Word, N> out{};
-    for (std::size_t i = 0; i < N; ++i) {
-        out[i] = wordAt(ctx, start + static_cast<std::int64_t>(i));
-    }
-    return out;
-}
-
-void writeWords(HintContext& ctx, const Relocatable& start, const std::vector<Word>& words) {
-    std::vector<Felt> felts;
-    felts.reserve(words.size());
-    for (Word word : words) {
-        felts.push_back(Felt::fromU64(word));
-    }
-    ctx.writeArg(start, felts);
+    return words32At<N>(ctx, start, "blake2s");
 }
 
 // Dummy instances that fill the remaining blake2s slots: each is (iv', zero message, [0, ~0],
@@ -68,7 +51,7 @@ HintFn finalize(std::string chunkConstant, bool messageFirst) {
         for (std::uint64_t i = 1; i < instances.low64(); ++i) {
             padding.insert(padding.end(), one.begin(), one.end());
         }
-        writeWords(ctx, ctx.idsAddress("blake2s_ptr_end"), padding);
+        writeWords32(ctx, ctx.idsAddress("blake2s_ptr_end"), padding);
     };
 }
 
@@ -93,8 +76,8 @@ HintFn addUint256(bool bigEndian) {
         if (first.bitLength() > 128 || second.bitLength() > 128) {
             ctx.fail("blake2s add_uint256: a half exceeds 128 bits");
         }
-        writeWords(ctx, data, words128(first, bigEndian));
-        writeWords(ctx, data + 4, words128(second, bigEndian));
+        writeWords32(ctx, data, words128(first, bigEndian));
+        writeWords32(ctx, data + 4, words128(second, bigEndian));
     };
 }
 
@@ -110,7 +93,7 @@ void registerBlake2sHints(HintRegistry& r) {
               const Word t = wordAt(ctx, output - 2);
               const Word f = wordAt(ctx, output - 1);
               const auto state = crypto::blake2sCompress(h, message, t, 0, f, 0);
-              writeWords(ctx, output, {state.begin(), state.end()});
+              writeWords32(ctx, output, state);
           });
     const std::string finalizeHead =
         "# Add dummy pairs of input and output.\nfrom starkware.cairo.common.cairo_blake2s."

@@ -2,6 +2,7 @@
 // computes each SHA-256 compression, the Cairo code checks it later in a batch.
 
 #include "HintProcessor.h"
+#include "HintWords.h"
 
 #include "crypto/Sha256.h"
 
@@ -17,32 +18,11 @@ std::uint64_t boundedConstant(HintContext& ctx, const std::string& name, std::ui
     return value.low64();
 }
 
-template <std::size_t N>
-std::array<std::uint32_t, N> wordsAt(HintContext& ctx, const Relocatable& start) {
-    std::array<std::uint32_t, N> out{};
-    for (std::size_t i = 0; i < N; ++i) {
-        const Felt value = ctx.memory().get(start + static_cast<std::int64_t>(i)).felt();
-        if (!value.fitsU64() || value.low64() > 0xffffffffULL) {
-            ctx.fail("sha256 word " + value.toHex() + " exceeds 32 bits");
-        }
-        out[i] = static_cast<std::uint32_t>(value.low64());
-    }
-    return out;
-}
-
 crypto::Sha256Block messageAt(HintContext& ctx) {
     if (boundedConstant(ctx, "SHA256_INPUT_CHUNK_SIZE_FELTS", 100) != 16) {
         ctx.fail("compute_message_schedule takes 16 words (SHA256_INPUT_CHUNK_SIZE_FELTS)");
     }
-    return wordsAt<16>(ctx, ctx.idsAddress("sha256_start"));
-}
-
-template <class Words> void write(HintContext& ctx, const Relocatable& at, const Words& words) {
-    std::vector<Felt> felts;
-    for (std::uint32_t word : words) {
-        felts.push_back(Felt::fromU64(word));
-    }
-    ctx.writeArg(at, felts);
+    return words32At<16>(ctx, ctx.idsAddress("sha256_start"), "sha256");
 }
 
 } // namespace
@@ -60,7 +40,8 @@ new_state = sha2_compress_function(IV, w)
 segments.write_arg(ids.output, new_state))",
           [](HintContext& ctx) {
               const auto w = crypto::sha256MessageSchedule(messageAt(ctx));
-              write(ctx, ctx.idsAddress("output"), crypto::sha256Compress(crypto::sha256Iv(), w));
+              writeWords32(ctx, ctx.idsAddress("output"),
+                           crypto::sha256Compress(crypto::sha256Iv(), w));
           });
 
     r.add(R"(from starkware.cairo.common.cairo_sha256.sha256_utils import (
@@ -80,8 +61,8 @@ segments.write_arg(ids.output, new_state))",
                   ctx.fail("sha2_compress_function takes an 8-word state "
                            "(SHA256_STATE_SIZE_FELTS)");
               }
-              const auto state = wordsAt<8>(ctx, ctx.idsAddress("state"));
-              write(ctx, ctx.idsAddress("output"), crypto::sha256Compress(state, w));
+              const auto state = words32At<8>(ctx, ctx.idsAddress("state"), "sha256");
+              writeWords32(ctx, ctx.idsAddress("output"), crypto::sha256Compress(state, w));
           });
 
     r.add(R"(# Add dummy pairs of input and output.
@@ -114,7 +95,7 @@ segments.write_arg(ids.sha256_ptr_end, padding))",
               for (std::uint64_t i = 1; i < blockSize; ++i) {
                   padding.insert(padding.end(), one.begin(), one.end());
               }
-              write(ctx, ctx.idsAddress("sha256_ptr_end"), padding);
+              writeWords32(ctx, ctx.idsAddress("sha256_ptr_end"), padding);
           });
 }
 
