@@ -13,10 +13,6 @@ QString text(const std::optional<std::string>& value) {
     return value ? QString::fromStdString(*value) : QString();
 }
 
-bool sameRecord(const api::ProofQuery& a, const api::ProofQuery& b) {
-    return api::toJson(a) == api::toJson(b);
-}
-
 } // namespace
 
 ProofQueryModel::ProofQueryModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -144,7 +140,7 @@ void ProofQueryModel::update(const std::vector<api::ProofQuery>& queries) {
             m_rows.insert(m_rows.begin() + row, std::move(moved));
             endMoveRows();
         }
-        if (!sameRecord(m_rows[position], query)) {
+        if (m_rows[position] != query) {
             m_rows[position] = query;
             emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
         }

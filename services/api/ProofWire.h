@@ -32,6 +32,7 @@ struct ProofClient {
     bool isEmailVerified = false;
     std::string email;
     std::string image;
+    friend bool operator==(const ProofClient&, const ProofClient&) = default;
 };
 
 // The Query record. Optional members are written as null when unset.
@@ -72,6 +73,7 @@ struct ProofQuery {
     ProofClient client;
     bool isRetriable = true;
     std::optional<std::string> retryBlockedReason;
+    friend bool operator==(const ProofQuery&, const ProofQuery&) = default;
 };
 
 // Which record a read returns: the full one (lists and get-by-id), the one inside a bucket read
