@@ -1,10 +1,8 @@
 #include "Commands.h"
+#include "OfflineStore.h"
 
-#include "auth/ApiKeyRegistry.h"
-#include "core/Clock.h"
 #include "core/DataDir.h"
 #include "core/JobEngine.h"
-#include "core/Store.h"
 #include "proof/ProofService.h"
 
 #include <QCommandLineParser>
@@ -28,9 +26,7 @@ int runCreditsCommand(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Project id or name."));
     parser.addPositionalArgument(QStringLiteral("amount"),
                                  QStringLiteral("set: a whole number, or `unlimited`."));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
-                                     QStringLiteral("The server's data dir."),
-                                     QStringLiteral("dir"), defaultDataDir());
+    const QCommandLineOption dataDir = dataDirOption();
     parser.addOption(dataDir);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
@@ -58,16 +54,16 @@ int runCreditsCommand(int argc, char** argv) {
         return 1;
     }
     try {
-        Store store(storePathIn(parser.value(dataDir)));
-        SystemClock clock;
-        auth::ApiKeyRegistry keys(store, clock);
+        OfflineStore offline(parser.value(dataDir));
+        auth::ApiKeyRegistry& keys = offline.keys;
         const std::optional<QString> project = keys.findProject(args[1]);
         if (!project) {
             err << "no project with id or name " << args[1] << Qt::endl;
             return 1;
         }
-        JobEngine jobs(store, clock); // not started: the command only touches credits
-        proof::ProofService proofs(store, clock, jobs, parser.value(dataDir), {});
+        // Not started: the command only touches credits.
+        JobEngine jobs(offline.store, offline.clock);
+        proof::ProofService proofs(offline.store, offline.clock, jobs, parser.value(dataDir), {});
         if (set) {
             proofs.setCredits(*project, amount);
         }

@@ -1,9 +1,7 @@
 #include "Commands.h"
+#include "OfflineStore.h"
 
-#include "auth/ApiKeyRegistry.h"
-#include "core/Clock.h"
 #include "core/DataDir.h"
-#include "core/Store.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -23,9 +21,7 @@ int runKeysCommand(int argc, char** argv) {
                        "a wallet (scripts, CI). The key alone is printed on stdout."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("create"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
-                                     QStringLiteral("The server's data dir."),
-                                     QStringLiteral("dir"), defaultDataDir());
+    const QCommandLineOption dataDir = dataDirOption();
     const QCommandLineOption project(QStringLiteral("project"),
                                      QStringLiteral("Project name (created if absent)."),
                                      QStringLiteral("name"), QStringLiteral("CLI"));
@@ -46,9 +42,8 @@ int runKeysCommand(int argc, char** argv) {
         return 1;
     }
     try {
-        Store store(storePathIn(parser.value(dataDir)));
-        SystemClock clock;
-        auth::ApiKeyRegistry keys(store, clock);
+        OfflineStore offline(parser.value(dataDir));
+        auth::ApiKeyRegistry& keys = offline.keys;
         const QString projectId = keys.adminProjectNamed(parser.value(project));
         const api::ApiKeyRecord key =
             keys.mintKey(projectId, parser.value(name), QStringLiteral("#64748b"));
