@@ -1,21 +1,59 @@
 #include "Commands.h"
+#include "EmbeddedServer.h"
 
 #include "auth/ApiKeyRegistry.h"
+#include "client/AuthClient.h"
 #include "client/ProofClient.h"
+#include "client/SecretStore.h"
+#include "client/WalletSession.h"
 #include "core/DataDir.h"
-#include "http/LocalServer.h"
 #include "models/RequestLogModel.h"
+#include "ui/ConsoleSettings.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
 
 using namespace proofdesk;
 
+namespace {
+
+// The prover settings `proofdesk serve` reads too (prover/engine, prover/stoneProver,
+// prover/stoneVerifier).
+proof::ProverSettings proverSettings(const QSettings& settings) {
+    proof::ProverSettings provers;
+    provers.engine = settings.value(QStringLiteral("prover/engine")).toString();
+    provers.stoneProver = settings.value(QStringLiteral("prover/stoneProver")).toString();
+    provers.stoneVerifier = settings.value(QStringLiteral("prover/stoneVerifier")).toString();
+    return provers;
+}
+
+// The Local profile's API key until a wallet sign-in picks another: the embedded server's
+// "Console" project, minted once and reused.
+QString consoleKey(http::LocalServer& server) {
+    auth::ApiKeyRegistry& keys = server.apiKeys();
+    const QString project = keys.adminProjectNamed(QStringLiteral("Console"));
+    const api::ApiKeyPage existing = keys.listKeys(project, 1, 0);
+    return QString::fromStdString(
+        existing.data.empty()
+            ? keys.mintKey(project, QStringLiteral("Console"), QStringLiteral("#2563eb")).apiKey
+            : existing.data.front().apiKey);
+}
+
+} // namespace
+
 int runConsole(int argc, char** argv) {
+    QElapsedTimer sinceStart;
+    sinceStart.start();
     QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Proofdesk"));
     QApplication::setApplicationName(QStringLiteral("proofdesk"));
     QApplication::setApplicationDisplayName(QStringLiteral("Proofdesk"));
     QApplication::setApplicationVersion(QStringLiteral(PROOFDESK_VERSION));
@@ -26,53 +64,78 @@ int runConsole(int argc, char** argv) {
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
                                      QStringLiteral("Where the store and artifacts live."),
                                      QStringLiteral("dir"), defaultDataDir());
+    const QCommandLineOption startupProbe(
+        QStringLiteral("startup-probe"),
+        QStringLiteral("Print the milliseconds from start to a shown window, then quit."));
     parser.addOption(dataDir);
+    parser.addOption(startupProbe);
     parser.process(app);
 
-    // The "Local" profile: the embedded server on loopback; a busy default port falls back to a
-    // free one so a second instance (another data dir) still starts.
-    http::ServerOptions options;
-    options.dataDir = parser.value(dataDir);
-    auto server = std::make_unique<http::LocalServer>(options);
-    QString error;
-    if (!server->start(&error)) {
-        options.listen.port = 0;
-        server = std::make_unique<http::LocalServer>(options);
+    QSettings settingsStore;
+    const ui::ConsoleSettings settings = ui::ConsoleSettings::load(settingsStore);
+    QNetworkAccessManager network;
+    client::ProofClient proofClient(&network, QUrl(settings.proofUrl), QString());
+    client::AuthClient authClient(&network, QUrl(settings.authUrl));
+    models::RequestLogModel requestLog;
+
+    std::unique_ptr<EmbeddedServer> server;
+    ui::ServerEndpoints endpoints{settings.requestUrl, settings.proofUrl, settings.authUrl, {}};
+    if (!settings.isRemote()) {
+        http::ServerOptions options;
+        options.dataDir = parser.value(dataDir);
+        options.provers = proverSettings(settingsStore);
+        server = std::make_unique<EmbeddedServer>(options, [&](http::LocalServer& started) {
+            proofClient.setBaseUrl(QUrl(started.proofUrl()));
+            authClient.setBaseUrl(QUrl(started.authUrl()));
+            if (proofClient.apiKey().isEmpty()) {
+                proofClient.setApiKey(consoleKey(started));
+            }
+            started.requestLog().setSink([&requestLog](const http::RequestLogEntry& entry) {
+                const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs),
+                                                entry.method, entry.path, entry.status,
+                                                entry.milliseconds};
+                // Served on a listener thread; the model lives on the GUI thread.
+                QMetaObject::invokeMethod(
+                    &requestLog, [&requestLog, row] { requestLog.append(row); },
+                    Qt::QueuedConnection);
+            });
+        });
+        QString error;
         if (!server->start(&error)) {
             QMessageBox::critical(nullptr, QStringLiteral("Proofdesk"),
                                   QObject::tr("The embedded server did not start: %1").arg(error));
             return 1;
         }
+        endpoints = server->endpoints();
     }
 
-    models::RequestLogModel requestLog;
-    server->requestLog().setSink([&requestLog](const http::RequestLogEntry& entry) {
-        const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs), entry.method,
-                                        entry.path, entry.status, entry.milliseconds};
-        // Served on a listener thread; the model lives on the GUI thread.
-        QMetaObject::invokeMethod(
-            &requestLog, [&requestLog, row] { requestLog.append(row); }, Qt::QueuedConnection);
-    });
+    // Secrets of this profile: the local data dir's, or the deployment's.
+    client::KeychainSecretStore secrets(
+        settings.isRemote() ? QStringLiteral("Proofdesk ") + settings.authUrl
+                            : QStringLiteral("Proofdesk local ") + parser.value(dataDir));
+    client::WalletSession session(&authClient, &secrets);
 
-    // The Local profile's API key: the embedded server's "Console" project, minted once and reused
-    // (the wallet sign-in dialog replaces it for remote deployments).
-    auth::ApiKeyRegistry& keys = server->apiKeys();
-    const QString consoleProject = keys.adminProjectNamed(QStringLiteral("Console"));
-    const api::ApiKeyPage existing = keys.listKeys(consoleProject, 1, 0);
-    const QString consoleKey = QString::fromStdString(
-        existing.data.empty()
-            ? keys.mintKey(consoleProject, QStringLiteral("Console"), QStringLiteral("#2563eb"))
-                  .apiKey
-            : existing.data.front().apiKey);
-    QNetworkAccessManager network;
-    client::ProofClient proofClient(&network, QUrl(server->proofUrl()), consoleKey);
-
-    ui::MainWindow window(
-        {server->requestUrl(), server->proofUrl(), server->authUrl(), options.dataDir}, &requestLog,
-        &proofClient);
+    ui::ConsoleParts parts;
+    parts.proofs = &proofClient;
+    parts.session = &session;
+    parts.secrets = &secrets;
+    parts.requestLog = &requestLog;
+    parts.server = server.get();
+    parts.endpoints = endpoints;
+    parts.settings = settings;
+    ui::MainWindow window(parts);
     window.show();
+    if (parser.isSet(startupProbe)) {
+        QTimer::singleShot(0, &window, [&] {
+            std::printf("startup: %lld ms to a shown window\n",
+                        static_cast<long long>(sinceStart.elapsed()));
+            std::fflush(stdout);
+            QApplication::quit();
+        });
+    } else {
+        session.restore();
+    }
     const int code = QApplication::exec();
-    server->requestLog().setSink({});
-    server->stop();
+    server.reset();
     return code;
 }

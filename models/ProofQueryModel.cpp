@@ -1,10 +1,8 @@
 #include "ProofQueryModel.h"
 
-#include <QBrush>
-#include <QColor>
+#include "StatusColors.h"
 
-#include <algorithm>
-#include <map>
+#include <QBrush>
 
 namespace proofdesk::models {
 namespace {
@@ -15,21 +13,10 @@ QString text(const std::optional<std::string>& value) {
 
 } // namespace
 
-ProofQueryModel::ProofQueryModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-int ProofQueryModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
+ProofQueryModel::ProofQueryModel(QObject* parent) : RecordTableModel(parent) {}
 
 int ProofQueryModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
-}
-
-const api::ProofQuery* ProofQueryModel::queryAt(int row) const {
-    if (row < 0 || row >= rowCount()) {
-        return nullptr;
-    }
-    return &m_rows[static_cast<std::size_t>(row)];
 }
 
 QVariant ProofQueryModel::data(const QModelIndex& index, int role) const {
@@ -44,14 +31,7 @@ QVariant ProofQueryModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(query->status);
     }
     if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
-        // Colours that read on light and dark palettes alike.
-        if (query->status == "DONE") {
-            return QBrush(QColor(0x2e, 0x9d, 0x4f));
-        }
-        if (query->status == "FAILED") {
-            return QBrush(QColor(0xd9, 0x3f, 0x3f));
-        }
-        return QBrush(QColor(0xc7, 0x8a, 0x12));
+        return QBrush(statusColor(QString::fromStdString(query->status)));
     }
     if (role == Qt::ToolTipRole && query->errorReason) {
         return QString::fromStdString(*query->errorReason);
@@ -104,46 +84,6 @@ QVariant ProofQueryModel::headerData(int section, Qt::Orientation orientation, i
         return tr("SHARP fact hash");
     default:
         return {};
-    }
-}
-
-void ProofQueryModel::update(const std::vector<api::ProofQuery>& queries) {
-    std::map<std::string, const api::ProofQuery*> incoming;
-    for (const api::ProofQuery& query : queries) {
-        incoming[query.id] = &query;
-    }
-    // Remove rows that are gone, bottom up.
-    for (int row = rowCount() - 1; row >= 0; --row) {
-        if (!incoming.count(m_rows[static_cast<std::size_t>(row)].id)) {
-            beginRemoveRows({}, row, row);
-            m_rows.erase(m_rows.begin() + row);
-            endRemoveRows();
-        }
-    }
-    // Walk the new order: update rows in place, insert new ones where they belong.
-    for (std::size_t position = 0; position < queries.size(); ++position) {
-        const api::ProofQuery& query = queries[position];
-        const auto found = std::find_if(m_rows.begin(), m_rows.end(),
-                                        [&query](const auto& row) { return row.id == query.id; });
-        const int row = static_cast<int>(position);
-        if (found == m_rows.end()) {
-            beginInsertRows({}, row, row);
-            m_rows.insert(m_rows.begin() + row, query);
-            endInsertRows();
-            continue;
-        }
-        const int current = static_cast<int>(found - m_rows.begin());
-        if (current != row) {
-            beginMoveRows({}, current, current, {}, current < row ? row + 1 : row);
-            api::ProofQuery moved = std::move(*found);
-            m_rows.erase(found);
-            m_rows.insert(m_rows.begin() + row, std::move(moved));
-            endMoveRows();
-        }
-        if (m_rows[position] != query) {
-            m_rows[position] = query;
-            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
-        }
     }
 }
 

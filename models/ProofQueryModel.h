@@ -2,16 +2,13 @@
 
 #include "api/ProofWire.h"
 
-#include <QAbstractTableModel>
-
-#include <vector>
+#include "RecordTableModel.h"
 
 namespace proofdesk::models {
 
-// The proof queries of the console's live table, newest first. update() takes a fresh page from
-// the service and applies it incrementally: changed rows emit dataChanged, new ones are inserted,
-// vanished ones removed, so selections and scroll positions survive polling.
-class ProofQueryModel : public QAbstractTableModel {
+// The proof queries of the console's live table, newest first, updated incrementally from each
+// polled page (RecordTableModel).
+class ProofQueryModel : public RecordTableModel<api::ProofQuery> {
     Q_OBJECT
 public:
     enum Column {
@@ -29,17 +26,15 @@ public:
 
     explicit ProofQueryModel(QObject* parent = nullptr);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-    void update(const std::vector<api::ProofQuery>& queries);
-    const api::ProofQuery* queryAt(int row) const;
+    const api::ProofQuery* queryAt(int row) const { return recordAt(row); }
 
-private:
-    std::vector<api::ProofQuery> m_rows;
+protected:
+    std::string keyOf(const api::ProofQuery& query) const override { return query.id; }
 };
 
 } // namespace proofdesk::models

@@ -39,10 +39,22 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     m_register->setObjectName(QStringLiteral("registerProgramPushButton"));
     programForm->addRow(QString(), m_register);
     m_programHash = new QLineEdit;
-    m_programHash->setObjectName(QStringLiteral("programHashLineEdit"));
+    m_programHash->setObjectName(QStringLiteral("registeredProgramHashLineEdit"));
     m_programHash->setReadOnly(true);
     m_programHash->setPlaceholderText(tr("the program hash appears here, ready to copy"));
-    programForm->addRow(tr("Program hash"), m_programHash);
+    auto* hashRow = new QHBoxLayout;
+    hashRow->addWidget(m_programHash, 1);
+    hashRow->addWidget(copyButton(QStringLiteral("copyProgramHashPushButton"),
+                                  [this] { return m_programHash->text(); }));
+    auto* reuse = new QPushButton(tr("Use in a job"));
+    reuse->setObjectName(QStringLiteral("useProgramHashPushButton"));
+    connect(reuse, &QPushButton::clicked, this, [this] {
+        if (!m_programHash->text().isEmpty()) {
+            emit useProgramHash(m_programHash->text());
+        }
+    });
+    hashRow->addWidget(reuse);
+    programForm->addRow(tr("Program hash"), hashRow);
     layout->addWidget(programs);
 
     auto* facts = new QGroupBox(tr("Look up a fact"));
@@ -86,11 +98,10 @@ void FactsPage::registerProgram() {
     m_client->submitProgram(m_programPath->text().trimmed(), this, [this](auto result) {
         m_register->setEnabled(true);
         if (auto* error = std::get_if<client::ApiError>(&result)) {
-            m_banner->setText(tr("The program was not registered: %1").arg(error->message()));
-            m_banner->show();
+            showBanner(m_banner, tr("The program was not registered: %1").arg(error->message()));
             return;
         }
-        m_banner->hide();
+        showBanner(m_banner, {});
         m_programHash->setText(std::get<QString>(result));
     });
 }
@@ -100,11 +111,10 @@ void FactsPage::lookUp() {
         m_chain->currentText(), m_factHash->text().trimmed(), m_mocked->isChecked(), this,
         [this](auto result) {
             if (auto* error = std::get_if<client::ApiError>(&result)) {
-                m_banner->setText(tr("The lookup failed: %1").arg(error->message()));
-                m_banner->show();
+                showBanner(m_banner, tr("The lookup failed: %1").arg(error->message()));
                 return;
             }
-            m_banner->hide();
+            showBanner(m_banner, {});
             const auto& fact = std::get<client::FactLookup>(result);
             m_factResult->setText(
                 fact.valid ? tr("Valid: registered %1 by query %2 (entry %3)")

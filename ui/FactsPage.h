@@ -14,12 +14,16 @@ class ProofClient;
 
 namespace proofdesk::ui {
 
-// Programs and facts: register a compiled program to get its hash (to reuse in jobs), and look a
+// Programs and facts: register a compiled program to get its hash (and reuse it in a job), look a
 // fact hash up in a chain's registry, mocked and real namespaces apart.
 class FactsPage : public QWidget {
     Q_OBJECT
 public:
     explicit FactsPage(client::ProofClient* client, QWidget* parent = nullptr);
+
+signals:
+    // "Use in a job": the proof jobs page takes the hash.
+    void useProgramHash(const QString& programHash);
 
 private:
     void registerProgram();

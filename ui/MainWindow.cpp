@@ -1,19 +1,22 @@
 #include "MainWindow.h"
 
+#include "BucketsPage.h"
 #include "FactsPage.h"
+#include "KeysPage.h"
+#include "LocalServerPage.h"
 #include "PageParts.h"
 #include "ProofJobsPage.h"
-#include "models/RequestLogModel.h"
+#include "SettingsDialog.h"
 
-#include <QFormLayout>
-#include <QHeaderView>
 #include <QIcon>
 #include <QLabel>
 #include <QListWidget>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTableView>
+#include <QSystemTrayIcon>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 // The resources live in this static library; make sure they are linked in and registered.
@@ -24,78 +27,140 @@ static void registerProofdeskResources() {
 namespace proofdesk::ui {
 namespace {
 
-QLabel* selectableLabel(const QString& text, const QString& objectName) {
-    auto* label = new QLabel(text);
-    label->setObjectName(objectName);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
-
-QWidget* buildLocalServerPage(const ServerEndpoints& endpoints,
-                              models::RequestLogModel* requestLog) {
+// A navigation slot whose page arrives with its service.
+QWidget* comingPage(const QString& title, const QString& objectName, const QString& text) {
     auto* page = new QWidget;
-    page->setObjectName(QStringLiteral("localServerPageWidget"));
+    page->setObjectName(objectName);
     auto* layout = new QVBoxLayout(page);
-    layout->addWidget(pageTitle(QObject::tr("Local server")));
-
-    auto* form = new QFormLayout;
-    form->addRow(QObject::tr("Request service"),
-                 selectableLabel(endpoints.requestUrl, QStringLiteral("requestUrlLabel")));
-    form->addRow(QObject::tr("Proof service"),
-                 selectableLabel(endpoints.proofUrl, QStringLiteral("proofUrlLabel")));
-    form->addRow(QObject::tr("Sign-in service"),
-                 selectableLabel(endpoints.authUrl, QStringLiteral("authUrlLabel")));
-    form->addRow(QObject::tr("Data dir"),
-                 selectableLabel(endpoints.dataDir, QStringLiteral("dataDirLabel")));
-    layout->addLayout(form);
-
-    layout->addWidget(new QLabel(QObject::tr("Request log")));
-    auto* table = new QTableView;
-    table->setObjectName(QStringLiteral("requestLogTableView"));
-    table->setModel(requestLog);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setSectionResizeMode(models::RequestLogModel::PathColumn,
-                                                    QHeaderView::Stretch);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    QObject::connect(requestLog, &QAbstractItemModel::rowsInserted, table,
-                     [table] { table->scrollToBottom(); });
-    layout->addWidget(table, 1);
+    layout->addWidget(pageTitle(title));
+    auto* label = new QLabel(text);
+    label->setWordWrap(true);
+    layout->addWidget(label);
+    layout->addStretch(1);
     return page;
 }
 
 } // namespace
 
-MainWindow::MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel* requestLog,
-                       client::ProofClient* proofClient, QWidget* parent)
-    : QMainWindow(parent) {
+MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
+    : QMainWindow(parent), m_parts(parts) {
     setObjectName(QStringLiteral("proofdeskMainWindow"));
     registerProofdeskResources();
-    setWindowTitle(tr("Proofdesk"));
+    setWindowTitle(parts.settings.isRemote() ? tr("Proofdesk — %1").arg(parts.endpoints.proofUrl)
+                                             : tr("Proofdesk"));
     setWindowIcon(QIcon(QStringLiteral(":/proofdesk/icons/proofdesk.svg")));
-    auto* navigation = new QListWidget;
-    navigation->setObjectName(QStringLiteral("navigationListWidget"));
+    m_navigation = new QListWidget;
+    m_navigation->setObjectName(QStringLiteral("navigationListWidget"));
     auto* pages = new QStackedWidget;
     pages->setObjectName(QStringLiteral("pagesStackedWidget"));
-    if (proofClient) {
-        navigation->addItem(tr("Proof jobs"));
-        pages->addWidget(new ProofJobsPage(proofClient));
-        navigation->addItem(tr("Programs and facts"));
-        pages->addWidget(new FactsPage(proofClient));
+    const auto addPage = [this, pages](const QString& name, QWidget* page) {
+        m_navigation->addItem(name);
+        pages->addWidget(page);
+    };
+
+    m_jobs = new ProofJobsPage(parts.proofs);
+    auto* facts = new FactsPage(parts.proofs);
+    m_buckets = new BucketsPage(parts.proofs);
+    addPage(tr("Proof jobs"), m_jobs);
+    addPage(tr("Programs and facts"), facts);
+    addPage(tr("Buckets"), m_buckets);
+    addPage(tr("Data requests"),
+            comingPage(tr("Data requests"), QStringLiteral("dataRequestsPageWidget"),
+                       tr("Requests for proven block headers, accounts and storage slots arrive "
+                          "with the request service.")));
+    addPage(tr("Grow orders"), comingPage(tr("Grow orders"), QStringLiteral("growOrdersPageWidget"),
+                                          tr("Grow orders arrive with the request service.")));
+    addPage(tr("Wallet and API keys"), new KeysPage(parts.session, parts.proofs, parts.secrets));
+    addPage(parts.server ? tr("Local server") : tr("Deployment"),
+            new LocalServerPage(parts.server, parts.endpoints, parts.requestLog));
+    connect(m_navigation, &QListWidget::currentRowChanged, pages, &QStackedWidget::setCurrentIndex);
+    m_navigation->setCurrentRow(0);
+    setPollInterval(parts.settings.pollIntervalMs);
+
+    connect(facts, &FactsPage::useProgramHash, this, [this](const QString& hash) {
+        m_jobs->useProgramHash(hash);
+        showPage(m_jobs->objectName());
+    });
+    connect(m_buckets, &BucketsPage::submitIntoBucket, this, [this](const QString& bucketId) {
+        m_jobs->useBucket(bucketId);
+        showPage(m_jobs->objectName());
+    });
+    connect(m_jobs, &ProofJobsPage::jobFinished, this,
+            [this](const QString& id, const QString& status) {
+                notify(status == QLatin1String("DONE") ? tr("Proof job done")
+                                                       : tr("Proof job failed"),
+                       tr("Query %1 is %2.").arg(id, status));
+            });
+    connect(m_jobs, &ProofJobsPage::artifactSaved, this, [this](const QString& path, qint64 bytes) {
+        statusBar()->showMessage(tr("Saved %1 (%2 bytes)").arg(path).arg(bytes), 8000);
+    });
+
+    auto* toolbar = addToolBar(tr("Console"));
+    toolbar->setObjectName(QStringLiteral("consoleToolBar"));
+    toolbar->setMovable(false);
+    QAction* settings = toolbar->addAction(tr("Settings…"));
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    connect(settings, &QAction::triggered, this, &MainWindow::openSettings);
+
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new QSystemTrayIcon(windowIcon(), this);
+        m_tray->show();
     }
-    navigation->addItem(tr("Local server"));
-    pages->addWidget(buildLocalServerPage(endpoints, requestLog));
-    connect(navigation, &QListWidget::currentRowChanged, pages, &QStackedWidget::setCurrentIndex);
-    navigation->setCurrentRow(0);
 
     auto* splitter = new QSplitter;
-    splitter->addWidget(navigation);
+    splitter->addWidget(m_navigation);
     splitter->addWidget(pages);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({180, 920});
+    splitter->setSizes({190, 1010});
     setCentralWidget(splitter);
-    statusBar()->showMessage(tr("Embedded server running at %1").arg(endpoints.proofUrl));
-    resize(1100, 700);
+    statusBar()->showMessage(parts.server
+                                 ? tr("Embedded server at %1").arg(parts.endpoints.proofUrl)
+                                 : tr("Remote deployment at %1").arg(parts.endpoints.proofUrl));
+    resize(1240, 780);
+}
+
+void MainWindow::showPage(const QString& objectName) {
+    auto* pages = findChild<QStackedWidget*>(QStringLiteral("pagesStackedWidget"));
+    for (int i = 0; i < pages->count(); ++i) {
+        if (pages->widget(i)->objectName() == objectName) {
+            m_navigation->setCurrentRow(i);
+            return;
+        }
+    }
+}
+
+void MainWindow::setPollInterval(int milliseconds) {
+    m_jobs->setPollInterval(milliseconds);
+    m_buckets->setPollInterval(milliseconds);
+}
+
+void MainWindow::openSettings() {
+    auto* dialog = new SettingsDialog(m_parts.settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ConsoleSettings chosen = dialog->settings();
+        QSettings store;
+        chosen.save(store);
+        const bool restart = chosen.profile != m_parts.settings.profile ||
+                             chosen.requestUrl != m_parts.settings.requestUrl ||
+                             chosen.proofUrl != m_parts.settings.proofUrl ||
+                             chosen.authUrl != m_parts.settings.authUrl;
+        m_parts.settings.pollIntervalMs = chosen.pollIntervalMs;
+        setPollInterval(chosen.pollIntervalMs);
+        statusBar()->showMessage(restart ? tr("Settings saved; the profile applies at the next "
+                                              "start.")
+                                         : tr("Settings saved."),
+                                 8000);
+    });
+    dialog->open();
+}
+
+void MainWindow::notify(const QString& title, const QString& message) {
+    statusBar()->showMessage(title + QStringLiteral(": ") + message, 10000);
+    if (m_tray) {
+        m_tray->showMessage(title, message, QSystemTrayIcon::Information, 8000);
+    }
+    emit notified(title, message);
 }
 
 } // namespace proofdesk::ui

@@ -1,32 +1,64 @@
 #pragma once
 
+#include "ConsoleSettings.h"
+#include "LocalServerControl.h"
+
 #include <QMainWindow>
+
+class QListWidget;
+class QSystemTrayIcon;
 
 namespace proofdesk::models {
 class RequestLogModel;
 }
 namespace proofdesk::client {
 class ProofClient;
-}
+class SecretStore;
+class WalletSession;
+} // namespace proofdesk::client
 
 namespace proofdesk::ui {
 
-// Where the services are, as the console shows them.
-struct ServerEndpoints {
-    QString requestUrl;
-    QString proofUrl;
-    QString authUrl;
-    QString dataDir;
+class BucketsPage;
+class ProofJobsPage;
+
+// What the console is built from: the clients it talks through (the GUI never sees a service),
+// the embedded server's control (null on the Remote profile) and the settings.
+struct ConsoleParts {
+    client::ProofClient* proofs = nullptr;
+    client::WalletSession* session = nullptr;
+    client::SecretStore* secrets = nullptr;
+    models::RequestLogModel* requestLog = nullptr;
+    LocalServerControl* server = nullptr;
+    ServerEndpoints endpoints; // where the profile points
+    ConsoleSettings settings;
 };
 
-// The console's main window. So far: the proof jobs page (when a proof client is given) and the
-// local server page (endpoints and live request log); the request, bucket and key pages plug
-// into the navigation list.
+// The console's main window: a navigation list of pages (proof jobs, programs and facts,
+// buckets, the request-service slots, wallet and keys, local server), Settings in the toolbar,
+// and desktop notifications when a job submitted here finishes.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    MainWindow(const ServerEndpoints& endpoints, models::RequestLogModel* requestLog,
-               client::ProofClient* proofClient = nullptr, QWidget* parent = nullptr);
+    explicit MainWindow(const ConsoleParts& parts, QWidget* parent = nullptr);
+
+    // Shows the page whose objectName is given (e.g. "bucketsPageWidget").
+    void showPage(const QString& objectName);
+    void setPollInterval(int milliseconds);
+
+signals:
+    // A watched job finished: what the desktop notification says.
+    void notified(const QString& title, const QString& message);
+
+private:
+    void openSettings();
+    void notify(const QString& title, const QString& message);
+
+    ConsoleParts m_parts;
+    QListWidget* m_navigation;
+    ProofJobsPage* m_jobs;
+    BucketsPage* m_buckets;
+    QSystemTrayIcon* m_tray = nullptr;
 };
 
 } // namespace proofdesk::ui

@@ -1,6 +1,10 @@
 #include "PageParts.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QLabel>
+#include <QPushButton>
+#include <QToolTip>
 
 namespace proofdesk::ui {
 
@@ -22,6 +26,27 @@ QLabel* errorBanner(const QString& objectName) {
                                          "padding: 6px; border-radius: 4px; }"));
     banner->hide();
     return banner;
+}
+
+void showBanner(QLabel* banner, const QString& message) {
+    banner->setText(message);
+    banner->setVisible(!message.isEmpty());
+}
+
+QPushButton* copyButton(const QString& objectName, std::function<QString()> text, QWidget* parent) {
+    auto* button = new QPushButton(QObject::tr("Copy"), parent);
+    button->setObjectName(objectName);
+    button->setToolTip(QObject::tr("Copy to the clipboard"));
+    QObject::connect(button, &QPushButton::clicked, button, [button, text = std::move(text)] {
+        const QString value = text();
+        if (value.isEmpty()) {
+            return;
+        }
+        QApplication::clipboard()->setText(value);
+        QToolTip::showText(button->mapToGlobal(QPoint(0, button->height())), QObject::tr("Copied"),
+                           button);
+    });
+    return button;
 }
 
 } // namespace proofdesk::ui

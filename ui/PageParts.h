@@ -2,7 +2,11 @@
 
 #include <QString>
 
+#include <functional>
+
 class QLabel;
+class QPushButton;
+class QWidget;
 
 namespace proofdesk::ui {
 
@@ -10,5 +14,10 @@ namespace proofdesk::ui {
 // reports what went wrong (hidden until then).
 QLabel* pageTitle(const QString& text);
 QLabel* errorBanner(const QString& objectName);
+// Shows `message` in the banner, or hides it when the message is empty.
+void showBanner(QLabel* banner, const QString& message);
+// A small button that puts text() on the clipboard and says so in its tooltip.
+QPushButton* copyButton(const QString& objectName, std::function<QString()> text,
+                        QWidget* parent = nullptr);
 
 } // namespace proofdesk::ui

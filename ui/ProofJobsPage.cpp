@@ -1,21 +1,29 @@
 #include "ProofJobsPage.h"
 
 #include "PageParts.h"
-#include "client/ProofClient.h"
 #include "models/ProofQueryModel.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -24,65 +32,68 @@
 #include <nlohmann/json.hpp>
 
 namespace proofdesk::ui {
+namespace {
+
+QLineEdit* pathEdit(const QString& objectName, const QString& placeholder) {
+    auto* edit = new QLineEdit;
+    edit->setObjectName(objectName);
+    edit->setPlaceholderText(placeholder);
+    edit->setClearButtonEnabled(true);
+    return edit;
+}
+
+bool isZip(const QByteArray& bytes) {
+    return bytes.startsWith("PK\x03\x04");
+}
+
+bool isTerminal(const std::string& status) {
+    return status == "DONE" || status == "FAILED";
+}
+
+} // namespace
 
 ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     : QWidget(parent), m_client(client), m_model(new models::ProofQueryModel(this)),
-      m_poll(new QTimer(this)) {
+      m_filter(new QSortFilterProxyModel(this)), m_poll(new QTimer(this)) {
     setObjectName(QStringLiteral("proofJobsPageWidget"));
+    setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Proof jobs")));
-
     m_banner = errorBanner(QStringLiteral("errorBannerLabel"));
     layout->addWidget(m_banner);
 
-    // The submission form.
-    auto* form = new QFormLayout;
-    auto* programRow = new QHBoxLayout;
-    m_programPath = new QLineEdit;
-    m_programPath->setObjectName(QStringLiteral("programPathLineEdit"));
-    m_programPath->setPlaceholderText(tr("Compiled Cairo 0 program (.json) or a Cairo PIE (.zip)"));
-    auto* browse = new QPushButton(tr("Browse…"));
-    browse->setObjectName(QStringLiteral("browseProgramPushButton"));
-    programRow->addWidget(m_programPath, 1);
-    programRow->addWidget(browse);
-    form->addRow(tr("Program or PIE"), programRow);
-    m_result = new QComboBox;
-    m_result->setObjectName(QStringLiteral("resultComboBox"));
-    for (const std::string& result : api::proof_enums::kResults) {
-        m_result->addItem(QString::fromStdString(result));
-    }
-    m_result->setCurrentText(QStringLiteral("PROOF_GENERATION"));
-    form->addRow(tr("Result"), m_result);
-    m_layout = new QComboBox;
-    m_layout->setObjectName(QStringLiteral("layoutComboBox"));
-    m_layout->addItems({QStringLiteral("auto"), QStringLiteral("small"), QStringLiteral("dex"),
-                        QStringLiteral("recursive"), QStringLiteral("recursive_with_poseidon"),
-                        QStringLiteral("starknet"), QStringLiteral("starknet_with_keccak"),
-                        QStringLiteral("all_cairo")});
-    form->addRow(tr("Layout"), m_layout);
-    m_mockFact = new QCheckBox(tr("Mock the fact hash (no on-chain verification)"));
-    m_mockFact->setObjectName(QStringLiteral("mockFactHashCheckBox"));
-    form->addRow(QString(), m_mockFact);
-    m_dedupId = new QLineEdit;
-    m_dedupId->setObjectName(QStringLiteral("dedupIdLineEdit"));
-    m_dedupId->setPlaceholderText(tr("optional: a repeat is refused"));
-    form->addRow(tr("Dedup id"), m_dedupId);
-    m_submit = new QPushButton(tr("Submit"));
-    m_submit->setObjectName(QStringLiteral("submitPushButton"));
-    m_submit->setDefault(true);
-    form->addRow(QString(), m_submit);
-    layout->addLayout(form);
+    auto* columns = new QSplitter;
+    auto* formScroll = new QScrollArea;
+    formScroll->setWidget(buildForm());
+    formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setMinimumWidth(340);
+    columns->addWidget(formScroll);
 
-    // The live table and the selected query.
+    auto* right = new QWidget;
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto* searchRow = new QHBoxLayout;
     m_search = new QLineEdit;
     m_search->setObjectName(QStringLiteral("searchLineEdit"));
     m_search->setPlaceholderText(tr("Search by id, dedup id or external id prefix"));
     m_search->setClearButtonEnabled(true);
-    layout->addWidget(m_search);
+    searchRow->addWidget(m_search, 1);
+    m_statusFilter = new QComboBox;
+    m_statusFilter->setObjectName(QStringLiteral("statusFilterComboBox"));
+    m_statusFilter->addItem(tr("All statuses"), QString());
+    for (const std::string& status : api::proof_enums::kStatuses) {
+        m_statusFilter->addItem(QString::fromStdString(status), QString::fromStdString(status));
+    }
+    searchRow->addWidget(m_statusFilter);
+    rightLayout->addLayout(searchRow);
+
+    m_filter->setSourceModel(m_model);
+    m_filter->setFilterRole(models::ProofQueryModel::StatusRole);
     auto* splitter = new QSplitter(Qt::Vertical);
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("proofQueriesTableView"));
-    m_table->setModel(m_model);
+    m_table->setModel(m_filter);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
@@ -90,27 +101,233 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
                                                       QHeaderView::Stretch);
     m_table->setAlternatingRowColors(true);
     splitter->addWidget(m_table);
-    m_detail = new QPlainTextEdit;
-    m_detail->setObjectName(QStringLiteral("queryDetailPlainTextEdit"));
-    m_detail->setReadOnly(true);
-    m_detail->setPlaceholderText(tr("Select a query to see its record and artifacts."));
-    splitter->addWidget(m_detail);
+    splitter->addWidget(buildDetail());
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    layout->addWidget(splitter, 1);
+    rightLayout->addWidget(splitter, 1);
+    columns->addWidget(right);
+    columns->setStretchFactor(1, 1);
+    columns->setSizes({360, 740});
+    layout->addWidget(columns, 1);
 
-    connect(browse, &QPushButton::clicked, this, &ProofJobsPage::browseProgram);
-    connect(m_submit, &QPushButton::clicked, this, &ProofJobsPage::submit);
     connect(m_search, &QLineEdit::textChanged, this, &ProofJobsPage::refresh);
+    connect(m_statusFilter, &QComboBox::currentIndexChanged, this, [this] {
+        const QString status = m_statusFilter->currentData().toString();
+        m_filter->setFilterRegularExpression(
+            status.isEmpty() ? QString() : QLatin1Char('^') + status + QLatin1Char('$'));
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ProofJobsPage::showSelected);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ProofJobsPage::showSelected);
     m_poll->setSingleShot(true);
     connect(m_poll, &QTimer::timeout, this, &ProofJobsPage::refresh);
+    m_saveLocation = [this](const QString& suggested) {
+        return QFileDialog::getSaveFileName(this, tr("Save artifact"), suggested);
+    };
+    kindChanged();
+}
+
+QWidget* ProofJobsPage::buildForm() {
+    auto* box = new QGroupBox(tr("New job"));
+    m_form = new QFormLayout(box);
+    m_kind = new QComboBox;
+    m_kind->setObjectName(QStringLiteral("submissionKindComboBox"));
+    m_kind->addItem(tr("Core query"), QStringLiteral("/core-query"));
+    m_kind->addItem(tr("Trace generation (v1)"), QStringLiteral("/v1/trace-generation"));
+    m_kind->addItem(tr("Trace + proof generation (v1)"),
+                    QStringLiteral("/v1/trace-generation-proof-generation"));
+    m_kind->addItem(tr("Proof + L1 verification of a PIE (v1)"),
+                    QStringLiteral("/v1/l1/core-query/proof-generation-verification"));
+    m_kind->addItem(tr("L2 verification of a proof (v1)"),
+                    QStringLiteral("/v1/l2/core-query/proof-verification"));
+    m_form->addRow(tr("Kind"), m_kind);
+
+    const auto fileRow = [this](QLineEdit* edit, const QString& browseName, const QString& filter) {
+        auto* row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        auto* browseButton = new QPushButton(tr("Browse…"));
+        browseButton->setObjectName(browseName);
+        connect(browseButton, &QPushButton::clicked, this,
+                [this, edit, filter] { browse(edit, filter); });
+        row->addWidget(browseButton);
+        return row;
+    };
+    m_programPath = pathEdit(QStringLiteral("programPathLineEdit"),
+                             tr("program .json, PIE .zip or proof .json — or drop it here"));
+    m_form->addRow(tr("File"), fileRow(m_programPath, QStringLiteral("browseProgramPushButton"),
+                                       tr("Cairo programs, PIEs and proofs (*.json *.zip);;"
+                                          "All files (*)")));
+    m_inputPath = pathEdit(QStringLiteral("inputPathLineEdit"), tr("optional program input .json"));
+    m_form->addRow(tr("Input"), fileRow(m_inputPath, QStringLiteral("browseInputPushButton"),
+                                        tr("JSON (*.json);;All files (*)")));
+    m_programHash = new QLineEdit;
+    m_programHash->setObjectName(QStringLiteral("programHashLineEdit"));
+    m_programHash->setPlaceholderText(tr("or a registered program hash (0x…)"));
+    m_form->addRow(tr("Program hash"), m_programHash);
+    m_result = new QComboBox;
+    m_result->setObjectName(QStringLiteral("resultComboBox"));
+    for (const std::string& result : api::proof_enums::kResults) {
+        m_result->addItem(QString::fromStdString(result));
+    }
+    m_result->setCurrentText(QStringLiteral("PROOF_GENERATION"));
+    m_form->addRow(tr("Result"), m_result);
+    m_layout = new QComboBox;
+    m_layout->setObjectName(QStringLiteral("layoutComboBox"));
+    m_layout->addItems({QStringLiteral("auto"), QStringLiteral("small"), QStringLiteral("dex"),
+                        QStringLiteral("recursive"), QStringLiteral("recursive_with_poseidon"),
+                        QStringLiteral("starknet"), QStringLiteral("starknet_with_keccak"),
+                        QStringLiteral("dynamic"), QStringLiteral("all_cairo")});
+    m_form->addRow(tr("Layout"), m_layout);
+    m_stoneVersion = new QComboBox;
+    m_stoneVersion->setObjectName(QStringLiteral("stoneVersionComboBox"));
+    m_stoneVersion->addItems({QStringLiteral("stone6"), QStringLiteral("stone5")});
+    m_form->addRow(tr("Stone version"), m_stoneVersion);
+    m_memoryVerification = new QComboBox;
+    m_memoryVerification->setObjectName(QStringLiteral("memoryVerificationComboBox"));
+    m_memoryVerification->addItems(
+        {QStringLiteral("strict"), QStringLiteral("relaxed"), QStringLiteral("cairo1")});
+    m_form->addRow(tr("Memory verification"), m_memoryVerification);
+    m_mockFact = new QCheckBox(tr("Mock the fact hash (no on-chain verification)"));
+    m_mockFact->setObjectName(QStringLiteral("mockFactHashCheckBox"));
+    m_form->addRow(QString(), m_mockFact);
+    m_dedupId = new QLineEdit;
+    m_dedupId->setObjectName(QStringLiteral("dedupIdLineEdit"));
+    m_dedupId->setPlaceholderText(tr("optional: a repeat is refused"));
+    m_form->addRow(tr("Dedup id"), m_dedupId);
+    m_externalId = new QLineEdit;
+    m_externalId->setObjectName(QStringLiteral("externalIdLineEdit"));
+    m_externalId->setPlaceholderText(tr("optional: your own reference"));
+    m_form->addRow(tr("External id"), m_externalId);
+    m_bucketId = new QLineEdit;
+    m_bucketId->setObjectName(QStringLiteral("bucketIdLineEdit"));
+    m_bucketId->setPlaceholderText(tr("optional: an OPEN bucket to join"));
+    m_form->addRow(tr("Bucket"), m_bucketId);
+    auto* buttons = new QHBoxLayout;
+    auto* curl = new QPushButton(tr("Copy as curl"));
+    curl->setObjectName(QStringLiteral("copyFormCurlPushButton"));
+    buttons->addWidget(curl);
+    buttons->addStretch(1);
+    m_submit = new QPushButton(tr("Submit"));
+    m_submit->setObjectName(QStringLiteral("submitPushButton"));
+    m_submit->setDefault(true);
+    buttons->addWidget(m_submit);
+    m_form->addRow(buttons);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ProofJobsPage::kindChanged);
+    connect(m_submit, &QPushButton::clicked, this, &ProofJobsPage::submit);
+    connect(curl, &QPushButton::clicked, this, &ProofJobsPage::copyFormAsCurl);
+    return box;
+}
+
+QWidget* ProofJobsPage::buildDetail() {
+    auto* detail = new QWidget;
+    auto* layout = new QVBoxLayout(detail);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* titleRow = new QHBoxLayout;
+    m_detailTitle = new QLabel(tr("Select a query to see its steps, hashes and artifacts."));
+    m_detailTitle->setObjectName(QStringLiteral("queryTitleLabel"));
+    m_detailTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    titleRow->addWidget(m_detailTitle, 1);
+    titleRow->addWidget(
+        copyButton(QStringLiteral("copyQueryIdPushButton"), [this] { return currentQueryId(); }));
+    m_copyCurl = new QPushButton(tr("Copy as curl"));
+    m_copyCurl->setObjectName(QStringLiteral("copyQueryCurlPushButton"));
+    m_copyCurl->setEnabled(false);
+    titleRow->addWidget(m_copyCurl);
+    layout->addLayout(titleRow);
+    m_timeline = new QLabel;
+    m_timeline->setObjectName(QStringLiteral("stepsTimelineLabel"));
+    m_timeline->setTextFormat(Qt::RichText);
+    layout->addWidget(m_timeline);
+    auto* factRow = new QHBoxLayout;
+    m_factHash = new QLabel;
+    m_factHash->setObjectName(QStringLiteral("factHashLabel"));
+    m_factHash->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    factRow->addWidget(m_factHash, 1);
+    factRow->addWidget(copyButton(QStringLiteral("copyFactHashPushButton"), [this] {
+        const api::ProofQuery* query =
+            m_model->queryAt(m_model->rowOf(currentQueryId().toStdString()));
+        return query && query->sharpFactHash ? QString::fromStdString(*query->sharpFactHash)
+                                             : QString();
+    }));
+    layout->addLayout(factRow);
+    m_errorReason = errorBanner(QStringLiteral("errorReasonLabel"));
+    layout->addWidget(m_errorReason);
+    auto* lower = new QSplitter;
+    auto* artifactsBox = new QWidget;
+    auto* artifactsLayout = new QVBoxLayout(artifactsBox);
+    artifactsLayout->setContentsMargins(0, 0, 0, 0);
+    artifactsLayout->addWidget(new QLabel(tr("Artifacts")));
+    m_artifacts = new QListWidget;
+    m_artifacts->setObjectName(QStringLiteral("artifactsListWidget"));
+    artifactsLayout->addWidget(m_artifacts, 1);
+    m_download = new QPushButton(tr("Download…"));
+    m_download->setObjectName(QStringLiteral("downloadArtifactPushButton"));
+    m_download->setEnabled(false);
+    artifactsLayout->addWidget(m_download);
+    lower->addWidget(artifactsBox);
+    m_detail = new QPlainTextEdit;
+    m_detail->setObjectName(QStringLiteral("queryDetailPlainTextEdit"));
+    m_detail->setReadOnly(true);
+    m_detail->setPlaceholderText(tr("The query record (metadata) appears here."));
+    lower->addWidget(m_detail);
+    lower->setStretchFactor(1, 1);
+    layout->addWidget(lower, 1);
+
+    connect(m_artifacts, &QListWidget::currentRowChanged, this,
+            [this](int row) { m_download->setEnabled(row >= 0); });
+    connect(m_artifacts, &QListWidget::itemDoubleClicked, this,
+            &ProofJobsPage::downloadSelectedArtifact);
+    connect(m_download, &QPushButton::clicked, this, &ProofJobsPage::downloadSelectedArtifact);
+    connect(m_copyCurl, &QPushButton::clicked, this, [this] {
+        const auto found = m_submitted.constFind(currentQueryId());
+        if (found != m_submitted.constEnd()) {
+            QApplication::clipboard()->setText(
+                client::curlCommand(m_client->baseUrl(), *found, m_client->apiKey()));
+        }
+    });
+    return detail;
+}
+
+ProofJobsPage::Kind ProofJobsPage::kind() const {
+    return static_cast<Kind>(m_kind->currentIndex());
+}
+
+void ProofJobsPage::kindChanged() {
+    const Kind k = kind();
+    const bool runsProgram =
+        k == Kind::CoreQuery || k == Kind::TraceGeneration || k == Kind::TraceAndProof;
+    m_form->setRowVisible(2, runsProgram); // the input file row
+    m_form->setRowVisible(m_programHash, runsProgram);
+    m_form->setRowVisible(m_result, k == Kind::CoreQuery);
+    m_form->setRowVisible(m_layout, k == Kind::CoreQuery || k == Kind::TraceAndProof);
+    m_form->setRowVisible(m_stoneVersion, k == Kind::VerificationL2);
+    m_form->setRowVisible(m_memoryVerification, k == Kind::VerificationL2);
+    m_form->setRowVisible(m_mockFact, k == Kind::CoreQuery || k == Kind::ProofAndVerificationL1 ||
+                                          k == Kind::VerificationL2);
+    for (QWidget* coreOnly : {static_cast<QWidget*>(m_dedupId), static_cast<QWidget*>(m_externalId),
+                              static_cast<QWidget*>(m_bucketId)}) {
+        m_form->setRowVisible(coreOnly, k == Kind::CoreQuery);
+    }
 }
 
 void ProofJobsPage::setPollInterval(int milliseconds) {
     m_interval = milliseconds;
+}
+
+void ProofJobsPage::setSaveLocationProvider(std::function<QString(const QString&)> provider) {
+    m_saveLocation = std::move(provider);
+}
+
+void ProofJobsPage::useProgramHash(const QString& programHash) {
+    m_kind->setCurrentIndex(static_cast<int>(Kind::CoreQuery));
+    m_programPath->clear();
+    m_programHash->setText(programHash);
+}
+
+void ProofJobsPage::useBucket(const QString& bucketId) {
+    m_kind->setCurrentIndex(static_cast<int>(Kind::CoreQuery));
+    m_bucketId->setText(bucketId);
 }
 
 void ProofJobsPage::showEvent(QShowEvent* event) {
@@ -123,6 +340,19 @@ void ProofJobsPage::hideEvent(QHideEvent* event) {
     m_poll->stop(); // poll only what is visible
 }
 
+void ProofJobsPage::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls() && event->mimeData()->urls().first().isLocalFile()) {
+        event->acceptProposedAction();
+    }
+}
+
+void ProofJobsPage::dropEvent(QDropEvent* event) {
+    const QString path = event->mimeData()->urls().first().toLocalFile();
+    const bool input = QFileInfo(path).fileName().contains(QStringLiteral("input"));
+    (input && m_inputPath->isVisible() ? m_inputPath : m_programPath)->setText(path);
+    event->acceptProposedAction();
+}
+
 void ProofJobsPage::refresh() {
     if (m_inFlight) {
         return;
@@ -132,11 +362,12 @@ void ProofJobsPage::refresh() {
         m_inFlight = false;
         if (auto* error = std::get_if<client::ApiError>(&result)) {
             ++m_failures;
-            showError(tr("Could not load the proof jobs: %1").arg(error->message()));
+            showBanner(m_banner, tr("Could not load the proof jobs: %1").arg(error->message()));
         } else {
             m_failures = 0;
-            clearError();
+            showBanner(m_banner, {});
             m_model->update(std::get<client::QueryPage>(result).queries);
+            noticeFinishedJobs();
         }
         if (isVisible()) {
             // Back off after errors: 2, 4, 8 ... times the interval, at most 30 s.
@@ -146,70 +377,241 @@ void ProofJobsPage::refresh() {
     });
 }
 
-void ProofJobsPage::browseProgram() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Choose a program or a PIE"), QString(),
-                                     tr("Cairo programs and PIEs (*.json *.zip);;All files (*)"));
-    if (!path.isEmpty()) {
-        m_programPath->setText(path);
+void ProofJobsPage::noticeFinishedJobs() {
+    for (auto it = m_watched.begin(); it != m_watched.end();) {
+        const api::ProofQuery* query = m_model->queryAt(m_model->rowOf(it->toStdString()));
+        if (query && isTerminal(query->status)) {
+            const QString id = *it;
+            it = m_watched.erase(it);
+            emit jobFinished(id, QString::fromStdString(query->status));
+        } else {
+            ++it;
+        }
     }
 }
 
-void ProofJobsPage::submit() {
+void ProofJobsPage::browse(QLineEdit* target, const QString& filter) {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Choose a file"), QString(), filter);
+    if (!path.isEmpty()) {
+        target->setText(path);
+    }
+}
+
+std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error) const {
+    const Kind k = kind();
     const QString path = m_programPath->text().trimmed();
-    if (path.isEmpty() || !QFileInfo(path).isFile()) {
-        showError(tr("Choose a compiled program (.json) or a Cairo PIE (.zip) first."));
-        return;
+    const QString input = m_inputPath->text().trimmed();
+    const QString programHash = m_programHash->text().trimmed();
+    const bool runsProgram =
+        k == Kind::CoreQuery || k == Kind::TraceGeneration || k == Kind::TraceAndProof;
+    if (path.isEmpty() && !(runsProgram && !programHash.isEmpty())) {
+        *error = runsProgram ? tr("Choose a compiled program (.json) or a Cairo PIE (.zip), or "
+                                  "give a registered program hash.")
+                             : tr("Choose the file to submit.");
+        return std::nullopt;
     }
-    QString readError;
-    const auto bytes = client::readFormFile(path, &readError);
-    if (!bytes) {
-        showError(readError);
-        return;
+    // Validate before sending: a PIE is a zip; programs, inputs and proofs are JSON.
+    QString filePart;
+    if (!path.isEmpty()) {
+        const auto bytes = client::readFormFile(path, error);
+        if (!bytes) {
+            return std::nullopt;
+        }
+        const bool zip = isZip(*bytes);
+        if (!zip && !nlohmann::json::accept(bytes->toStdString())) {
+            *error = tr("%1 is neither JSON nor a zip archive.").arg(path);
+            return std::nullopt;
+        }
+        if (zip && !(k == Kind::CoreQuery || k == Kind::ProofAndVerificationL1)) {
+            *error = tr("This kind of job takes a JSON file, and %1 is a zip archive.").arg(path);
+            return std::nullopt;
+        }
+        if (!zip && k == Kind::ProofAndVerificationL1) {
+            *error = tr("This kind of job takes a Cairo PIE (.zip).");
+            return std::nullopt;
+        }
+        filePart = zip                         ? QStringLiteral("pieFile")
+                   : k == Kind::VerificationL2 ? QStringLiteral("proofFile")
+                                               : QStringLiteral("programFile");
     }
-    client::CoreQueryForm form;
-    // Validate before sending: a PIE is a zip, a program is JSON.
-    if (bytes->startsWith("PK\x03\x04")) {
-        form.pieFilePath = path;
-    } else if (!nlohmann::json::accept(bytes->toStdString())) {
-        showError(tr("%1 is neither a JSON program nor a zip PIE.").arg(path));
-        return;
+    if (runsProgram && !input.isEmpty()) {
+        const auto bytes = client::readFormFile(input, error);
+        if (!bytes) {
+            return std::nullopt;
+        }
+        if (!nlohmann::json::accept(bytes->toStdString())) {
+            *error = tr("The program input %1 is not JSON.").arg(input);
+            return std::nullopt;
+        }
+    }
+    const QString mocked =
+        m_mockFact->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
+    client::Submission submission;
+    if (k == Kind::CoreQuery) {
+        client::CoreQueryForm form;
+        (filePart == QLatin1String("pieFile") ? form.pieFilePath : form.programFilePath) = path;
+        form.inputFilePath = input;
+        form.programHash = path.isEmpty() ? programHash : QString();
+        form.result = m_result->currentText();
+        form.layout = m_layout->currentText();
+        form.mockFactHash = m_mockFact->isChecked();
+        form.dedupId = m_dedupId->text().trimmed();
+        form.externalId = m_externalId->text().trimmed();
+        form.bucketId = m_bucketId->text().trimmed();
+        return client::toSubmission(form);
+    }
+    submission.route = m_kind->currentData().toString();
+    if (!path.isEmpty()) {
+        submission.fileParts.append({filePart, path});
     } else {
-        form.programFilePath = path;
+        submission.textParts.append({QStringLiteral("programHash"), programHash});
     }
-    form.result = m_result->currentText();
-    form.layout = m_layout->currentText();
-    form.mockFactHash = m_mockFact->isChecked();
-    form.dedupId = m_dedupId->text().trimmed();
+    if (runsProgram) {
+        if (!input.isEmpty()) {
+            submission.fileParts.append({QStringLiteral("inputFile"), input});
+        }
+        submission.textParts.append({QStringLiteral("cairoVersion"), QStringLiteral("0")});
+    }
+    if (k == Kind::TraceAndProof) {
+        submission.textParts.append({QStringLiteral("prover"), QStringLiteral("vendor_sharp")});
+        submission.textParts.append({QStringLiteral("layout"), m_layout->currentText()});
+    }
+    if (k == Kind::ProofAndVerificationL1 || k == Kind::VerificationL2) {
+        submission.textParts.append({QStringLiteral("mockFactHash"), mocked});
+    }
+    if (k == Kind::VerificationL2) {
+        submission.textParts.append(
+            {QStringLiteral("stoneVersion"), m_stoneVersion->currentText()});
+        submission.textParts.append(
+            {QStringLiteral("memoryVerification"), m_memoryVerification->currentText()});
+    }
+    return submission;
+}
+
+void ProofJobsPage::copyFormAsCurl() {
+    QString error;
+    const auto submission = buildSubmission(&error);
+    if (!submission) {
+        showBanner(m_banner, error);
+        return;
+    }
+    showBanner(m_banner, {});
+    QApplication::clipboard()->setText(
+        client::curlCommand(m_client->baseUrl(), *submission, m_client->apiKey()));
+}
+
+void ProofJobsPage::submit() {
+    QString error;
+    const auto submission = buildSubmission(&error);
+    if (!submission) {
+        showBanner(m_banner, error);
+        return;
+    }
     m_submit->setEnabled(false);
-    m_client->submitCoreQuery(form, this, [this](auto result) {
+    m_client->submit(*submission, this, [this, submission = *submission](auto result) {
         m_submit->setEnabled(true);
-        if (auto* error = std::get_if<client::ApiError>(&result)) {
-            showError(tr("The submission was refused: %1").arg(error->message()));
+        if (auto* failure = std::get_if<client::ApiError>(&result)) {
+            showBanner(m_banner, tr("The submission was refused: %1").arg(failure->message()));
             return;
         }
-        clearError();
+        showBanner(m_banner, {});
+        const QString id = std::get<QString>(result);
+        m_submitted.insert(id, submission);
+        m_watched.insert(id);
         m_dedupId->clear();
         refresh();
     });
 }
 
-void ProofJobsPage::showSelected() {
+QString ProofJobsPage::currentQueryId() const {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
-    const api::ProofQuery* query = m_model->queryAt(current.isValid() ? current.row() : -1);
+    return current.isValid() ? current.data(models::ProofQueryModel::QueryIdRole).toString()
+                             : QString();
+}
+
+void ProofJobsPage::showSelected() {
+    const QString id = currentQueryId();
+    const api::ProofQuery* query = m_model->queryAt(m_model->rowOf(id.toStdString()));
     if (!query) {
         return;
     }
+    m_detailTitle->setText(
+        tr("<b>%1</b> — %2, %3")
+            .arg(id, QString::fromStdString(query->result), QString::fromStdString(query->status)));
+    // The steps as a timeline: done, current, to come.
+    QStringList items;
+    bool reached = false;
+    for (const std::string& step : query->steps) {
+        const bool current = query->step && *query->step == step;
+        QString mark;
+        if (query->status == "DONE" || (!reached && !current)) {
+            mark = QStringLiteral("<span style='color:#2e9d4f'>✔</span> ");
+        } else if (current) {
+            mark = query->status == "FAILED"
+                       ? QStringLiteral("<span style='color:#d93f3f'>✖</span> ")
+                       : QStringLiteral("<span style='color:#c78a12'>●</span> ");
+            reached = true;
+        } else {
+            mark = QStringLiteral("<span style='color:gray'>○</span> ");
+        }
+        if (current && query->status != "DONE") {
+            items << mark + QStringLiteral("<b>%1</b>").arg(QString::fromStdString(step));
+        } else {
+            items << mark + QString::fromStdString(step);
+        }
+    }
+    m_timeline->setText(items.join(QStringLiteral(" &nbsp;→&nbsp; ")));
+    m_factHash->setText(query->sharpFactHash
+                            ? tr("SHARP fact %1%2")
+                                  .arg(QString::fromStdString(*query->sharpFactHash),
+                                       query->isFactMocked ? tr(" (mocked)") : QString())
+                            : tr("No fact hash yet."));
+    showBanner(m_errorReason,
+               query->errorReason ? QString::fromStdString(*query->errorReason) : QString());
+    m_copyCurl->setEnabled(m_submitted.contains(id));
     m_detail->setPlainText(QString::fromStdString(api::toJson(*query).dump(2)));
+    if (m_artifactsFor != id || (isTerminal(query->status) && m_artifacts->count() == 0)) {
+        loadArtifacts(id);
+    }
 }
 
-void ProofJobsPage::showError(const QString& message) {
-    m_banner->setText(message);
-    m_banner->show();
+void ProofJobsPage::loadArtifacts(const QString& queryId) {
+    m_artifactsFor = queryId;
+    m_artifacts->clear();
+    m_download->setEnabled(false);
+    m_client->coreQuery(queryId, this, [this, queryId](auto answer) {
+        if (queryId != m_artifactsFor || std::holds_alternative<client::ApiError>(answer)) {
+            return;
+        }
+        for (const std::string& url : std::get<api::CoreQueryResponse>(answer).metadataUrls) {
+            auto* item = new QListWidgetItem(QUrl(QString::fromStdString(url)).fileName());
+            item->setData(Qt::UserRole, QString::fromStdString(url));
+            item->setToolTip(QString::fromStdString(url));
+            m_artifacts->addItem(item);
+        }
+    });
 }
 
-void ProofJobsPage::clearError() {
-    m_banner->hide();
+void ProofJobsPage::downloadSelectedArtifact() {
+    QListWidgetItem* item = m_artifacts->currentItem();
+    if (!item) {
+        return;
+    }
+    const QUrl url(item->data(Qt::UserRole).toString());
+    const QString path = m_saveLocation(m_artifactsFor + QLatin1Char('-') + url.fileName());
+    if (path.isEmpty()) {
+        return;
+    }
+    m_download->setEnabled(false);
+    m_client->download(url, path, this, [this, path](auto answer) {
+        m_download->setEnabled(m_artifacts->currentRow() >= 0);
+        if (auto* failure = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("The download failed: %1").arg(failure->message()));
+            return;
+        }
+        showBanner(m_banner, {});
+        emit artifactSaved(path, std::get<qint64>(answer));
+    });
 }
 
 } // namespace proofdesk::ui

@@ -1,61 +1,121 @@
 #pragma once
 
+#include "client/ProofClient.h"
+
+#include <QHash>
+#include <QSet>
 #include <QWidget>
+
+#include <functional>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
+class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
 
-namespace proofdesk::client {
-class ProofClient;
-}
 namespace proofdesk::models {
 class ProofQueryModel;
 }
 
 namespace proofdesk::ui {
 
-// The proof jobs page: a core-query form (program or PIE file, result, layout, mocked fact,
-// dedup id), the live table of the project's queries and the selected query's record. It polls
-// only while shown, backing off after errors, and shows errors in a banner, never a dialog.
+// The proof jobs page. A form for every submission kind of spec §4.2 (core-query with all its
+// parts, and each /v1 route), with file pickers and drag-and-drop, validated before sending and
+// copyable as a curl command; the live table of the project's queries with search and a status
+// filter; and the selected query: its steps as a timeline, hashes with copy buttons, artifact
+// downloads, the record, and errorReason in full. It polls only while shown, backing off after
+// errors; errors go to a banner, never a dialog. Jobs submitted here are watched: jobFinished
+// fires once when one reaches DONE or FAILED.
 class ProofJobsPage : public QWidget {
     Q_OBJECT
 public:
+    enum class Kind {
+        CoreQuery,
+        TraceGeneration,
+        TraceAndProof,
+        ProofAndVerificationL1,
+        VerificationL2
+    };
+
     ProofJobsPage(client::ProofClient* client, QWidget* parent = nullptr);
 
     // Polling interval while the page is visible and the last poll succeeded.
     void setPollInterval(int milliseconds);
     void refresh();
+    // Prefills the form (from the programs and buckets pages).
+    void useProgramHash(const QString& programHash);
+    void useBucket(const QString& bucketId);
+    // Where "Download" saves an artifact; by default a save dialog (tests pass a seam).
+    void setSaveLocationProvider(std::function<QString(const QString& suggestedName)> provider);
+    // The form as a submission, or nullopt with the reason it cannot be sent.
+    std::optional<client::Submission> buildSubmission(QString* error) const;
+
+signals:
+    void jobFinished(const QString& queryId, const QString& status);
+    void artifactSaved(const QString& path, qint64 bytes);
 
 protected:
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
-    void browseProgram();
+    QWidget* buildForm();
+    QWidget* buildDetail();
+    Kind kind() const;
+    void kindChanged();
+    void browse(QLineEdit* target, const QString& filter);
     void submit();
+    void copyFormAsCurl();
     void showSelected();
-    void showError(const QString& message);
-    void clearError();
+    void loadArtifacts(const QString& queryId);
+    void downloadSelectedArtifact();
+    void noticeFinishedJobs();
+    QString currentQueryId() const;
 
     client::ProofClient* m_client;
     models::ProofQueryModel* m_model;
+    QSortFilterProxyModel* m_filter;
+    QFormLayout* m_form;
+    QComboBox* m_kind;
     QLineEdit* m_programPath;
+    QLineEdit* m_inputPath;
+    QLineEdit* m_programHash;
     QComboBox* m_result;
     QComboBox* m_layout;
+    QComboBox* m_stoneVersion;
+    QComboBox* m_memoryVerification;
     QCheckBox* m_mockFact;
     QLineEdit* m_dedupId;
+    QLineEdit* m_externalId;
+    QLineEdit* m_bucketId;
     QPushButton* m_submit;
     QLineEdit* m_search;
+    QComboBox* m_statusFilter;
     QTableView* m_table;
+    QLabel* m_detailTitle;
+    QLabel* m_timeline;
+    QLabel* m_factHash;
+    QLabel* m_errorReason;
+    QListWidget* m_artifacts;
+    QPushButton* m_download;
+    QPushButton* m_copyCurl;
     QPlainTextEdit* m_detail;
     QLabel* m_banner;
     QTimer* m_poll;
+    std::function<QString(const QString&)> m_saveLocation;
+    QHash<QString, client::Submission> m_submitted; // for "copy as curl" of a past submission
+    QSet<QString> m_watched;
+    QString m_artifactsFor;
     int m_interval = 1500;
     int m_failures = 0;
     bool m_inFlight = false;

@@ -47,6 +47,7 @@ struct ApiKeyRecord {
     std::string createdAt;
     bool active = true;
     std::string projectId;
+    friend bool operator==(const ApiKeyRecord&, const ApiKeyRecord&) = default;
 };
 
 struct ApiKeyPage {

@@ -97,6 +97,7 @@ struct ProofBucket {
     std::string projectId;
     std::string createdByClient;
     std::string createdAt;
+    friend bool operator==(const ProofBucket&, const ProofBucket&) = default;
 };
 
 // `docs`: the older /docs record, without chain and mockProof.

@@ -3,10 +3,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHttpMultiPart>
-#include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QUrlQuery>
+#include <QSaveFile>
+#include <QStringList>
 
 namespace proofdesk::client {
 namespace {
@@ -28,18 +28,17 @@ QHttpPart filePart(const QString& name, const QString& fileName, const QByteArra
     return part;
 }
 
-} // namespace
-
-QString ApiError::message() const {
-    QString text = code.isEmpty() ? QStringLiteral("ERROR") : code;
-    if (status > 0) {
-        text += QStringLiteral(" (%1)").arg(status);
-    }
-    if (!detail.isEmpty()) {
-        text += QStringLiteral(": ") + detail;
-    }
-    return text;
+QString shellQuoted(const QString& text) {
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
+
+nlohmann::json nullable(const QString& text) {
+    return text.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(text.toStdString());
+}
+
+} // namespace
 
 std::optional<QByteArray> readFormFile(const QString& path, QString* error) {
     QFile file(path);
@@ -50,89 +49,11 @@ std::optional<QByteArray> readFormFile(const QString& path, QString* error) {
     return file.readAll();
 }
 
-ProofClient::ProofClient(QNetworkAccessManager* network, QUrl baseUrl, QString apiKey,
-                         QObject* parent)
-    : QObject(parent), m_network(network), m_baseUrl(std::move(baseUrl)),
-      m_apiKey(std::move(apiKey)) {}
-
-QNetworkReply* ProofClient::get(const QString& path,
-                                const QList<std::pair<QString, QString>>& query) {
-    QUrl url = m_baseUrl;
-    url.setPath(m_baseUrl.path() + path);
-    QUrlQuery q;
-    for (const auto& [name, value] : query) {
-        q.addQueryItem(name, value);
-    }
-    url.setQuery(q);
-    QNetworkRequest request(url);
-    request.setRawHeader("api-key", m_apiKey.toUtf8());
-    return m_network->get(request);
-}
-
-QNetworkReply* ProofClient::postMultipart(const QString& path, QHttpMultiPart* multipart) {
-    QUrl url = m_baseUrl;
-    url.setPath(m_baseUrl.path() + path);
-    QNetworkRequest request(url);
-    request.setRawHeader("api-key", m_apiKey.toUtf8());
-    QNetworkReply* reply = m_network->post(request, multipart);
-    multipart->setParent(reply); // the body lives as long as the reply
-    return reply;
-}
-
-void ProofClient::handle(QNetworkReply* reply, QObject* context,
-                         std::function<void(int, const nlohmann::json&)> ok,
-                         std::function<void(ApiError)> failed) {
-    QPointer<QObject> guard(context);
-    connect(reply, &QNetworkReply::finished, this, [reply, guard, ok, failed] {
-        reply->deleteLater();
-        if (!guard) {
-            return;
-        }
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        const QByteArray bytes = reply->readAll();
-        const nlohmann::json body = nlohmann::json::parse(bytes.toStdString(), nullptr, false);
-        if (status >= 200 && status < 300 && !body.is_discarded()) {
-            try {
-                ok(status, body);
-            } catch (const std::exception& malformed) {
-                failed(ApiError{status, QStringLiteral("BAD_RESPONSE"),
-                                QString::fromUtf8(malformed.what())});
-            }
-            return;
-        }
-        ApiError error;
-        error.status = status;
-        if (status == 0) {
-            error.code = QStringLiteral("UNREACHABLE");
-            error.detail = reply->errorString();
-        } else if (body.is_object()) {
-            for (const char* field : {"message", "error"}) {
-                if (body.contains(field) && body[field].is_string()) {
-                    error.code = QString::fromStdString(body[field].get<std::string>());
-                    break;
-                }
-            }
-            if (body.contains("detail") && body["detail"].is_string()) {
-                error.detail = QString::fromStdString(body["detail"].get<std::string>());
-            }
-            if (body.contains("paymentRequired")) {
-                error.code = QStringLiteral("PAYMENT_REQUIRED");
-                error.detail = QObject::tr("the project has no credits left");
-            }
-        } else {
-            error.code = QStringLiteral("BAD_RESPONSE");
-            error.detail = QString::fromUtf8(bytes.left(200));
-        }
-        failed(error);
-    });
-}
-
-void ProofClient::submitCoreQuery(const CoreQueryForm& form, QObject* context,
-                                  std::function<void(Result<QString>)> done) {
-    auto* multipart = new QHttpMultiPart(QHttpMultiPart::FormDataType);
-    const auto addText = [multipart](const QString& name, const QString& value) {
+Submission toSubmission(const CoreQueryForm& form) {
+    Submission submission{QStringLiteral("/core-query"), {}, {}};
+    const auto addText = [&submission](const QString& name, const QString& value) {
         if (!value.isEmpty()) {
-            multipart->append(textPart(name, value));
+            submission.textParts.append({name, value});
         }
     };
     addText(QStringLiteral("result"), form.result);
@@ -147,10 +68,63 @@ void ProofClient::submitCoreQuery(const CoreQueryForm& form, QObject* context,
     addText(QStringLiteral("programHash"), form.programHash);
     for (const auto& [name, path] : {std::pair{QStringLiteral("programFile"), form.programFilePath},
                                      std::pair{QStringLiteral("inputFile"), form.inputFilePath},
-                                     std::pair{QStringLiteral("pieFile"), form.pieFilePath}}) {
-        if (path.isEmpty()) {
-            continue;
+                                     std::pair{QStringLiteral("pieFile"), form.pieFilePath},
+                                     std::pair{QStringLiteral("proofFile"), form.proofFilePath}}) {
+        if (!path.isEmpty()) {
+            submission.fileParts.append({name, path});
         }
+    }
+    return submission;
+}
+
+QString curlCommand(const QUrl& baseUrl, const Submission& submission, const QString& apiKey) {
+    QUrl url = baseUrl;
+    QString base = url.path();
+    if (base.endsWith(QLatin1Char('/'))) {
+        base.chop(1);
+    }
+    url.setPath(base + submission.route);
+    const bool versioned = submission.route.startsWith(QStringLiteral("/v1/"));
+    if (versioned) {
+        url.setQuery(QStringLiteral("apiKey=") +
+                     QString::fromUtf8(QUrl::toPercentEncoding(apiKey)));
+    }
+    QStringList words{QStringLiteral("curl -sS -X POST")};
+    if (!versioned) {
+        words << QStringLiteral("-H ") + shellQuoted(QStringLiteral("api-key: ") + apiKey);
+    }
+    for (const auto& [name, value] : submission.textParts) {
+        words << QStringLiteral("-F ") + shellQuoted(name + QLatin1Char('=') + value);
+    }
+    for (const auto& [name, path] : submission.fileParts) {
+        words << QStringLiteral("-F ") + shellQuoted(name + QStringLiteral("=@") + path);
+    }
+    words << shellQuoted(url.toString());
+    return words.join(QStringLiteral(" \\\n    "));
+}
+
+ProofClient::ProofClient(QNetworkAccessManager* network, QUrl baseUrl, QString apiKey,
+                         QObject* parent)
+    : ServiceClient(network, std::move(baseUrl), parent), m_apiKey(std::move(apiKey)) {}
+
+void ProofClient::setApiKey(const QString& apiKey) {
+    if (apiKey != m_apiKey) {
+        m_apiKey = apiKey;
+        emit apiKeyChanged();
+    }
+}
+
+Headers ProofClient::keyHeader() const {
+    return {{QByteArrayLiteral("api-key"), m_apiKey.toUtf8()}};
+}
+
+void ProofClient::submit(const Submission& submission, QObject* context,
+                         std::function<void(Result<QString>)> done) {
+    auto* multipart = new QHttpMultiPart(QHttpMultiPart::FormDataType);
+    for (const auto& [name, value] : submission.textParts) {
+        multipart->append(textPart(name, value));
+    }
+    for (const auto& [name, path] : submission.fileParts) {
         QString error;
         const auto bytes = readFormFile(path, &error);
         if (!bytes) {
@@ -161,22 +135,28 @@ void ProofClient::submitCoreQuery(const CoreQueryForm& form, QObject* context,
         multipart->append(filePart(name, QFileInfo(path).fileName(), *bytes));
     }
     handle(
-        postMultipart(QStringLiteral("/core-query"), multipart), context,
-        [done](int, const nlohmann::json& body) {
-            done(QString::fromStdString(body.value("coreQueryId", "")));
+        postMultipart(submission.route, multipart, keyHeader()), context,
+        [done](const nlohmann::json& body) {
+            const char* field = body.contains("programHash") ? "programHash" : "coreQueryId";
+            done(QString::fromStdString(body.at(field).get<std::string>()));
         },
-        [done](ApiError error) { done(error); });
+        failWith(done));
+}
+
+void ProofClient::submitCoreQuery(const CoreQueryForm& form, QObject* context,
+                                  std::function<void(Result<QString>)> done) {
+    submit(toSubmission(form), context, std::move(done));
 }
 
 void ProofClient::listQueries(int limit, const QString& search, QObject* context,
                               std::function<void(Result<QueryPage>)> done) {
-    QList<std::pair<QString, QString>> query = {{QStringLiteral("limit"), QString::number(limit)}};
+    QueryItems query = {{QStringLiteral("limit"), QString::number(limit)}};
     if (!search.isEmpty()) {
         query.append({QStringLiteral("search"), search});
     }
     handle(
-        get(QStringLiteral("/core-queries"), query), context,
-        [done](int, const nlohmann::json& body) {
+        get(QStringLiteral("/core-queries"), query, keyHeader()), context,
+        [done](const nlohmann::json& body) {
             QueryPage page;
             page.total = body.value("total", 0);
             for (const nlohmann::json& item : body.value("coreQueries", nlohmann::json::array())) {
@@ -184,50 +164,38 @@ void ProofClient::listQueries(int limit, const QString& search, QObject* context
             }
             done(page);
         },
-        [done](ApiError error) { done(error); });
+        failWith(done));
 }
 
 void ProofClient::coreQuery(const QString& id, QObject* context,
                             std::function<void(Result<api::CoreQueryResponse>)> done) {
     handle(
-        get(QStringLiteral("/core-query/") + id, {}), context,
-        [done](int, const nlohmann::json& body) {
+        get(QStringLiteral("/core-query/") + id, {}, keyHeader()), context,
+        [done](const nlohmann::json& body) {
             api::CoreQueryResponse response;
             response.coreQuery = api::proofQueryFromJson(body.at("coreQuery"));
             response.metadataUrls = body.value("metadataUrls", std::vector<std::string>{});
             done(response);
         },
-        [done](ApiError error) { done(error); });
+        failWith(done));
 }
 
 void ProofClient::submitProgram(const QString& programFilePath, QObject* context,
                                 std::function<void(Result<QString>)> done) {
-    QString error;
-    const auto bytes = readFormFile(programFilePath, &error);
-    if (!bytes) {
-        done(ApiError{0, QStringLiteral("FILE_NOT_READABLE"), error});
-        return;
-    }
-    auto* multipart = new QHttpMultiPart(QHttpMultiPart::FormDataType);
-    multipart->append(textPart(QStringLiteral("cairoVersion"), QStringLiteral("0")));
-    multipart->append(
-        filePart(QStringLiteral("programFile"), QFileInfo(programFilePath).fileName(), *bytes));
-    handle(
-        postMultipart(QStringLiteral("/v1/submit-program"), multipart), context,
-        [done](int, const nlohmann::json& body) {
-            done(QString::fromStdString(body.at("programHash").get<std::string>()));
-        },
-        [done](ApiError failure) { done(failure); });
+    submit({QStringLiteral("/v1/submit-program"),
+            {{QStringLiteral("cairoVersion"), QStringLiteral("0")}},
+            {{QStringLiteral("programFile"), programFilePath}}},
+           context, std::move(done));
 }
 
 void ProofClient::lookupFact(const QString& chain, const QString& factHash, bool mocked,
                              QObject* context, std::function<void(Result<FactLookup>)> done) {
     handle(
         get(QStringLiteral("/fact-registry/%1/%2").arg(chain, factHash),
-            {{QStringLiteral("mocked"),
-              mocked ? QStringLiteral("true") : QStringLiteral("false")}}),
+            {{QStringLiteral("mocked"), mocked ? QStringLiteral("true") : QStringLiteral("false")}},
+            keyHeader()),
         context,
-        [done](int, const nlohmann::json& body) {
+        [done](const nlohmann::json& body) {
             FactLookup lookup;
             lookup.valid = body.at("valid").get<bool>();
             lookup.factHash = QString::fromStdString(body.value("factHash", ""));
@@ -241,7 +209,81 @@ void ProofClient::lookupFact(const QString& chain, const QString& factHash, bool
             }
             done(lookup);
         },
-        [done](ApiError failure) { done(failure); });
+        failWith(done));
+}
+
+void ProofClient::createBucket(const BucketForm& form, QObject* context,
+                               std::function<void(Result<api::ProofBucket>)> done) {
+    const nlohmann::json body = {
+        {"externalId", nullable(form.externalId)},
+        {"nodeWidth", form.nodeWidth ? nlohmann::json(*form.nodeWidth) : nlohmann::json(nullptr)},
+        {"aggregatorParams", nullable(form.aggregatorParams)},
+        {"mockProof", form.mockProof}};
+    handle(
+        postJson(QStringLiteral("/buckets"), body, keyHeader()), context,
+        [done](const nlohmann::json& answer) {
+            done(api::proofBucketFromJson(answer.at("coreBucket")));
+        },
+        failWith(done));
+}
+
+void ProofClient::listBuckets(QObject* context,
+                              std::function<void(Result<std::vector<api::ProofBucket>>)> done) {
+    handle(
+        get(QStringLiteral("/buckets"), {}, keyHeader()), context,
+        [done](const nlohmann::json& body) {
+            std::vector<api::ProofBucket> buckets;
+            for (const nlohmann::json& item : body.at("data")) {
+                buckets.push_back(api::proofBucketFromJson(item));
+            }
+            done(buckets);
+        },
+        failWith(done));
+}
+
+void ProofClient::bucket(const QString& id, QObject* context,
+                         std::function<void(Result<BucketDetail>)> done) {
+    handle(
+        get(QStringLiteral("/buckets/") + id, {}, keyHeader()), context,
+        [done](const nlohmann::json& body) {
+            BucketDetail detail;
+            detail.bucket = api::proofBucketFromJson(body.at("bucket"));
+            for (const nlohmann::json& item : body.at("queries")) {
+                detail.queries.push_back(api::proofQueryFromJson(item));
+            }
+            done(detail);
+        },
+        failWith(done));
+}
+
+void ProofClient::closeBucket(const QString& id, QObject* context,
+                              std::function<void(Result<api::ProofBucket>)> done) {
+    handle(
+        postJson(QStringLiteral("/buckets/close"), nlohmann::json::object(), keyHeader(),
+                 {{QStringLiteral("bucketId"), id}}),
+        context,
+        [done](const nlohmann::json& answer) {
+            done(api::proofBucketFromJson(answer.at("coreBucket")));
+        },
+        failWith(done));
+}
+
+void ProofClient::download(const QUrl& url, const QString& filePath, QObject* context,
+                           std::function<void(Result<qint64>)> done) {
+    handleBytes(
+        getUrl(url, keyHeader()), context,
+        [done, filePath](const QByteArray& bytes) {
+            QSaveFile file(filePath);
+            if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
+                !file.commit()) {
+                done(
+                    ApiError{0, QStringLiteral("FILE_NOT_WRITABLE"),
+                             QObject::tr("Cannot write %1: %2").arg(filePath, file.errorString())});
+                return;
+            }
+            done(static_cast<qint64>(bytes.size()));
+        },
+        failWith(done));
 }
 
 } // namespace proofdesk::client

@@ -1,39 +1,31 @@
 #pragma once
 
+#include "ServiceClient.h"
 #include "api/ProofWire.h"
 
-#include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QUrl>
 
-#include <functional>
 #include <optional>
-#include <variant>
 #include <vector>
-
-class QHttpMultiPart;
-class QNetworkAccessManager;
-class QNetworkReply;
 
 namespace proofdesk::client {
 
-// What a call to a service answered when it did not succeed: the HTTP status (0 when the server
-// could not be reached), the code string of the body, and its detail when there is one.
-struct ApiError {
-    int status = 0;
-    QString code;
-    QString detail;
-    QString message() const; // for banners: "CODE (status): detail"
+// One proof-service submission as multipart parts (spec §4.2 items 6 and 10-14): the route, its
+// text parts and its file parts (part name -> local path). The console's forms build these; the
+// client sends them, and curlCommand() spells the same request for a terminal.
+struct Submission {
+    QString route;
+    QueryItems textParts;
+    QueryItems fileParts;
 };
-
-template <class T> using Result = std::variant<T, ApiError>;
 
 // A core-query submission as the console's form builds it (spec §4.2 item 6).
 struct CoreQueryForm {
     QString programFilePath;
     QString inputFilePath;
     QString pieFilePath;
+    QString proofFilePath;
     QString programHash;
     QString result = QStringLiteral("PROOF_GENERATION");
     QString layout = QStringLiteral("auto");
@@ -44,6 +36,11 @@ struct CoreQueryForm {
     QString network = QStringLiteral("TESTNET");
     QString declaredJobSize = QStringLiteral("S");
 };
+Submission toSubmission(const CoreQueryForm& form);
+
+// The request as a shell command (POSIX quoting); the key goes where the spec carries it: the
+// api-key header on unversioned routes, the apiKey query parameter on /v1 routes.
+QString curlCommand(const QUrl& baseUrl, const Submission& submission, const QString& apiKey);
 
 // GET /fact-registry/{chain}/{factHash}?mocked= (our route).
 struct FactLookup {
@@ -59,18 +56,35 @@ struct QueryPage {
     int total = 0;
 };
 
-// The proof service over HTTP (QNetworkAccessManager, asynchronous): every call returns at once
-// and later invokes its callback on the GUI thread, unless `context` was destroyed meanwhile.
-// Used by the console for the embedded server and for remote deployments alike.
-class ProofClient : public QObject {
+// POST /buckets body (spec §4.2 item 1); empty strings and nullopt are sent as null.
+struct BucketForm {
+    QString externalId;
+    std::optional<int> nodeWidth;
+    QString aggregatorParams;
+    bool mockProof = false;
+};
+
+// GET /buckets/{id}
+struct BucketDetail {
+    api::ProofBucket bucket;
+    std::vector<api::ProofQuery> queries;
+};
+
+// The proof service over HTTP. Used by the console for the embedded server and for remote
+// deployments alike; the API key can change (the keys page picks the active one).
+class ProofClient : public ServiceClient {
     Q_OBJECT
 public:
     ProofClient(QNetworkAccessManager* network, QUrl baseUrl, QString apiKey,
                 QObject* parent = nullptr);
 
-    const QUrl& baseUrl() const { return m_baseUrl; }
-    void setApiKey(const QString& apiKey) { m_apiKey = apiKey; }
+    const QString& apiKey() const { return m_apiKey; }
+    void setApiKey(const QString& apiKey);
 
+    // Any submission: answers the id the route returns (coreQueryId, or programHash for
+    // /v1/submit-program).
+    void submit(const Submission& submission, QObject* context,
+                std::function<void(Result<QString>)> done);
     void submitCoreQuery(const CoreQueryForm& form, QObject* context,
                          std::function<void(Result<QString>)> done);
     void listQueries(int limit, const QString& search, QObject* context,
@@ -83,16 +97,26 @@ public:
     void lookupFact(const QString& chain, const QString& factHash, bool mocked, QObject* context,
                     std::function<void(Result<FactLookup>)> done);
 
-private:
-    QNetworkReply* get(const QString& path, const QList<std::pair<QString, QString>>& query);
-    // Takes ownership of `multipart`.
-    QNetworkReply* postMultipart(const QString& path, QHttpMultiPart* multipart);
-    void handle(QNetworkReply* reply, QObject* context,
-                std::function<void(int status, const nlohmann::json& body)> ok,
-                std::function<void(ApiError)> failed);
+    void createBucket(const BucketForm& form, QObject* context,
+                      std::function<void(Result<api::ProofBucket>)> done);
+    void listBuckets(QObject* context,
+                     std::function<void(Result<std::vector<api::ProofBucket>>)> done);
+    void bucket(const QString& id, QObject* context,
+                std::function<void(Result<BucketDetail>)> done);
+    void closeBucket(const QString& id, QObject* context,
+                     std::function<void(Result<api::ProofBucket>)> done);
 
-    QNetworkAccessManager* m_network;
-    QUrl m_baseUrl;
+    // Fetches an artifact URL (a metadataUrls entry) into `filePath`, written atomically;
+    // answers the number of bytes written.
+    void download(const QUrl& url, const QString& filePath, QObject* context,
+                  std::function<void(Result<qint64>)> done);
+
+signals:
+    void apiKeyChanged();
+
+private:
+    Headers keyHeader() const;
+
     QString m_apiKey;
 };
 

@@ -1,5 +1,5 @@
+#include "ConsoleHarness.h"
 #include "ProofTestData.h"
-#include "TestServer.h"
 
 #include "client/ProofClient.h"
 #include "models/ProofQueryModel.h"
@@ -80,17 +80,14 @@ private slots:
     }
 
     void proofJobsPageSubmitsAndFollowsAJob() {
-        test::TestServer server;
-        const QString key = server.mintKey(QStringLiteral("ui"));
-        QNetworkAccessManager network;
-        client::ProofClient proofs(&network, QUrl(server.url()), key);
-        models::RequestLogModel log;
-        ui::MainWindow window({server.url(), server.url(), server.url(), server.dataDir()}, &log,
-                              &proofs);
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("ui")));
+        ui::MainWindow window(console.parts());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto* navigation = window.findChild<QListWidget*>(QStringLiteral("navigationListWidget"));
         QCOMPARE(navigation->item(0)->text(), QStringLiteral("Proof jobs"));
+        QCOMPARE(navigation->count(), 7);
 
         QTemporaryDir dir;
         const QString notAProgram = dir.filePath(QStringLiteral("notes.txt"));
@@ -106,7 +103,7 @@ private slots:
         path->setText(notAProgram);
         QTest::mouseClick(submit, Qt::LeftButton);
         QVERIFY(banner->isVisible());
-        QVERIFY(banner->text().contains(QStringLiteral("neither a JSON program nor a zip PIE")));
+        QVERIFY(banner->text().contains(QStringLiteral("neither JSON nor a zip archive")));
 
         const QString program = dir.filePath(QStringLiteral("program.json"));
         {
@@ -138,7 +135,7 @@ private slots:
         QTest::mouseClick(
             window.findChild<QPushButton*>(QStringLiteral("registerProgramPushButton")),
             Qt::LeftButton);
-        auto* hash = window.findChild<QLineEdit*>(QStringLiteral("programHashLineEdit"));
+        auto* hash = window.findChild<QLineEdit*>(QStringLiteral("registeredProgramHashLineEdit"));
         QTRY_VERIFY_WITH_TIMEOUT(!hash->text().isEmpty(), 10000);
         QVERIFY(detail->toPlainText().contains(hash->text()));
         const QString fact =
@@ -152,14 +149,28 @@ private slots:
         window.findChild<QCheckBox*>(QStringLiteral("factMockedCheckBox"))->setChecked(true);
         QTest::mouseClick(lookUp, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(result->text().startsWith(QStringLiteral("Valid")), 10000);
+
+        // "Use in a job" carries the registered hash to the jobs form.
+        QTest::mouseClick(
+            window.findChild<QPushButton*>(QStringLiteral("useProgramHashPushButton")),
+            Qt::LeftButton);
+        QCOMPARE(navigation->currentRow(), 0);
+        QCOMPARE(window.findChild<QLineEdit*>(QStringLiteral("programHashLineEdit"))->text(),
+                 hash->text());
+        QVERIFY(
+            window.findChild<QLineEdit*>(QStringLiteral("programPathLineEdit"))->text().isEmpty());
     }
 
     void localServerPageShowsEndpointsAndLiveLog() {
-        models::RequestLogModel log;
-        ui::MainWindow window({QStringLiteral("http://127.0.0.1:1"),
-                               QStringLiteral("http://127.0.0.1:2"),
-                               QStringLiteral("http://127.0.0.1:3"), QStringLiteral("/data")},
-                              &log);
+        // The Remote profile: no embedded server, the deployment's URLs shown.
+        test::ConsoleHarness console;
+        models::RequestLogModel& log = console.requestLog;
+        ui::ConsoleParts parts = console.parts();
+        parts.settings.profile = QStringLiteral("Remote");
+        parts.endpoints = {QStringLiteral("http://127.0.0.1:1"),
+                           QStringLiteral("http://127.0.0.1:2"),
+                           QStringLiteral("http://127.0.0.1:3"), QString()};
+        ui::MainWindow window(parts);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.findChild<QLabel*>(QStringLiteral("proofUrlLabel"))->text(),

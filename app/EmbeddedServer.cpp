@@ -1,0 +1,64 @@
+#include "EmbeddedServer.h"
+
+using namespace proofdesk;
+
+EmbeddedServer::EmbeddedServer(http::ServerOptions options,
+                               std::function<void(http::LocalServer&)> onStarted, QObject* parent)
+    : ui::LocalServerControl(parent), m_options(std::move(options)),
+      m_onStarted(std::move(onStarted)) {
+    m_last.dataDir = m_options.dataDir;
+}
+
+EmbeddedServer::~EmbeddedServer() {
+    stop();
+}
+
+bool EmbeddedServer::start(QString* error) {
+    if (m_server) {
+        return true;
+    }
+    auto server = std::make_unique<http::LocalServer>(m_options);
+    if (!server->start(error)) {
+        // The default port is busy (another instance): any free loopback port will do.
+        http::ServerOptions fallback = m_options;
+        fallback.listen.port = 0;
+        server = std::make_unique<http::LocalServer>(fallback);
+        if (!server->start(error)) {
+            return false;
+        }
+    }
+    m_server = std::move(server);
+    m_last = {m_server->requestUrl(), m_server->proofUrl(), m_server->authUrl(), m_options.dataDir};
+    if (m_onStarted) {
+        m_onStarted(*m_server);
+    }
+    emit runningChanged(true);
+    return true;
+}
+
+void EmbeddedServer::stop() {
+    if (!m_server) {
+        return;
+    }
+    m_server->requestLog().setSink({});
+    m_server->stop();
+    m_server.reset();
+    emit runningChanged(false);
+}
+
+ui::ServerEndpoints EmbeddedServer::endpoints() const {
+    return m_last;
+}
+
+QString EmbeddedServer::proverSummary() const {
+    const proof::ProverSettings& provers = m_options.provers;
+    const QString engine = provers.effectiveEngine();
+    if (engine == QLatin1String("stone")) {
+        return tr("stone (%1)").arg(provers.stoneProver);
+    }
+    if (engine == QLatin1String("mock")) {
+        return tr("mock: proofs are mocked and marked isProofMocked (set a Stone prover with "
+                  "`proofdesk serve --stone-prover PATH` or the prover/stoneProver setting)");
+    }
+    return tr("none: proof generation is refused");
+}

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "http/LocalServer.h"
+#include "ui/LocalServerControl.h"
+
+#include <functional>
+#include <memory>
+
+// The Local profile's embedded server behind the console's LocalServerControl: started on
+// loopback (a busy port falls back to a free one, so side-by-side instances work), stopped and
+// started again from the Local server page. `onStarted` runs after every start, so the app can
+// point its clients at the (possibly new) URLs and attach the request log.
+class EmbeddedServer : public proofdesk::ui::LocalServerControl {
+    Q_OBJECT
+public:
+    EmbeddedServer(proofdesk::http::ServerOptions options,
+                   std::function<void(proofdesk::http::LocalServer&)> onStarted,
+                   QObject* parent = nullptr);
+    ~EmbeddedServer() override;
+
+    bool isRunning() const override { return m_server != nullptr; }
+    bool start(QString* error) override;
+    void stop() override;
+    proofdesk::ui::ServerEndpoints endpoints() const override;
+    QString proverSummary() const override;
+    proofdesk::http::LocalServer* server() { return m_server.get(); }
+
+private:
+    proofdesk::http::ServerOptions m_options;
+    std::function<void(proofdesk::http::LocalServer&)> m_onStarted;
+    std::unique_ptr<proofdesk::http::LocalServer> m_server;
+    proofdesk::ui::ServerEndpoints m_last;
+};

@@ -1,0 +1,46 @@
+#pragma once
+
+// The console as the app assembles it, against an in-process server: the clients, an in-memory
+// keychain (the test seam) and the request log. window() builds the real main window.
+#include "TestServer.h"
+
+#include "client/AuthClient.h"
+#include "client/ProofClient.h"
+#include "client/SecretStore.h"
+#include "client/WalletSession.h"
+#include "models/RequestLogModel.h"
+#include "ui/MainWindow.h"
+
+#include <QNetworkAccessManager>
+
+#include <memory>
+
+namespace proofdesk::test {
+
+class ConsoleHarness {
+public:
+    explicit ConsoleHarness(const QString& apiKey = {})
+        : proofs(&network, QUrl(server.url()), apiKey), auth(&network, QUrl(server.url())),
+          session(&auth, &secrets) {}
+
+    ui::ConsoleParts parts() {
+        ui::ConsoleParts parts;
+        parts.proofs = &proofs;
+        parts.session = &session;
+        parts.secrets = &secrets;
+        parts.requestLog = &requestLog;
+        parts.endpoints = {server.url(), server.url(), server.url(), server.dataDir()};
+        parts.settings.pollIntervalMs = 250;
+        return parts;
+    }
+
+    TestServer server;
+    QNetworkAccessManager network;
+    client::ProofClient proofs;
+    client::AuthClient auth;
+    client::MemorySecretStore secrets;
+    client::WalletSession session;
+    models::RequestLogModel requestLog;
+};
+
+} // namespace proofdesk::test

@@ -1,0 +1,195 @@
+// The console driven as a user would, against the embedded server: sign in with a fresh wallet
+// (keychain replaced by the in-memory seam), mint a key, run a trace-generation job with the
+// sample program and download its PIE, fill and close a bucket and watch its tree complete, and
+// see bad uploads refused in the banner.
+#include "ConsoleHarness.h"
+
+#include "client/Wallet.h"
+#include "models/ApiKeyModel.h"
+#include "models/BucketModel.h"
+#include "models/ProofQueryModel.h"
+#include "ui/AggregationTreeView.h"
+#include "ui/ProofJobsPage.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPointer>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace proofdesk;
+
+namespace {
+
+QString samplePath(const char* name) {
+    return QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/") + QLatin1String(name);
+}
+
+template <class T> T* child(QWidget* root, const char* name) {
+    T* found = root->findChild<T*>(QLatin1String(name));
+    if (!found) {
+        qFatal("no widget named %s", name);
+    }
+    return found;
+}
+
+void click(QWidget* root, const char* name) {
+    QTest::mouseClick(child<QPushButton>(root, name), Qt::LeftButton);
+}
+
+} // namespace
+
+class ConsoleFlowTest : public QObject {
+    Q_OBJECT
+private slots:
+    void newUserSignsInRunsAJobAndClosesABucket() {
+        test::ConsoleHarness console;
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        // --- Sign in with a freshly created wallet.
+        window.showPage(QStringLiteral("keysPageWidget"));
+        click(&window, "signInPushButton");
+        QPointer<QDialog> dialog;
+        QTRY_VERIFY((dialog = window.findChild<QDialog*>(QStringLiteral("signInDialog"))));
+        click(dialog, "createWalletPushButton");
+        const QString address = child<QLabel>(dialog, "newWalletAddressLabel")->text();
+        QVERIFY(address.startsWith(QStringLiteral("0x")) && address.size() == 42);
+        click(dialog, "signInNewWalletPushButton");
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.isNull(), 10000); // closed on success
+        QVERIFY(child<QLabel>(&window, "accountLabel")->text().contains(address));
+        QVERIFY(console.secrets.entries().contains(QStringLiteral("wallet/") + address));
+        auto* keys = child<QTableView>(&window, "apiKeysTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(keys->model()->rowCount(), 1, 10000);
+        // The project's first key became the console's key, shown as in use.
+        QTRY_COMPARE(console.proofs.apiKey(),
+                     keys->model()->index(0, models::ApiKeyModel::KeyColumn).data().toString());
+        QCOMPARE(keys->model()->index(0, models::ApiKeyModel::InUseColumn).data().toString(),
+                 QStringLiteral("in use"));
+
+        // --- Mint a second key.
+        QTest::keyClicks(child<QLineEdit>(&window, "keyNameLineEdit"), QStringLiteral("CI runner"));
+        click(&window, "mintKeyPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(keys->model()->rowCount(), 2, 10000);
+
+        // --- A trace-generation job with the sample program, to DONE, and its PIE downloaded.
+        window.showPage(QStringLiteral("proofJobsPageWidget"));
+        auto* jobs = child<ui::ProofJobsPage>(&window, "proofJobsPageWidget");
+        QTemporaryDir downloads;
+        jobs->setSaveLocationProvider(
+            [&downloads](const QString& suggested) { return downloads.filePath(suggested); });
+        QSignalSpy finished(jobs, &ui::ProofJobsPage::jobFinished);
+        child<QComboBox>(&window, "submissionKindComboBox")->setCurrentIndex(1); // /v1 trace
+        QVERIFY(!child<QComboBox>(&window, "resultComboBox")->isVisible());
+        child<QLineEdit>(&window, "programPathLineEdit")->setText(samplePath("fibonacci.json"));
+        click(&window, "submitPushButton");
+        auto* table = child<QTableView>(&window, "proofQueriesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            table->model()->index(0, models::ProofQueryModel::StatusColumn).data().toString(),
+            QStringLiteral("DONE"), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000); // the desktop notification
+        QCOMPARE(finished.first().at(1).toString(), QStringLiteral("DONE"));
+        table->selectRow(0);
+        QVERIFY(child<QLabel>(&window, "stepsTimelineLabel")
+                    ->text()
+                    .contains(QStringLiteral("TRACE_GENERATION")));
+        auto* artifacts = child<QListWidget>(&window, "artifactsListWidget");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !artifacts->findItems(QStringLiteral("pie.zip"), Qt::MatchExactly).isEmpty(), 10000);
+        artifacts->setCurrentItem(
+            artifacts->findItems(QStringLiteral("pie.zip"), Qt::MatchExactly).first());
+        QSignalSpy saved(jobs, &ui::ProofJobsPage::artifactSaved);
+        click(&window, "downloadArtifactPushButton");
+        QVERIFY(saved.wait(10000));
+        QFile pie(saved.first().first().toString());
+        QVERIFY(pie.open(QIODevice::ReadOnly));
+        QVERIFY(pie.read(4) == QByteArray("PK\x03\x04", 4));
+        QVERIFY(child<QPushButton>(&window, "copyQueryCurlPushButton")->isEnabled());
+
+        // --- A bucket: create, submit a mocked job into it, close, watch the tree complete.
+        window.showPage(QStringLiteral("bucketsPageWidget"));
+        child<QSpinBox>(&window, "nodeWidthSpinBox")->setValue(2);
+        click(&window, "createBucketPushButton");
+        auto* buckets = child<QTableView>(&window, "bucketsTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(buckets->model()->rowCount(), 1, 10000);
+        QTRY_VERIFY(child<QPushButton>(&window, "useBucketPushButton")->isEnabled());
+        click(&window, "useBucketPushButton");
+        QVERIFY(jobs->isVisible());
+        QVERIFY(!child<QLineEdit>(&window, "bucketIdLineEdit")->text().isEmpty());
+        child<QComboBox>(&window, "resultComboBox")
+            ->setCurrentText(QStringLiteral("PROOF_VERIFICATION_ON_L1"));
+        child<QCheckBox>(&window, "mockFactHashCheckBox")->setChecked(true);
+        click(&window, "submitPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30000);
+        QCOMPARE(finished.last().at(1).toString(), QStringLiteral("DONE"));
+        window.showPage(QStringLiteral("bucketsPageWidget"));
+        buckets->selectRow(0);
+        auto* tree = child<ui::AggregationTreeView>(&window, "aggregationTreeWidget");
+        QTRY_COMPARE_WITH_TIMEOUT(tree->levelStatuses().size(), std::size_t{2}, 10000);
+        QTRY_VERIFY(child<QPushButton>(&window, "closeBucketPushButton")->isEnabled());
+        click(&window, "closeBucketPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(
+            buckets->model()->index(0, models::BucketModel::StatusColumn).data().toString(),
+            QStringLiteral("DONE"), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(tree->levelStatuses().back().front(), QStringLiteral("DONE"),
+                                  10000);
+        QVERIFY(!child<QPushButton>(&window, "closeBucketPushButton")->isEnabled());
+
+        // --- Bad uploads: refused before sending, and refused by the server, both in the banner.
+        window.showPage(QStringLiteral("proofJobsPageWidget"));
+        auto* banner = child<QLabel>(&window, "errorBannerLabel");
+        QTemporaryDir dir;
+        const QString words = dir.filePath(QStringLiteral("notes.txt"));
+        const QString notAProgram = dir.filePath(QStringLiteral("empty.json"));
+        for (const auto& [path, bytes] : {std::pair{words, QByteArray("just words")},
+                                          std::pair{notAProgram, QByteArray("{}")}}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(bytes);
+        }
+        child<QLineEdit>(&window, "bucketIdLineEdit")->clear();
+        child<QLineEdit>(&window, "programPathLineEdit")->setText(words);
+        click(&window, "submitPushButton");
+        QVERIFY(banner->isVisible());
+        QVERIFY(banner->text().contains(QStringLiteral("neither JSON nor a zip archive")));
+        child<QLineEdit>(&window, "programPathLineEdit")->setText(notAProgram);
+        click(&window, "submitPushButton");
+        QTRY_VERIFY_WITH_TIMEOUT(banner->text().startsWith(QStringLiteral("The submission was "
+                                                                          "refused: ")),
+                                 10000);
+        QVERIFY(banner->text().contains(QStringLiteral("(400)")));
+        QVERIFY(banner->isVisible());
+    }
+
+    void signOutReturnsTheKeysPageToSignedOut() {
+        test::ConsoleHarness console;
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy signedIn(&console.session, &client::WalletSession::signedIn);
+        console.session.signIn(client::Wallet::generate());
+        QVERIFY(signedIn.wait(10000));
+        window.showPage(QStringLiteral("keysPageWidget"));
+        QVERIFY(child<QPushButton>(&window, "signOutPushButton")->isEnabled());
+        click(&window, "signOutPushButton");
+        QVERIFY(child<QLabel>(&window, "accountLabel")
+                    ->text()
+                    .startsWith(QStringLiteral("Not signed in")));
+        QCOMPARE(child<QTableView>(&window, "apiKeysTableView")->model()->rowCount(), 0);
+        QVERIFY(!child<QPushButton>(&window, "mintKeyPushButton")->isEnabled());
+    }
+};
+
+QTEST_MAIN(ConsoleFlowTest)
+#include "tst_console_flow.moc"

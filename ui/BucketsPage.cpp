@@ -1,0 +1,229 @@
+#include "BucketsPage.h"
+
+#include "AggregationTreeView.h"
+#include "PageParts.h"
+#include "client/ProofClient.h"
+#include "models/BucketModel.h"
+#include "models/ProofQueryModel.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace proofdesk::ui {
+
+BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
+    : QWidget(parent), m_client(client), m_model(new models::BucketModel(this)),
+      m_members(new models::ProofQueryModel(this)), m_poll(new QTimer(this)) {
+    setObjectName(QStringLiteral("bucketsPageWidget"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(pageTitle(tr("Buckets")));
+    m_banner = errorBanner(QStringLiteral("bucketsErrorBannerLabel"));
+    layout->addWidget(m_banner);
+
+    auto* createBox = new QGroupBox(tr("New bucket"));
+    auto* form = new QFormLayout(createBox);
+    m_externalId = new QLineEdit;
+    m_externalId->setObjectName(QStringLiteral("bucketExternalIdLineEdit"));
+    m_externalId->setPlaceholderText(tr("optional"));
+    form->addRow(tr("External id"), m_externalId);
+    m_nodeWidth = new QSpinBox;
+    m_nodeWidth->setObjectName(QStringLiteral("nodeWidthSpinBox"));
+    m_nodeWidth->setRange(2, 64);
+    m_nodeWidth->setValue(4);
+    m_nodeWidth->setToolTip(tr("How many children each node of the aggregation tree hashes."));
+    form->addRow(tr("Node width"), m_nodeWidth);
+    m_aggregatorParams = new QLineEdit;
+    m_aggregatorParams->setObjectName(QStringLiteral("aggregatorParamsLineEdit"));
+    m_aggregatorParams->setPlaceholderText(tr("optional, passed to the aggregator"));
+    form->addRow(tr("Aggregator params"), m_aggregatorParams);
+    m_mockProof = new QCheckBox(tr("Mock the aggregated proof"));
+    m_mockProof->setObjectName(QStringLiteral("mockProofCheckBox"));
+    form->addRow(QString(), m_mockProof);
+    m_create = new QPushButton(tr("Create bucket"));
+    m_create->setObjectName(QStringLiteral("createBucketPushButton"));
+    form->addRow(QString(), m_create);
+    layout->addWidget(createBox);
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("bucketsTableView"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(models::BucketModel::IdColumn,
+                                                      QHeaderView::Stretch);
+    splitter->addWidget(m_table);
+
+    auto* detail = new QWidget;
+    auto* detailLayout = new QVBoxLayout(detail);
+    detailLayout->setContentsMargins(0, 0, 0, 0);
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(new QLabel(tr("Selected bucket")));
+    actions->addStretch(1);
+    actions->addWidget(copyButton(QStringLiteral("copyBucketIdPushButton"),
+                                  [this] { return selectedBucketId(); }));
+    m_useBucket = new QPushButton(tr("Submit jobs into it"));
+    m_useBucket->setObjectName(QStringLiteral("useBucketPushButton"));
+    actions->addWidget(m_useBucket);
+    m_close = new QPushButton(tr("Close bucket"));
+    m_close->setObjectName(QStringLiteral("closeBucketPushButton"));
+    m_close->setEnabled(false);
+    actions->addWidget(m_close);
+    detailLayout->addLayout(actions);
+    m_tree = new AggregationTreeView;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_tree);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumHeight(150);
+    detailLayout->addWidget(scroll, 2);
+    m_memberTable = new QTableView;
+    m_memberTable->setObjectName(QStringLiteral("bucketMembersTableView"));
+    m_memberTable->setModel(m_members);
+    m_memberTable->verticalHeader()->hide();
+    m_memberTable->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::FactHashColumn,
+                                                            QHeaderView::Stretch);
+    detailLayout->addWidget(m_memberTable, 1);
+    splitter->addWidget(detail);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 2);
+    layout->addWidget(splitter, 1);
+
+    connect(m_create, &QPushButton::clicked, this, &BucketsPage::create);
+    connect(m_close, &QPushButton::clicked, this, &BucketsPage::closeSelected);
+    connect(m_useBucket, &QPushButton::clicked, this, [this] {
+        if (!selectedBucketId().isEmpty()) {
+            emit submitIntoBucket(selectedBucketId());
+        }
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &BucketsPage::refreshDetail);
+    m_poll->setSingleShot(true);
+    connect(m_poll, &QTimer::timeout, this, &BucketsPage::refresh);
+}
+
+void BucketsPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    refresh();
+}
+
+void BucketsPage::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    m_poll->stop();
+}
+
+void BucketsPage::schedule(bool failed) {
+    m_failures = failed ? m_failures + 1 : 0;
+    if (isVisible()) {
+        m_poll->start(std::min(m_interval * (1 << std::min(m_failures, 5)), 30000));
+    }
+}
+
+void BucketsPage::refresh() {
+    if (m_inFlight) {
+        return;
+    }
+    m_inFlight = true;
+    m_client->listBuckets(this, [this](auto answer) {
+        m_inFlight = false;
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("Could not load the buckets: %1").arg(error->message()));
+            schedule(true);
+            return;
+        }
+        showBanner(m_banner, {});
+        m_model->update(std::get<std::vector<api::ProofBucket>>(answer));
+        refreshDetail();
+        schedule(false);
+    });
+}
+
+QString BucketsPage::selectedBucketId() const {
+    const QModelIndex current = m_table->currentIndex();
+    return current.isValid()
+               ? m_model->index(current.row(), 0).data(models::BucketModel::BucketIdRole).toString()
+               : QString();
+}
+
+void BucketsPage::refreshDetail() {
+    const QString id = selectedBucketId();
+    m_close->setEnabled(false);
+    m_useBucket->setEnabled(false);
+    if (id.isEmpty()) {
+        return;
+    }
+    m_client->bucket(id, this, [this, id](auto answer) {
+        if (id != selectedBucketId()) {
+            return; // the selection moved on meanwhile
+        }
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("Could not load bucket %1: %2").arg(id, error->message()));
+            return;
+        }
+        const auto& detail = std::get<client::BucketDetail>(answer);
+        const bool open = detail.bucket.status == "OPEN";
+        m_close->setEnabled(open);
+        m_useBucket->setEnabled(open);
+        m_members->update(detail.queries);
+        m_tree->setBucket(detail.bucket, detail.queries);
+    });
+}
+
+void BucketsPage::create() {
+    client::BucketForm form;
+    form.externalId = m_externalId->text().trimmed();
+    form.nodeWidth = m_nodeWidth->value();
+    form.aggregatorParams = m_aggregatorParams->text().trimmed();
+    form.mockProof = m_mockProof->isChecked();
+    m_create->setEnabled(false);
+    m_client->createBucket(form, this, [this](auto answer) {
+        m_create->setEnabled(true);
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("The bucket was not created: %1").arg(error->message()));
+            return;
+        }
+        showBanner(m_banner, {});
+        m_externalId->clear();
+        const auto& bucket = std::get<api::ProofBucket>(answer);
+        m_model->update([&] {
+            std::vector<api::ProofBucket> rows{bucket};
+            for (int row = 0; row < m_model->rowCount(); ++row) {
+                rows.push_back(*m_model->recordAt(row));
+            }
+            return rows;
+        }());
+        m_table->selectRow(0);
+    });
+}
+
+void BucketsPage::closeSelected() {
+    const QString id = selectedBucketId();
+    if (id.isEmpty()) {
+        return;
+    }
+    m_close->setEnabled(false);
+    m_client->closeBucket(id, this, [this, id](auto answer) {
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("Bucket %1 was not closed: %2").arg(id, error->message()));
+            refreshDetail();
+            return;
+        }
+        showBanner(m_banner, {});
+        refresh();
+    });
+}
+
+} // namespace proofdesk::ui

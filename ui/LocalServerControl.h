@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace proofdesk::ui {
+
+// Where the services are, as the console shows them.
+struct ServerEndpoints {
+    QString requestUrl;
+    QString proofUrl;
+    QString authUrl;
+    QString dataDir;
+};
+
+// What the console may do with the embedded server of the Local profile, without knowing what
+// it is (the app provides it): start, stop, and say where it listens and how it proves.
+class LocalServerControl : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    virtual bool isRunning() const = 0;
+    virtual bool start(QString* error) = 0;
+    virtual void stop() = 0;
+    virtual ServerEndpoints endpoints() const = 0;
+    // e.g. "stone (cpu_air_prover at /usr/local/bin/...)" or "mock (proofs are mocked)".
+    virtual QString proverSummary() const = 0;
+
+signals:
+    void runningChanged(bool running);
+};
+
+} // namespace proofdesk::ui

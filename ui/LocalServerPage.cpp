@@ -1,0 +1,115 @@
+#include "LocalServerPage.h"
+
+#include "PageParts.h"
+#include "models/RequestLogModel.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace proofdesk::ui {
+namespace {
+
+QLabel* selectableLabel(const QString& objectName) {
+    auto* label = new QLabel;
+    label->setObjectName(objectName);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
+LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoints& remote,
+                                 models::RequestLogModel* requestLog, QWidget* parent)
+    : QWidget(parent), m_server(server) {
+    setObjectName(QStringLiteral("localServerPageWidget"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(pageTitle(m_server ? tr("Local server") : tr("Remote deployment")));
+    m_banner = errorBanner(QStringLiteral("serverErrorBannerLabel"));
+    layout->addWidget(m_banner);
+
+    auto* stateRow = new QHBoxLayout;
+    m_state = selectableLabel(QStringLiteral("serverStateLabel"));
+    stateRow->addWidget(m_state, 1);
+    m_toggle = new QPushButton;
+    m_toggle->setObjectName(QStringLiteral("serverStartStopPushButton"));
+    m_toggle->setVisible(m_server != nullptr);
+    stateRow->addWidget(m_toggle);
+    layout->addLayout(stateRow);
+
+    auto* form = new QFormLayout;
+    m_requestUrl = selectableLabel(QStringLiteral("requestUrlLabel"));
+    m_proofUrl = selectableLabel(QStringLiteral("proofUrlLabel"));
+    m_authUrl = selectableLabel(QStringLiteral("authUrlLabel"));
+    m_dataDir = selectableLabel(QStringLiteral("dataDirLabel"));
+    m_prover = selectableLabel(QStringLiteral("proverLabel"));
+    form->addRow(tr("Request service"), m_requestUrl);
+    form->addRow(tr("Proof service"), m_proofUrl);
+    form->addRow(tr("Sign-in service"), m_authUrl);
+    form->addRow(tr("Data dir"), m_dataDir);
+    form->addRow(tr("Prover"), m_prover);
+    layout->addLayout(form);
+    if (!m_server) {
+        m_requestUrl->setText(remote.requestUrl);
+        m_proofUrl->setText(remote.proofUrl);
+        m_authUrl->setText(remote.authUrl);
+        m_dataDir->setText(tr("(on the deployment)"));
+        m_prover->setText(tr("(on the deployment)"));
+    }
+
+    layout->addWidget(new QLabel(m_server ? tr("Request log") : tr("Request log (local only)")));
+    auto* table = new QTableView;
+    table->setObjectName(QStringLiteral("requestLogTableView"));
+    table->setModel(requestLog);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(models::RequestLogModel::PathColumn,
+                                                    QHeaderView::Stretch);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    connect(requestLog, &QAbstractItemModel::rowsInserted, table,
+            [table] { table->scrollToBottom(); });
+    layout->addWidget(table, 1);
+
+    if (m_server) {
+        connect(m_toggle, &QPushButton::clicked, this, &LocalServerPage::toggle);
+        connect(m_server, &LocalServerControl::runningChanged, this, &LocalServerPage::showState);
+    }
+    showState();
+}
+
+void LocalServerPage::showState() {
+    if (!m_server) {
+        m_state->setText(tr("The console talks to a remote deployment (Remote profile); the "
+                            "embedded server is not running. Change it in Settings."));
+        return;
+    }
+    const bool running = m_server->isRunning();
+    const ServerEndpoints endpoints = m_server->endpoints();
+    m_state->setText(running ? tr("<b>Running</b> on loopback.")
+                             : tr("<b>Stopped.</b> The pages cannot reach the services until "
+                                  "it runs again."));
+    m_toggle->setText(running ? tr("Stop server") : tr("Start server"));
+    const QString stopped = tr("(stopped)");
+    m_requestUrl->setText(running ? endpoints.requestUrl : stopped);
+    m_proofUrl->setText(running ? endpoints.proofUrl : stopped);
+    m_authUrl->setText(running ? endpoints.authUrl : stopped);
+    m_dataDir->setText(endpoints.dataDir);
+    m_prover->setText(m_server->proverSummary());
+}
+
+void LocalServerPage::toggle() {
+    if (m_server->isRunning()) {
+        m_server->stop();
+        showBanner(m_banner, {});
+        return;
+    }
+    QString error;
+    showBanner(m_banner,
+               m_server->start(&error) ? QString() : tr("The server did not start: %1").arg(error));
+}
+
+} // namespace proofdesk::ui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "LocalServerControl.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace proofdesk::models {
+class RequestLogModel;
+}
+
+namespace proofdesk::ui {
+
+// The local server: its state with start/stop, where each service listens, the data dir, the
+// prover setting, and the live request log (method, path, status, ms). On the Remote profile
+// (no control) it says which deployment the console talks to instead.
+class LocalServerPage : public QWidget {
+    Q_OBJECT
+public:
+    LocalServerPage(LocalServerControl* server, const ServerEndpoints& remote,
+                    models::RequestLogModel* requestLog, QWidget* parent = nullptr);
+
+private:
+    void showState();
+    void toggle();
+
+    LocalServerControl* m_server;
+    QLabel* m_banner;
+    QLabel* m_state;
+    QPushButton* m_toggle;
+    QLabel* m_requestUrl;
+    QLabel* m_proofUrl;
+    QLabel* m_authUrl;
+    QLabel* m_dataDir;
+    QLabel* m_prover;
+};
+
+} // namespace proofdesk::ui
