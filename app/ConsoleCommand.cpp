@@ -100,6 +100,7 @@ int runConsole(int argc, char** argv) {
                     Qt::QueuedConnection);
             });
         });
+        server->setBeforeStop([&network] { network.clearConnectionCache(); });
         QString error;
         if (!server->start(&error)) {
             QMessageBox::critical(nullptr, QStringLiteral("Proofdesk"),

@@ -40,6 +40,9 @@ void EmbeddedServer::stop() {
     if (!m_server) {
         return;
     }
+    if (m_beforeStop) {
+        m_beforeStop();
+    }
     m_server->requestLog().setSink({});
     m_server->stop();
     m_server.reset();

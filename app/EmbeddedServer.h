@@ -24,10 +24,14 @@ public:
     proofdesk::ui::ServerEndpoints endpoints() const override;
     QString proverSummary() const override;
     proofdesk::http::LocalServer* server() { return m_server.get(); }
+    // Runs before each stop: the app closes its clients' idle keep-alive connections there, so
+    // the server's workers need not wait out the keep-alive timeout.
+    void setBeforeStop(std::function<void()> beforeStop) { m_beforeStop = std::move(beforeStop); }
 
 private:
     proofdesk::http::ServerOptions m_options;
     std::function<void(proofdesk::http::LocalServer&)> m_onStarted;
+    std::function<void()> m_beforeStop;
     std::unique_ptr<proofdesk::http::LocalServer> m_server;
     proofdesk::ui::ServerEndpoints m_last;
 };

@@ -10,7 +10,7 @@
 namespace proofdesk::ui {
 namespace {
 
-constexpr int kBoxWidth = 118;
+constexpr int kBoxWidth = 150;
 constexpr int kBoxHeight = 40;
 constexpr int kGap = 12;
 constexpr int kLevelGap = 46;
@@ -27,7 +27,7 @@ QString shortHash(const std::optional<std::string>& hash) {
 } // namespace
 
 AggregationTreeView::AggregationTreeView(QWidget* parent) : QWidget(parent) {
-    setObjectName(QStringLiteral("aggregationTreeWidget"));
+    setObjectName(QStringLiteral("aggregationTreeView"));
     setMinimumHeight(kBoxHeight + 2 * kMargin);
 }
 

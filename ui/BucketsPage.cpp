@@ -55,7 +55,8 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     m_create = new QPushButton(tr("Create bucket"));
     m_create->setObjectName(QStringLiteral("createBucketPushButton"));
     form->addRow(QString(), m_create);
-    layout->addWidget(createBox);
+    auto* top = new QSplitter;
+    top->addWidget(createBox);
 
     auto* splitter = new QSplitter(Qt::Vertical);
     m_table = new QTableView;
@@ -66,7 +67,10 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(models::BucketModel::IdColumn,
                                                       QHeaderView::Stretch);
-    splitter->addWidget(m_table);
+    top->addWidget(m_table);
+    top->setStretchFactor(1, 1);
+    top->setSizes({380, 700});
+    splitter->addWidget(top);
 
     auto* detail = new QWidget;
     auto* detailLayout = new QVBoxLayout(detail);
@@ -89,7 +93,7 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     scroll->setWidget(m_tree);
     scroll->setWidgetResizable(true);
     scroll->setMinimumHeight(150);
-    detailLayout->addWidget(scroll, 2);
+    detailLayout->addWidget(scroll, 3);
     m_memberTable = new QTableView;
     m_memberTable->setObjectName(QStringLiteral("bucketMembersTableView"));
     m_memberTable->setModel(m_members);
@@ -99,7 +103,7 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     detailLayout->addWidget(m_memberTable, 1);
     splitter->addWidget(detail);
     splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);
 
     connect(m_create, &QPushButton::clicked, this, &BucketsPage::create);
@@ -144,7 +148,7 @@ void BucketsPage::refresh() {
             schedule(true);
             return;
         }
-        showBanner(m_banner, {});
+        clearPollError(m_banner, tr("Could not load"));
         m_model->update(std::get<std::vector<api::ProofBucket>>(answer));
         refreshDetail();
         schedule(false);

@@ -120,6 +120,13 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     showSession();
 }
 
+void KeysPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_session->isSignedIn()) {
+        reloadKeys();
+    }
+}
+
 void KeysPage::showSession() {
     const bool signedIn = m_session->isSignedIn();
     m_signOut->setEnabled(signedIn);

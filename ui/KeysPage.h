@@ -30,6 +30,9 @@ public:
 
     void reloadKeys();
 
+protected:
+    void showEvent(QShowEvent* event) override; // the list is fresh whenever the page is shown
+
 private:
     void showSession();
     void openSignIn();

@@ -51,6 +51,11 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/proofdesk/icons/proofdesk.svg")));
     m_navigation = new QListWidget;
     m_navigation->setObjectName(QStringLiteral("navigationListWidget"));
+    m_navigation->setFrameShape(QFrame::NoFrame);
+    m_navigation->setMinimumWidth(190);
+    m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_navigation->setStyleSheet(QStringLiteral("QListWidget { font-size: 11pt; }"
+                                               "QListWidget::item { padding: 7px 10px; }"));
     auto* pages = new QStackedWidget;
     pages->setObjectName(QStringLiteral("pagesStackedWidget"));
     const auto addPage = [this, pages](const QString& name, QWidget* page) {
@@ -111,7 +116,8 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     splitter->addWidget(m_navigation);
     splitter->addWidget(pages);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({190, 1010});
+    splitter->setCollapsible(0, false);
+    splitter->setSizes({200, 1040});
     setCentralWidget(splitter);
     statusBar()->showMessage(parts.server
                                  ? tr("Embedded server at %1").arg(parts.endpoints.proofUrl)

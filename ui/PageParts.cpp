@@ -33,6 +33,12 @@ void showBanner(QLabel* banner, const QString& message) {
     banner->setVisible(!message.isEmpty());
 }
 
+void clearPollError(QLabel* banner, const QString& pollPrefix) {
+    if (banner->text().startsWith(pollPrefix)) {
+        showBanner(banner, {});
+    }
+}
+
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text, QWidget* parent) {
     auto* button = new QPushButton(QObject::tr("Copy"), parent);
     button->setObjectName(objectName);

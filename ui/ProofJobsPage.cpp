@@ -67,7 +67,8 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     formScroll->setWidget(buildForm());
     formScroll->setWidgetResizable(true);
     formScroll->setFrameShape(QFrame::NoFrame);
-    formScroll->setMinimumWidth(340);
+    formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    formScroll->setMinimumWidth(formScroll->widget()->sizeHint().width() + 24);
     columns->addWidget(formScroll);
 
     auto* right = new QWidget;
@@ -97,6 +98,8 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::IdColumn,
+                                                      QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::FactHashColumn,
                                                       QHeaderView::Stretch);
     m_table->setAlternatingRowColors(true);
@@ -107,7 +110,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     rightLayout->addWidget(splitter, 1);
     columns->addWidget(right);
     columns->setStretchFactor(1, 1);
-    columns->setSizes({360, 740});
+    columns->setSizes({440, 800});
     layout->addWidget(columns, 1);
 
     connect(m_search, &QLineEdit::textChanged, this, &ProofJobsPage::refresh);
@@ -365,7 +368,7 @@ void ProofJobsPage::refresh() {
             showBanner(m_banner, tr("Could not load the proof jobs: %1").arg(error->message()));
         } else {
             m_failures = 0;
-            showBanner(m_banner, {});
+            clearPollError(m_banner, tr("Could not load"));
             m_model->update(std::get<client::QueryPage>(result).queries);
             noticeFinishedJobs();
         }

@@ -135,7 +135,7 @@ private slots:
         QCOMPARE(finished.last().at(1).toString(), QStringLiteral("DONE"));
         window.showPage(QStringLiteral("bucketsPageWidget"));
         buckets->selectRow(0);
-        auto* tree = child<ui::AggregationTreeView>(&window, "aggregationTreeWidget");
+        auto* tree = child<ui::AggregationTreeView>(&window, "aggregationTreeView");
         QTRY_COMPARE_WITH_TIMEOUT(tree->levelStatuses().size(), std::size_t{2}, 10000);
         QTRY_VERIFY(child<QPushButton>(&window, "closeBucketPushButton")->isEnabled());
         click(&window, "closeBucketPushButton");

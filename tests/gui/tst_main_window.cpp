@@ -2,6 +2,7 @@
 #include "ProofTestData.h"
 
 #include "client/ProofClient.h"
+#include "models/BucketModel.h"
 #include "models/ProofQueryModel.h"
 #include "models/RequestLogModel.h"
 #include "ui/MainWindow.h"
@@ -77,6 +78,37 @@ private slots:
         model.update({query("b", "IN_PROGRESS"), query("d", "RECEIVED"), query("c", "DONE")});
         QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("b"));
         QCOMPARE(model.index(2, 0).data().toString(), QStringLiteral("c"));
+    }
+
+    void modelCoalescesRunsOfInsertsAndChanges() {
+        models::BucketModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto bucket = [](const std::string& id, const std::string& status) {
+            api::ProofBucket b;
+            b.id = id;
+            b.status = status;
+            return b;
+        };
+        model.update({bucket("c", "OPEN"), bucket("b", "OPEN"), bucket("a", "OPEN")});
+        QList<std::pair<int, int>> inserted, changed;
+        connect(&model, &QAbstractItemModel::rowsInserted, this,
+                [&](const QModelIndex&, int first, int last) {
+                    inserted.append({first, last});
+                });
+        connect(&model, &QAbstractItemModel::dataChanged, this,
+                [&](const QModelIndex& from, const QModelIndex& to) {
+                    changed.append({from.row(), to.row()});
+                });
+        // Three new on top: one insert; two neighbours closed: one change of two rows.
+        model.update({bucket("f", "OPEN"), bucket("e", "OPEN"), bucket("d", "OPEN"),
+                      bucket("c", "DONE"), bucket("b", "DONE"), bucket("a", "OPEN")});
+        QCOMPARE(inserted, (QList<std::pair<int, int>>{{0, 2}}));
+        QCOMPARE(changed, (QList<std::pair<int, int>>{{3, 4}}));
+        QCOMPARE(model.index(3, models::BucketModel::StatusColumn).data().toString(),
+                 QStringLiteral("DONE"));
+        QCOMPARE(model.index(5, models::BucketModel::IdColumn).data().toString(),
+                 QStringLiteral("a"));
     }
 
     void proofJobsPageSubmitsAndFollowsAJob() {

@@ -1,0 +1,167 @@
+// Takes the README's screenshots of every console page (docs/screenshots/*.png): an embedded
+// server with our own sample data (a signed-in wallet, finished, mocked and failed jobs, a closed
+// bucket), each page grabbed as a user would see it. Run under Xvfb for the real look:
+//   xvfb-run -s "-screen 0 1400x900x24" build/tests/console_screenshots docs/screenshots
+#include "ConsoleHarness.h"
+#include "ProofTestData.h"
+
+#include "client/Wallet.h"
+#include "ui/ProofJobsPage.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+#include <functional>
+
+using namespace proofdesk;
+
+namespace {
+
+bool waitFor(const std::function<bool()>& condition, int milliseconds = 30000) {
+    QDeadlineTimer deadline(milliseconds);
+    while (!condition()) {
+        if (deadline.hasExpired()) {
+            return false;
+        }
+        QTest::qWait(50);
+    }
+    return true;
+}
+
+void submit(QWidget* window, int kind, const QString& path, const QString& result, bool mocked,
+            const QString& bucketId = {}) {
+    window->findChild<QComboBox*>(QStringLiteral("submissionKindComboBox"))->setCurrentIndex(kind);
+    window->findChild<QLineEdit*>(QStringLiteral("programPathLineEdit"))->setText(path);
+    if (!result.isEmpty()) {
+        window->findChild<QComboBox*>(QStringLiteral("resultComboBox"))->setCurrentText(result);
+    }
+    window->findChild<QLineEdit*>(QStringLiteral("bucketIdLineEdit"))->setText(bucketId);
+    window->findChild<QCheckBox*>(QStringLiteral("mockFactHashCheckBox"))->setChecked(mocked);
+    auto* button = window->findChild<QPushButton*>(QStringLiteral("submitPushButton"));
+    waitFor([button] { return button->isEnabled(); });
+    QTest::mouseClick(button, Qt::LeftButton);
+    waitFor([button] { return button->isEnabled(); });
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(".");
+    QDir().mkpath(out);
+    test::ConsoleHarness console;
+    ui::MainWindow window(console.parts());
+    window.resize(1280, 800);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window)) {
+        std::fputs("the window was never shown\n", stderr);
+        return 1;
+    }
+
+    console.session.signIn(client::Wallet::generate());
+    waitFor([&] { return console.session.isSignedIn(); });
+    window.showPage(QStringLiteral("keysPageWidget"));
+    waitFor([&] { return !console.proofs.apiKey().isEmpty(); });
+    console.session.mintKey(QStringLiteral("CI runner"), QStringLiteral("#16a34a"), &window,
+                            [](auto) {});
+
+    QTemporaryDir dir;
+    const QString program = dir.filePath(QStringLiteral("output_program.json"));
+    const QString broken = dir.filePath(QStringLiteral("not_a_program.json"));
+    {
+        QFile file(program);
+        file.open(QIODevice::WriteOnly);
+        file.write(QByteArray::fromStdString(test::outputProgram(42)));
+        QFile bad(broken);
+        bad.open(QIODevice::WriteOnly);
+        bad.write(R"({"prime": "0x1", "data": []})");
+    }
+    const QString sample = QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/fibonacci.json");
+
+    // A bucket with five mocked members and node width 2, closed.
+    window.showPage(QStringLiteral("bucketsPageWidget"));
+    window.findChild<QSpinBox*>(QStringLiteral("nodeWidthSpinBox"))->setValue(2);
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("createBucketPushButton")),
+                      Qt::LeftButton);
+    auto* buckets = window.findChild<QTableView*>(QStringLiteral("bucketsTableView"));
+    waitFor([&] { return buckets->model()->rowCount() == 1; });
+    const QString bucketId = buckets->model()->index(0, 0).data().toString();
+    window.findChild<QComboBox*>(QStringLiteral("submissionKindComboBox"))->setCurrentIndex(0);
+    window.showPage(QStringLiteral("proofJobsPageWidget"));
+    for (int i = 0; i < 5; ++i) {
+        submit(&window, 0, program, QStringLiteral("PROOF_VERIFICATION_ON_L1"), true, bucketId);
+    }
+    auto* table = window.findChild<QTableView*>(QStringLiteral("proofQueriesTableView"));
+    const auto allDone = [&] {
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QString status = table->model()->index(row, 1).data().toString();
+            if (status != QLatin1String("DONE") && status != QLatin1String("FAILED")) {
+                return false;
+            }
+        }
+        return table->model()->rowCount() > 0;
+    };
+    waitFor([&] { return table->model()->rowCount() == 5 && allDone(); });
+    window.showPage(QStringLiteral("bucketsPageWidget"));
+    buckets->selectRow(0);
+    auto* close = window.findChild<QPushButton*>(QStringLiteral("closeBucketPushButton"));
+    waitFor([&] { return close->isEnabled(); });
+    QTest::mouseClick(close, Qt::LeftButton);
+
+    // Jobs: the sample through trace generation, a mocked verification, and a failure.
+    window.showPage(QStringLiteral("proofJobsPageWidget"));
+    submit(&window, 1, sample, {}, false);
+    QTest::qWait(200);
+    submit(&window, 0, sample, QStringLiteral("PROOF_VERIFICATION_ON_L1"), true);
+    QTest::qWait(200);
+    submit(&window, 0, broken, QStringLiteral("TRACE_GENERATION"), false);
+    waitFor([&] { return table->model()->rowCount() >= 8 && allDone(); });
+    table->selectRow(1);
+    QTest::qWait(800);
+    window.grab().save(out + QStringLiteral("/proof-jobs.png"));
+
+    window.showPage(QStringLiteral("bucketsPageWidget"));
+    waitFor(
+        [&] { return buckets->model()->index(0, 1).data().toString() == QLatin1String("DONE"); });
+    buckets->selectRow(0);
+    QTest::qWait(800);
+    window.grab().save(out + QStringLiteral("/buckets.png"));
+
+    window.showPage(QStringLiteral("factsPageWidget"));
+    window.findChild<QLineEdit*>(QStringLiteral("registerProgramPathLineEdit"))->setText(sample);
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("registerProgramPushButton")),
+                      Qt::LeftButton);
+    QTest::qWait(800);
+    window.grab().save(out + QStringLiteral("/programs-and-facts.png"));
+
+    window.showPage(QStringLiteral("keysPageWidget"));
+    QTest::qWait(500);
+    window.grab().save(out + QStringLiteral("/wallet-and-keys.png"));
+
+    window.showPage(QStringLiteral("localServerPageWidget"));
+    QTest::qWait(300);
+    window.grab().save(out + QStringLiteral("/local-server.png"));
+
+    window.showPage(QStringLiteral("keysPageWidget"));
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("signInPushButton")),
+                      Qt::LeftButton);
+    QWidget* dialog = nullptr;
+    waitFor([&] { return (dialog = window.findChild<QWidget*>(QStringLiteral("signInDialog"))); });
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("createWalletPushButton")),
+                      Qt::LeftButton);
+    QTest::qWait(300);
+    dialog->grab().save(out + QStringLiteral("/sign-in-dialog.png"));
+    std::printf("screenshots written to %s\n", qPrintable(out));
+    return 0;
+}
