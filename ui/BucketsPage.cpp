@@ -19,14 +19,13 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace proofdesk::ui {
 
 BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     : QWidget(parent), m_client(client), m_model(new models::BucketModel(this)),
-      m_members(new models::ProofQueryModel(this)), m_poll(new QTimer(this)) {
+      m_members(new models::ProofQueryModel(this)), m_poll(this, [this] { refresh(); }) {
     setObjectName(QStringLiteral("bucketsPageWidget"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Buckets")));
@@ -59,14 +58,8 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     top->addWidget(createBox);
 
     auto* splitter = new QSplitter(Qt::Vertical);
-    m_table = new QTableView;
-    m_table->setObjectName(QStringLiteral("bucketsTableView"));
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(models::BucketModel::IdColumn,
-                                                      QHeaderView::Stretch);
+    m_table =
+        recordTable(QStringLiteral("bucketsTableView"), m_model, models::BucketModel::IdColumn);
     top->addWidget(m_table);
     top->setStretchFactor(1, 1);
     top->setSizes({380, 700});
@@ -94,12 +87,8 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setMinimumHeight(150);
     detailLayout->addWidget(scroll, 3);
-    m_memberTable = new QTableView;
-    m_memberTable->setObjectName(QStringLiteral("bucketMembersTableView"));
-    m_memberTable->setModel(m_members);
-    m_memberTable->verticalHeader()->hide();
-    m_memberTable->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::FactHashColumn,
-                                                            QHeaderView::Stretch);
+    m_memberTable = recordTable(QStringLiteral("bucketMembersTableView"), m_members,
+                                models::ProofQueryModel::FactHashColumn);
     detailLayout->addWidget(m_memberTable, 1);
     splitter->addWidget(detail);
     splitter->setStretchFactor(0, 1);
@@ -115,8 +104,6 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &BucketsPage::refreshDetail);
-    m_poll->setSingleShot(true);
-    connect(m_poll, &QTimer::timeout, this, &BucketsPage::refresh);
 }
 
 void BucketsPage::showEvent(QShowEvent* event) {
@@ -126,14 +113,7 @@ void BucketsPage::showEvent(QShowEvent* event) {
 
 void BucketsPage::hideEvent(QHideEvent* event) {
     QWidget::hideEvent(event);
-    m_poll->stop();
-}
-
-void BucketsPage::schedule(bool failed) {
-    m_failures = failed ? m_failures + 1 : 0;
-    if (isVisible()) {
-        m_poll->start(std::min(m_interval * (1 << std::min(m_failures, 5)), 30000));
-    }
+    m_poll.stop();
 }
 
 void BucketsPage::refresh() {
@@ -145,13 +125,13 @@ void BucketsPage::refresh() {
         m_inFlight = false;
         if (auto* error = std::get_if<client::ApiError>(&answer)) {
             showBanner(m_banner, tr("Could not load the buckets: %1").arg(error->message()));
-            schedule(true);
+            m_poll.answered(true);
             return;
         }
         clearPollError(m_banner, tr("Could not load"));
         m_model->update(std::get<std::vector<api::ProofBucket>>(answer));
         refreshDetail();
-        schedule(false);
+        m_poll.answered(false);
     });
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "BackoffPoll.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -8,7 +10,6 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTableView;
-class QTimer;
 
 namespace proofdesk::client {
 class ProofClient;
@@ -30,7 +31,7 @@ class BucketsPage : public QWidget {
 public:
     BucketsPage(client::ProofClient* client, QWidget* parent = nullptr);
 
-    void setPollInterval(int milliseconds) { m_interval = milliseconds; }
+    void setPollInterval(int milliseconds) { m_poll.setInterval(milliseconds); }
     void refresh();
 
 signals:
@@ -46,7 +47,6 @@ private:
     void closeSelected();
     QString selectedBucketId() const;
     void refreshDetail();
-    void schedule(bool failed);
 
     client::ProofClient* m_client;
     models::BucketModel* m_model;
@@ -62,9 +62,7 @@ private:
     QPushButton* m_useBucket;
     QTableView* m_memberTable;
     AggregationTreeView* m_tree;
-    QTimer* m_poll;
-    int m_interval = 1500;
-    int m_failures = 0;
+    BackoffPoll m_poll;
     bool m_inFlight = false;
 };
 

@@ -52,14 +52,8 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
 
     auto* keys = new QGroupBox(tr("API keys of the project"));
     auto* keysLayout = new QVBoxLayout(keys);
-    m_table = new QTableView;
-    m_table->setObjectName(QStringLiteral("apiKeysTableView"));
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(models::ApiKeyModel::KeyColumn,
-                                                      QHeaderView::Stretch);
+    m_table =
+        recordTable(QStringLiteral("apiKeysTableView"), m_model, models::ApiKeyModel::KeyColumn);
     keysLayout->addWidget(m_table, 1);
     auto* keyActions = new QHBoxLayout;
     keyActions->addStretch(1);

@@ -62,14 +62,8 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     }
 
     layout->addWidget(new QLabel(m_server ? tr("Request log") : tr("Request log (local only)")));
-    auto* table = new QTableView;
-    table->setObjectName(QStringLiteral("requestLogTableView"));
-    table->setModel(requestLog);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setSectionResizeMode(models::RequestLogModel::PathColumn,
-                                                    QHeaderView::Stretch);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
+    auto* table = recordTable(QStringLiteral("requestLogTableView"), requestLog,
+                              models::RequestLogModel::PathColumn);
     connect(requestLog, &QAbstractItemModel::rowsInserted, table,
             [table] { table->scrollToBottom(); });
     layout->addWidget(table, 1);

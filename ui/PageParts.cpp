@@ -2,8 +2,10 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QTableView>
 #include <QToolTip>
 
 namespace proofdesk::ui {
@@ -37,6 +39,18 @@ void clearPollError(QLabel* banner, const QString& pollPrefix) {
     if (banner->text().startsWith(pollPrefix)) {
         showBanner(banner, {});
     }
+}
+
+QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, int stretchColumn) {
+    auto* table = new QTableView;
+    table->setObjectName(objectName);
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    table->setAlternatingRowColors(true);
+    return table;
 }
 
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text, QWidget* parent) {

@@ -4,8 +4,10 @@
 
 #include <functional>
 
+class QAbstractItemModel;
 class QLabel;
 class QPushButton;
+class QTableView;
 class QWidget;
 
 namespace proofdesk::ui {
@@ -19,6 +21,9 @@ void showBanner(QLabel* banner, const QString& message);
 // What a successful poll does: hides the banner only if it reports a failed poll (a message
 // starting with `pollPrefix`), so the outcome of the user's own action stays in view.
 void clearPollError(QLabel* banner, const QString& pollPrefix);
+// A read-only table of records as every page shows them: whole rows, one at a time, no row
+// numbers, alternating colours, `stretchColumn` taking the spare width.
+QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, int stretchColumn);
 // A small button that puts text() on the clipboard and says so in its tooltip.
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text,
                         QWidget* parent = nullptr);

@@ -26,7 +26,6 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
@@ -54,7 +53,7 @@ bool isTerminal(const std::string& status) {
 
 ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     : QWidget(parent), m_client(client), m_model(new models::ProofQueryModel(this)),
-      m_filter(new QSortFilterProxyModel(this)), m_poll(new QTimer(this)) {
+      m_filter(new QSortFilterProxyModel(this)), m_poll(this, [this] { refresh(); }) {
     setObjectName(QStringLiteral("proofJobsPageWidget"));
     setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
@@ -92,17 +91,10 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     m_filter->setSourceModel(m_model);
     m_filter->setFilterRole(models::ProofQueryModel::StatusRole);
     auto* splitter = new QSplitter(Qt::Vertical);
-    m_table = new QTableView;
-    m_table->setObjectName(QStringLiteral("proofQueriesTableView"));
-    m_table->setModel(m_filter);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
+    m_table = recordTable(QStringLiteral("proofQueriesTableView"), m_filter,
+                          models::ProofQueryModel::FactHashColumn);
     m_table->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::IdColumn,
                                                       QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::FactHashColumn,
-                                                      QHeaderView::Stretch);
-    m_table->setAlternatingRowColors(true);
     splitter->addWidget(m_table);
     splitter->addWidget(buildDetail());
     splitter->setStretchFactor(0, 3);
@@ -122,8 +114,6 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ProofJobsPage::showSelected);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &ProofJobsPage::showSelected);
-    m_poll->setSingleShot(true);
-    connect(m_poll, &QTimer::timeout, this, &ProofJobsPage::refresh);
     m_saveLocation = [this](const QString& suggested) {
         return QFileDialog::getSaveFileName(this, tr("Save artifact"), suggested);
     };
@@ -315,7 +305,7 @@ void ProofJobsPage::kindChanged() {
 }
 
 void ProofJobsPage::setPollInterval(int milliseconds) {
-    m_interval = milliseconds;
+    m_poll.setInterval(milliseconds);
 }
 
 void ProofJobsPage::setSaveLocationProvider(std::function<QString(const QString&)> provider) {
@@ -340,7 +330,7 @@ void ProofJobsPage::showEvent(QShowEvent* event) {
 
 void ProofJobsPage::hideEvent(QHideEvent* event) {
     QWidget::hideEvent(event);
-    m_poll->stop(); // poll only what is visible
+    m_poll.stop(); // poll only what is visible
 }
 
 void ProofJobsPage::dragEnterEvent(QDragEnterEvent* event) {
@@ -363,20 +353,15 @@ void ProofJobsPage::refresh() {
     m_inFlight = true;
     m_client->listQueries(100, m_search->text().trimmed(), this, [this](auto result) {
         m_inFlight = false;
-        if (auto* error = std::get_if<client::ApiError>(&result)) {
-            ++m_failures;
+        auto* error = std::get_if<client::ApiError>(&result);
+        if (error) {
             showBanner(m_banner, tr("Could not load the proof jobs: %1").arg(error->message()));
         } else {
-            m_failures = 0;
             clearPollError(m_banner, tr("Could not load"));
             m_model->update(std::get<client::QueryPage>(result).queries);
             noticeFinishedJobs();
         }
-        if (isVisible()) {
-            // Back off after errors: 2, 4, 8 ... times the interval, at most 30 s.
-            const int factor = 1 << std::min(m_failures, 5);
-            m_poll->start(std::min(m_interval * factor, 30000));
-        }
+        m_poll.answered(error != nullptr);
     });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "BackoffPoll.h"
 #include "client/ProofClient.h"
 
 #include <QHash>
@@ -19,7 +20,6 @@ class QPlainTextEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
-class QTimer;
 
 namespace proofdesk::models {
 class ProofQueryModel;
@@ -111,13 +111,11 @@ private:
     QPushButton* m_copyCurl;
     QPlainTextEdit* m_detail;
     QLabel* m_banner;
-    QTimer* m_poll;
+    BackoffPoll m_poll;
     std::function<QString(const QString&)> m_saveLocation;
     QHash<QString, client::Submission> m_submitted; // for "copy as curl" of a past submission
     QSet<QString> m_watched;
     QString m_artifactsFor;
-    int m_interval = 1500;
-    int m_failures = 0;
     bool m_inFlight = false;
 };
 
