@@ -1,3 +1,4 @@
+#include "ChainSettings.h"
 #include "Commands.h"
 
 #include "core/DataDir.h"
@@ -41,6 +42,16 @@ QString proverDescription(const proof::ProverSettings& provers) {
                               "namespace)");
     }
     return QStringLiteral("none (proof requests fail)");
+}
+
+QString chainDescription(const chain::ChainRegistry& chains) {
+    QStringList parts;
+    for (const auto& [id, url] : chains.all()) {
+        parts << id + QLatin1Char('=') + url;
+    }
+    return parts.isEmpty()
+               ? QStringLiteral("none (requests fail until --chain-rpc ID=URL is given)")
+               : parts.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -100,6 +111,13 @@ int runServeCommand(int argc, char** argv) {
         QStringLiteral("http-threads"),
         QStringLiteral("Worker threads per listener (each keep-alive connection holds one)."),
         QStringLiteral("n"), QStringLiteral("64"));
+    const QCommandLineOption chainRpc(
+        QStringLiteral("chain-rpc"),
+        QStringLiteral("JSON-RPC URL of a chain for the request service, e.g. "
+                       "11155111=http://127.0.0.1:8545 (repeatable; settings chainRpc/<id> are "
+                       "read first)."),
+        QStringLiteral("id=url"));
+    parser.addOption(chainRpc);
     parser.addOption(listen);
     parser.addOption(dataDir);
     parser.addOption(allowRemote);
@@ -165,6 +183,11 @@ int runServeCommand(int argc, char** argv) {
         return 2;
     }
 
+    if (!loadChainRpcUrls(settings, parser.values(chainRpc), &options.requests.chains, &error)) {
+        err << "--chain-rpc: " << error << Qt::endl;
+        return 2;
+    }
+
     http::LocalServer server(options);
     server.requestLog().setSink([&err](const http::RequestLogEntry& entry) {
         err << entry.method << ' ' << entry.path << ' ' << entry.status << ' '
@@ -185,6 +208,7 @@ int runServeCommand(int argc, char** argv) {
         << "  sign-in service: " << server.authUrl() << '\n'
         << "  data dir:        " << options.dataDir << '\n'
         << "  prover:          " << proverDescription(options.provers) << '\n'
+        << "  chains:          " << chainDescription(options.requests.chains) << '\n'
         << "Press Ctrl+C to stop." << Qt::endl;
 
     int received = 0;

@@ -107,10 +107,21 @@ HttpListener::HttpListener(const Router& router, std::vector<RouteGroup> groups,
     server.Patch(any, handle);
     server.Options(any, handle);
     // Only reached for statuses produced by the library itself (no route ran, body empty).
-    const httplib::Server::HandlerWithResponse libraryErrors = [](const httplib::Request&,
+    const httplib::Server::HandlerWithResponse libraryErrors = [](const httplib::Request& req,
                                                                   httplib::Response& res) {
         if (!res.body.empty()) {
             return httplib::Server::HandlerResponse::Unhandled;
+        }
+        // A body shorter than its Content-Length means the read timed out: 408 (DESIGN §6).
+        if (res.status == 400 && req.has_header("Content-Length") &&
+            req.body.size() <
+                std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10)) {
+            res.status = 408;
+            res.set_content(req.path == "/submit-request"
+                                ? R"({"status":"error","error":"REQUEST_TIMEOUT"})"
+                                : R"({"message":"REQUEST_TIMEOUT"})",
+                            "application/json");
+            return httplib::Server::HandlerResponse::Handled;
         }
         res.set_content(libraryErrorBody(res.status), "application/json");
         return httplib::Server::HandlerResponse::Handled;

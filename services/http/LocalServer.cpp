@@ -3,6 +3,7 @@
 #include "AuthRoutes.h"
 #include "HealthRoutes.h"
 #include "ProofRoutes.h"
+#include "RequestRoutes.h"
 #include "auth/ApiKeyRegistry.h"
 #include "auth/SignInService.h"
 #include "core/Clock.h"
@@ -15,15 +16,21 @@ namespace proofdesk::http {
 
 struct LocalServer::Services {
     Services(const QString& dataDir, const Clock& clock, int jobWorkers,
-             const proof::ProverSettings& provers)
+             const proof::ProverSettings& provers, const request::RequestSettings& requestSettings)
         : store(storePathIn(dataDir)), keys(store, clock),
           signIn(store, clock, keys, auth::SignInSettings{}), jobs(store, clock, jobWorkers),
-          proofs(store, clock, jobs, dataDir, provers) {}
+          proofs(store, clock, jobs, dataDir, provers),
+          requests(store, clock, jobs, requestSettings,
+                   [this](const std::string& factHash, bool mocked) {
+                       const auto entry = proofs.findFact(factHash, mocked);
+                       return entry ? std::optional<std::string>(entry->id) : std::nullopt;
+                   }) {}
     Store store;
     auth::ApiKeyRegistry keys;
     auth::SignInService signIn;
     JobEngine jobs;
     proof::ProofService proofs;
+    request::RequestService requests;
 };
 
 LocalServer::LocalServer(ServerOptions options) : m_options(std::move(options)) {}
@@ -67,7 +74,7 @@ bool LocalServer::start(QString* error) {
     }
     try {
         m_services = std::make_unique<Services>(m_options.dataDir, *clock, m_options.jobWorkers,
-                                                m_options.provers);
+                                                m_options.provers, m_options.requests);
     } catch (const std::exception& failure) {
         *error = QStringLiteral("cannot open the store in %1: %2")
                      .arg(m_options.dataDir, QString::fromUtf8(failure.what()));
@@ -77,6 +84,7 @@ bool LocalServer::start(QString* error) {
     addHealthRoutes(m_router);
     addAuthRoutes(m_router, m_services->signIn);
     addProofRoutes(m_router, m_services->proofs, m_services->keys);
+    addRequestRoutes(m_router, m_services->requests, m_services->keys);
 
     const std::vector<RouteGroup> all{RouteGroup::Request, RouteGroup::Proof, RouteGroup::Auth};
     m_main = addListener(m_options.listen, all, error);
@@ -104,6 +112,7 @@ bool LocalServer::start(QString* error) {
 
     m_services->jobs.start();
     m_services->proofs.reconcile();
+    m_services->requests.start();
     for (auto& listener : m_listeners) {
         listener->start();
     }
@@ -121,6 +130,7 @@ void LocalServer::clearListeners() {
 void LocalServer::stop() {
     clearListeners();
     if (m_services) {
+        m_services->requests.stop();
         m_services->jobs.stop();
     }
 }
@@ -152,6 +162,9 @@ JobEngine& LocalServer::jobs() {
 }
 proof::ProofService& LocalServer::proofs() {
     return m_services->proofs;
+}
+request::RequestService& LocalServer::requests() {
+    return m_services->requests;
 }
 
 } // namespace proofdesk::http

@@ -5,6 +5,7 @@
 #include "RequestLog.h"
 #include "Router.h"
 #include "proof/Provers.h"
+#include "request/RequestService.h"
 
 #include <QString>
 #include <QStringList>
@@ -39,6 +40,7 @@ struct ServerOptions {
     ListenerLimits limits;
     int jobWorkers = 2;
     proof::ProverSettings provers;
+    request::RequestSettings requests; // chain RPC URLs, RPC limits, grow-order polling
 };
 
 // The three APIs for real, on one or more listeners: `proofdesk serve` and the console's
@@ -68,6 +70,7 @@ public:
     auth::ApiKeyRegistry& apiKeys();
     JobEngine& jobs();
     proof::ProofService& proofs();
+    request::RequestService& requests();
 
 private:
     struct Services;

@@ -656,6 +656,16 @@ std::optional<FactEntry> ProofService::fact(const std::string& chain, const std:
     return entry;
 }
 
+std::optional<FactEntry> ProofService::findFact(const std::string& factHash, bool mocked) {
+    QSqlQuery row = m_store.exec(QStringLiteral("SELECT chain FROM fact_registry WHERE fact_hash "
+                                                "= ? AND mocked = ? ORDER BY created_at LIMIT 1"),
+                                 {qstr(factHash), int(mocked)});
+    if (!row.next()) {
+        return std::nullopt;
+    }
+    return fact(str(row.value(0)), factHash, mocked);
+}
+
 // --- credits ----------------------------------------------------------------------------------
 
 std::optional<qint64> ProofService::credits(const QString& projectId) {

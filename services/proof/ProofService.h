@@ -117,6 +117,8 @@ public:
     Artifact artifact(const std::string& queryId, const std::string& name);
     std::optional<FactEntry> fact(const std::string& chain, const std::string& factHash,
                                   bool mocked);
+    // The entry of a fact hash in any chain's namespace (the request service's check_facts).
+    std::optional<FactEntry> findFact(const std::string& factHash, bool mocked);
 
     // Credits: nullopt = unlimited (the default). One credit per submission.
     std::optional<qint64> credits(const QString& projectId);

@@ -1,0 +1,120 @@
+#include "RequestWire.h"
+
+namespace proofdesk::api {
+namespace {
+
+template <typename T> nlohmann::json orNull(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+template <typename T>
+void readOptional(const nlohmann::json& in, const char* name, std::optional<T>& out) {
+    const auto it = in.find(name);
+    if (it == in.end() || it->is_null()) {
+        out.reset();
+    } else {
+        out = it->get<T>();
+    }
+}
+
+} // namespace
+
+void to_json(nlohmann::json& out, const RequestQuery& query) {
+    out = {{"internal_id", query.internalId},
+           {"status", query.status},
+           {"typ", query.typ},
+           {"created_at", query.createdAt},
+           {"completed_at", orNull(query.completedAt)}};
+}
+
+void from_json(const nlohmann::json& in, RequestQuery& query) {
+    in.at("internal_id").get_to(query.internalId);
+    in.at("status").get_to(query.status);
+    query.typ = in.at("typ");
+    in.at("created_at").get_to(query.createdAt);
+    readOptional(in, "completed_at", query.completedAt);
+}
+
+void to_json(nlohmann::json& out, const RequestAction& action) {
+    out = {{"query_id", action.queryId},
+           {"index", action.index},
+           {"status", action.status},
+           {"depends_on", action.dependsOn},
+           {"can_trigger", action.canTrigger},
+           {"method", action.method},
+           {"created_at", action.createdAt},
+           {"completed_at", orNull(action.completedAt)},
+           {"tracking_id", orNull(action.trackingId)}};
+}
+
+void from_json(const nlohmann::json& in, RequestAction& action) {
+    in.at("query_id").get_to(action.queryId);
+    in.at("index").get_to(action.index);
+    in.at("status").get_to(action.status);
+    in.at("depends_on").get_to(action.dependsOn);
+    in.at("can_trigger").get_to(action.canTrigger);
+    action.method = in.at("method");
+    in.at("created_at").get_to(action.createdAt);
+    readOptional(in, "completed_at", action.completedAt);
+    readOptional(in, "tracking_id", action.trackingId);
+}
+
+void to_json(nlohmann::json& out, const GrowOrder& order) {
+    out = {{"internal_id", order.internalId},
+           {"status", order.status},
+           {"accumulated_chain_id", order.accumulatedChainId},
+           {"settle_chain_id", order.settleChainId},
+           {"hashing_functions", order.hashingFunctions},
+           {"min_batch_size", order.minBatchSize},
+           {"start_block_number", order.startBlockNumber},
+           {"next_from_block_number", order.nextFromBlockNumber},
+           {"created_at", order.createdAt},
+           {"updated_at", order.updatedAt},
+           {"finish_block_number", orNull(order.finishBlockNumber)},
+           {"active_query_id", orNull(order.activeQueryId)},
+           {"cancelled_at", orNull(order.cancelledAt)},
+           {"completed_at", orNull(order.completedAt)}};
+}
+
+void from_json(const nlohmann::json& in, GrowOrder& order) {
+    in.at("internal_id").get_to(order.internalId);
+    in.at("status").get_to(order.status);
+    in.at("accumulated_chain_id").get_to(order.accumulatedChainId);
+    in.at("settle_chain_id").get_to(order.settleChainId);
+    in.at("hashing_functions").get_to(order.hashingFunctions);
+    in.at("min_batch_size").get_to(order.minBatchSize);
+    in.at("start_block_number").get_to(order.startBlockNumber);
+    in.at("next_from_block_number").get_to(order.nextFromBlockNumber);
+    in.at("created_at").get_to(order.createdAt);
+    in.at("updated_at").get_to(order.updatedAt);
+    readOptional(in, "finish_block_number", order.finishBlockNumber);
+    readOptional(in, "active_query_id", order.activeQueryId);
+    readOptional(in, "cancelled_at", order.cancelledAt);
+    readOptional(in, "completed_at", order.completedAt);
+}
+
+void to_json(nlohmann::json& out, const ProvenValue& value) {
+    out = {{"destination_chain_id", value.destinationChainId},
+           {"origin_chain_id", value.originChainId},
+           {"block_number", value.blockNumber},
+           {"kind", value.kind},
+           {"account", orNull(value.account)},
+           {"name", value.name},
+           {"value", value.value},
+           {"query_id", value.queryId},
+           {"created_at", value.createdAt}};
+}
+
+void from_json(const nlohmann::json& in, ProvenValue& value) {
+    in.at("destination_chain_id").get_to(value.destinationChainId);
+    in.at("origin_chain_id").get_to(value.originChainId);
+    in.at("block_number").get_to(value.blockNumber);
+    in.at("kind").get_to(value.kind);
+    readOptional(in, "account", value.account);
+    in.at("name").get_to(value.name);
+    in.at("value").get_to(value.value);
+    in.at("query_id").get_to(value.queryId);
+    in.at("created_at").get_to(value.createdAt);
+}
+
+} // namespace proofdesk::api

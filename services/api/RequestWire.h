@@ -1,0 +1,80 @@
+#pragma once
+
+// Wire types of the request service (spec §2.2, §4.1; DESIGN §6): one definition, used by the
+// server routes and by the Qt client.
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace proofdesk::api {
+
+// The request-service Query record. `typ` names the query's kind and chain (docs/api.md).
+struct RequestQuery {
+    std::string internalId;
+    std::string status = "PENDING";
+    nlohmann::json typ = nlohmann::json::object();
+    std::string createdAt;
+    std::optional<std::string> completedAt;
+    friend bool operator==(const RequestQuery&, const RequestQuery&) = default;
+};
+
+// One action of a query: `method` names the work ({name, inputs, results, error}).
+struct RequestAction {
+    std::string queryId;
+    int index = 0;
+    std::string status = "PENDING";
+    std::vector<int> dependsOn;
+    std::vector<int> canTrigger;
+    nlohmann::json method = nlohmann::json::object();
+    std::string createdAt;
+    std::optional<std::string> completedAt;
+    std::optional<std::string> trackingId;
+    friend bool operator==(const RequestAction&, const RequestAction&) = default;
+};
+
+struct GrowOrder {
+    std::string internalId;
+    std::string status = "ACTIVE";
+    std::string accumulatedChainId;
+    std::string settleChainId;
+    std::vector<std::string> hashingFunctions;
+    std::int64_t minBatchSize = 1;
+    std::int64_t startBlockNumber = 0;
+    std::int64_t nextFromBlockNumber = 0;
+    std::string createdAt;
+    std::string updatedAt;
+    std::optional<std::int64_t> finishBlockNumber;
+    std::optional<std::string> activeQueryId;
+    std::optional<std::string> cancelledAt;
+    std::optional<std::string> completedAt;
+    friend bool operator==(const GrowOrder&, const GrowOrder&) = default;
+};
+
+// A proven value delivered to a destination chain's local registry (our GET /proven-values).
+struct ProvenValue {
+    std::string destinationChainId;
+    std::string originChainId;
+    std::int64_t blockNumber = 0;
+    std::string kind; // header, account, storage, mmr
+    std::optional<std::string> account;
+    std::string name; // a BlockHeaderField, an AccountField, a slot, or an MMR hashing function
+    std::string value;
+    std::string queryId;
+    std::string createdAt;
+    friend bool operator==(const ProvenValue&, const ProvenValue&) = default;
+};
+
+void to_json(nlohmann::json& out, const RequestQuery& query);
+void from_json(const nlohmann::json& in, RequestQuery& query);
+void to_json(nlohmann::json& out, const RequestAction& action);
+void from_json(const nlohmann::json& in, RequestAction& action);
+void to_json(nlohmann::json& out, const GrowOrder& order);
+void from_json(const nlohmann::json& in, GrowOrder& order);
+void to_json(nlohmann::json& out, const ProvenValue& value);
+void from_json(const nlohmann::json& in, ProvenValue& value);
+
+} // namespace proofdesk::api

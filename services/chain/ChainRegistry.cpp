@@ -1,0 +1,69 @@
+#include "ChainRegistry.h"
+
+#include <QUrl>
+
+namespace proofdesk::chain {
+
+const QStringList& knownChainIds() {
+    static const QStringList ids{
+        QStringLiteral("1"),          QStringLiteral("11155111"), QStringLiteral("STARKNET"),
+        QStringLiteral("SN_SEPOLIA"), QStringLiteral("10"),       QStringLiteral("11155420"),
+        QStringLiteral("42161"),      QStringLiteral("421614"),   QStringLiteral("480"),
+        QStringLiteral("4801"),       QStringLiteral("8453"),     QStringLiteral("84532"),
+        QStringLiteral("33139"),      QStringLiteral("33111"),    QStringLiteral("300")};
+    return ids;
+}
+
+std::optional<ChainKind> chainKind(const QString& chainId) {
+    if (!knownChainIds().contains(chainId)) {
+        return std::nullopt;
+    }
+    if (chainId == QLatin1String("STARKNET") || chainId == QLatin1String("SN_SEPOLIA")) {
+        return ChainKind::Starknet;
+    }
+    if (chainId == QLatin1String("300")) {
+        return ChainKind::ZkSync;
+    }
+    if (chainId == QLatin1String("33139") || chainId == QLatin1String("33111")) {
+        return ChainKind::ApeChain;
+    }
+    return ChainKind::EvmMpt;
+}
+
+bool canBeOrigin(const QString& chainId) {
+    const auto kind = chainKind(chainId);
+    return kind == ChainKind::EvmMpt || kind == ChainKind::ApeChain;
+}
+
+std::optional<QString> ChainRegistry::rpcUrl(const QString& chainId) const {
+    const auto it = m_urls.find(chainId);
+    if (it == m_urls.end() || it->second.isEmpty()) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+bool ChainRegistry::addAssignment(const QString& assignment, QString* error) {
+    const qsizetype equals = assignment.indexOf(QLatin1Char('='));
+    if (equals <= 0) {
+        *error = QStringLiteral("expected CHAIN_ID=URL, got %1").arg(assignment);
+        return false;
+    }
+    const QString chainId = assignment.left(equals).trimmed();
+    const QString url = assignment.mid(equals + 1).trimmed();
+    if (!knownChainIds().contains(chainId)) {
+        *error = QStringLiteral("%1 is not a chain id of the spec (%2)")
+                     .arg(chainId, knownChainIds().join(QStringLiteral(", ")));
+        return false;
+    }
+    const QUrl parsed(url);
+    if (!parsed.isValid() || parsed.host().isEmpty() ||
+        (parsed.scheme() != QLatin1String("http") && parsed.scheme() != QLatin1String("https"))) {
+        *error = QStringLiteral("%1 is not an http(s) URL").arg(url);
+        return false;
+    }
+    m_urls[chainId] = url;
+    return true;
+}
+
+} // namespace proofdesk::chain

@@ -1,0 +1,180 @@
+#include "RequestRoutes.h"
+
+#include "ApiKeyGate.h"
+#include "JsonBody.h"
+#include "core/ServiceError.h"
+#include "request/RequestService.h"
+
+#include <limits>
+#include <set>
+
+namespace proofdesk::http {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void badOrder(const char* code, const std::string& detail) {
+    throw ServiceError(ErrorKind::BadRequest, code, detail);
+}
+
+std::string chainIdMember(const json& body, const char* name) {
+    const auto it = body.find(name);
+    if (it == body.end() || it->is_null()) {
+        badOrder("MISSING_FIELD", std::string(name) + " is required");
+    }
+    if (it->is_number_integer()) {
+        return it->dump();
+    }
+    if (!it->is_string()) {
+        badOrder("INVALID_TYPE", std::string(name) + " must be a ChainId string");
+    }
+    return it->get<std::string>();
+}
+
+std::optional<std::int64_t> blockMember(const json& body, const char* name, bool required) {
+    const auto it = body.find(name);
+    if (it == body.end() || it->is_null()) {
+        if (required) {
+            badOrder("MISSING_FIELD", std::string(name) + " is required");
+        }
+        return std::nullopt;
+    }
+    if (!it->is_number_integer()) {
+        badOrder("INVALID_TYPE", std::string(name) + " must be an int64");
+    }
+    if (it->is_number_unsigned() &&
+        it->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+        badOrder("INVALID_TYPE", std::string(name) + " must be an int64");
+    }
+    return it->get<std::int64_t>();
+}
+
+request::CreateGrowOrder parseCreateGrowOrder(const json& body) {
+    for (const auto& [key, value] : body.items()) {
+        static const std::set<std::string> known{"accumulated_chain_id", "settle_chain_id",
+                                                 "hashing_functions",    "min_batch_size",
+                                                 "start_block_number",   "finish_block_number"};
+        if (!known.count(key)) {
+            badOrder("UNKNOWN_FIELD", key + " is not a field of CreateGrowOrder");
+        }
+    }
+    request::CreateGrowOrder order;
+    order.accumulatedChainId = chainIdMember(body, "accumulated_chain_id");
+    order.settleChainId = chainIdMember(body, "settle_chain_id");
+    const auto functions = body.find("hashing_functions");
+    if (functions == body.end() || !functions->is_array()) {
+        badOrder("INVALID_TYPE", "hashing_functions must be an array of HashingFunction");
+    }
+    for (const json& item : *functions) {
+        if (!item.is_string()) {
+            badOrder("INVALID_TYPE", "hashing_functions must be an array of strings");
+        }
+        order.hashingFunctions.push_back(item.get<std::string>());
+    }
+    order.minBatchSize = *blockMember(body, "min_batch_size", true);
+    order.startBlockNumber = blockMember(body, "start_block_number", false);
+    order.finishBlockNumber = blockMember(body, "finish_block_number", false);
+    return order;
+}
+
+} // namespace
+
+void addRequestRoutes(Router& router, request::RequestService& requests,
+                      auth::ApiKeyRegistry& keys) {
+    using RG = RouteGroup;
+    router.add({"POST", "/submit-request", RG::Request, ErrorBody::StatusAndError, kJsonBodyLimit,
+                [&](const HttpRequest& request) {
+                    const auth::KeyIdentity caller = requireApiKey(request, keys);
+                    const json body = json::parse(request.body, nullptr, false);
+                    if (body.is_discarded()) {
+                        throw ServiceError(ErrorKind::BadRequest, "MALFORMED_JSON",
+                                           "the body is not JSON");
+                    }
+                    const std::string id = requests.submit(caller.projectId, body);
+                    return HttpResponse::json(200, {{"status", "success"}, {"request_id", id}});
+                }});
+    router.add({"GET", "/get_queries/([^/]+)", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
+                [&](const HttpRequest& request) {
+                    return HttpResponse::json(
+                        200, {{"queries", requests.queries(request.pathParams.at(0))}});
+                }});
+    router.add({"GET", "/get_actions/([^/]+)", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
+                [&](const HttpRequest& request) {
+                    return HttpResponse::json(
+                        200, {{"actions", requests.actions(request.pathParams.at(0))}});
+                }});
+    router.add({"GET", "/grow-orders", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
+                [&](const HttpRequest& request) {
+                    const auth::KeyIdentity caller = requireApiKey(request, keys);
+                    return HttpResponse::json(
+                        200, {{"grow_orders", requests.growOrders(caller.projectId)}});
+                }});
+    router.add({"POST", "/grow-orders", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
+                [&](const HttpRequest& request) {
+                    const auth::KeyIdentity caller = requireApiKey(request, keys);
+                    const json body = parseJsonObject(request, "MALFORMED_JSON");
+                    const api::GrowOrder order =
+                        requests.createGrowOrder(caller.projectId, parseCreateGrowOrder(body));
+                    return HttpResponse::json(200, {{"grow_order", order}});
+                }});
+    router.add({"GET", "/grow-orders/([^/]+)", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
+                [&](const HttpRequest& request) {
+                    const auth::KeyIdentity caller = requireApiKey(request, keys);
+                    const auto order =
+                        requests.growOrder(caller.projectId, request.pathParams.at(0));
+                    if (!order) {
+                        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
+                    }
+                    return HttpResponse::json(200, *order);
+                }});
+    router.add({"POST", "/grow-orders/([^/]+)/cancel", RG::Request, ErrorBody::MessageField,
+                kJsonBodyLimit, [&](const HttpRequest& request) {
+                    const auth::KeyIdentity caller = requireApiKey(request, keys);
+                    const auto order =
+                        requests.cancelGrowOrder(caller.projectId, request.pathParams.at(0));
+                    if (!order) {
+                        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
+                    }
+                    return HttpResponse::json(200, {{"grow_order", *order}});
+                }});
+    router.add({"GET", "/proven-values/([^/]+)", RG::Request, ErrorBody::MessageField,
+                kJsonBodyLimit, [&](const HttpRequest& request) {
+                    request::ProvenValueFilter filter;
+                    filter.destinationChainId = request.pathParams.at(0);
+                    if (auto origin = request.queryParam("origin_chain_id")) {
+                        filter.originChainId = *origin;
+                    }
+                    if (auto query = request.queryParam("query_id")) {
+                        filter.queryId = *query;
+                    }
+                    if (request.queryParam("block_number")) {
+                        filter.blockNumber =
+                            intQueryParam(request, "block_number", 0, "INVALID_BLOCK_NUMBER");
+                    }
+                    filter.limit = intQueryParam(request, "limit", 50, "INVALID_LIMIT");
+                    filter.offset = intQueryParam(request, "offset", 0, "INVALID_OFFSET");
+                    if (filter.limit < 1 || filter.limit > 500 || filter.offset < 0) {
+                        throw ServiceError(ErrorKind::BadRequest, "INVALID_LIMIT",
+                                           "limit is 1..500 and offset >= 0");
+                    }
+                    const auto [values, total] = requests.provenValues(filter);
+                    return HttpResponse::json(200, {{"proven_values", values}, {"total", total}});
+                }});
+    router.add({"GET", "/mmrs", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
+                [&](const HttpRequest& request) {
+                    const auto chainId = request.queryParam("chain_id");
+                    json list = json::array();
+                    for (const request::MmrStateView& mmr : requests.mmrStates(chainId)) {
+                        list.push_back({{"chain_id", mmr.chainId},
+                                        {"hashing_function", mmr.hashingFunction},
+                                        {"leaves", mmr.leaves},
+                                        {"size", mmr.size},
+                                        {"root", mmr.root},
+                                        {"peaks", mmr.peaks},
+                                        {"updated_at", mmr.updatedAt}});
+                    }
+                    return HttpResponse::json(200, {{"mmrs", list}});
+                }});
+}
+
+} // namespace proofdesk::http

@@ -1,0 +1,373 @@
+#include "RequestInternal.h"
+#include "chain/BlockHeader.h"
+#include "chain/ChainError.h"
+#include "chain/Mmr.h"
+#include "core/ServiceError.h"
+#include "core/Ulid.h"
+
+#include <QSqlQuery>
+
+#include <set>
+
+namespace proofdesk::request {
+
+using namespace detail;
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void badOrder(const char* code, const std::string& detail) {
+    throw ServiceError(ErrorKind::BadRequest, code, detail);
+}
+
+std::optional<api::GrowOrder> orderFrom(QSqlQuery& row) {
+    if (!row.next()) {
+        return std::nullopt;
+    }
+    return json::parse(str(row.value(0))).get<api::GrowOrder>();
+}
+
+bool isFinished(const std::string& status) {
+    return status == "CANCELLED" || status == "COMPLETED" || status == "FAILED";
+}
+
+} // namespace
+
+void RequestService::wakeScheduler() {
+    {
+        std::lock_guard lock(m_schedulerMutex);
+        m_schedulerPending = true;
+    }
+    m_schedulerWake.notify_all();
+}
+
+api::GrowOrder RequestService::createGrowOrder(const QString& projectId,
+                                               const CreateGrowOrder& request) {
+    for (const auto& [name, id] : {std::pair{"accumulated_chain_id", request.accumulatedChainId},
+                                   std::pair{"settle_chain_id", request.settleChainId}}) {
+        if (!chain::knownChainIds().contains(qstr(id))) {
+            badOrder("INVALID_CHAIN_ID", std::string(name) + " \"" + id + "\" is not a ChainId");
+        }
+    }
+    if (!chain::canBeOrigin(qstr(request.accumulatedChainId))) {
+        badOrder("UNSUPPORTED_ORIGIN_CHAIN",
+                 "blocks of " + request.accumulatedChainId + " cannot be accumulated here");
+    }
+    if (request.hashingFunctions.empty()) {
+        badOrder("INVALID_HASHING_FUNCTIONS", "hashing_functions names no hashing function");
+    }
+    std::vector<std::string> functions;
+    for (const std::string& given : request.hashingFunctions) {
+        const auto function = chain::parseHashingFunction(qstr(given));
+        if (!function) {
+            badOrder("INVALID_HASHING_FUNCTIONS", "\"" + given + "\" is not KECCAK or POSEIDON");
+        }
+        const std::string name = chain::hashingFunctionName(*function).toStdString();
+        if (std::find(functions.begin(), functions.end(), name) != functions.end()) {
+            badOrder("INVALID_HASHING_FUNCTIONS", name + " is listed twice");
+        }
+        functions.push_back(name);
+    }
+    if (request.minBatchSize < 1) {
+        badOrder("INVALID_MIN_BATCH_SIZE", "min_batch_size must be at least 1");
+    }
+    if ((request.startBlockNumber && *request.startBlockNumber < 0) ||
+        (request.finishBlockNumber && *request.finishBlockNumber < 0)) {
+        badOrder("INVALID_BLOCK_NUMBER", "block numbers are int64 >= 0");
+    }
+    if (!m_settings.chains.rpcUrl(qstr(request.accumulatedChainId))) {
+        badOrder("CHAIN_NOT_CONFIGURED", "no JSON-RPC URL is set for chain " +
+                                             request.accumulatedChainId +
+                                             ": start the server with --chain-rpc " +
+                                             request.accumulatedChainId + "=http://HOST:PORT");
+    }
+    std::int64_t start = 0;
+    if (request.startBlockNumber) {
+        start = *request.startBlockNumber;
+    } else {
+        // DESIGN §6: the block after the newest one already accumulated for this chain, else
+        // the head at creation.
+        QSqlQuery row = m_store.exec(
+            QStringLiteral("SELECT MAX(block_number) FROM mmr_blocks WHERE chain_id = ?"),
+            {qstr(request.accumulatedChainId)});
+        if (row.next() && !row.value(0).isNull()) {
+            start = row.value(0).toLongLong() + 1;
+        } else {
+            try {
+                auto rpc = rpcFor(request.accumulatedChainId, nullptr);
+                start = std::int64_t(chain::parseQuantity(
+                    rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
+            } catch (const chain::ChainError& failure) {
+                throw ServiceError(ErrorKind::Internal, "CHAIN_UNAVAILABLE",
+                                   std::string("cannot read the chain head to start the order: ") +
+                                       failure.what());
+            }
+        }
+    }
+    if (request.finishBlockNumber && *request.finishBlockNumber < start) {
+        badOrder("INVALID_BLOCK_NUMBER", "finish_block_number " +
+                                             std::to_string(*request.finishBlockNumber) +
+                                             " is before the start block " + std::to_string(start));
+    }
+    api::GrowOrder order;
+    order.internalId = newUlid(m_clock.nowMs()).toStdString();
+    order.accumulatedChainId = request.accumulatedChainId;
+    order.settleChainId = request.settleChainId;
+    order.hashingFunctions = functions;
+    order.minBatchSize = request.minBatchSize;
+    order.startBlockNumber = start;
+    order.nextFromBlockNumber = start;
+    order.finishBlockNumber = request.finishBlockNumber;
+    order.createdAt = order.updatedAt = toIsoTimestamp(m_clock.now()).toStdString();
+    m_store.write([&](QSqlDatabase&) {
+        m_store.exec(
+            QStringLiteral("INSERT INTO grow_orders (id, project_id, status, doc) "
+                           "VALUES (?, ?, ?, ?)"),
+            {qstr(order.internalId), projectId, qstr(order.status), qstr(json(order).dump())});
+    });
+    wakeScheduler();
+    return order;
+}
+
+std::vector<api::GrowOrder> RequestService::growOrders(const QString& projectId) {
+    std::vector<api::GrowOrder> out;
+    QSqlQuery rows = m_store.exec(
+        QStringLiteral("SELECT doc FROM grow_orders WHERE project_id = ? ORDER BY id DESC"),
+        {projectId});
+    while (auto order = orderFrom(rows)) {
+        out.push_back(std::move(*order));
+    }
+    return out;
+}
+
+std::optional<api::GrowOrder> RequestService::growOrder(const QString& projectId,
+                                                        const std::string& id) {
+    QSqlQuery row =
+        m_store.exec(QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND project_id = ?"),
+                     {qstr(id), projectId});
+    return orderFrom(row);
+}
+
+std::optional<api::GrowOrder> RequestService::cancelGrowOrder(const QString& projectId,
+                                                              const std::string& id) {
+    std::optional<api::GrowOrder> result;
+    m_store.write([&](QSqlDatabase&) {
+        QSqlQuery row = m_store.exec(
+            QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND project_id = ?"),
+            {qstr(id), projectId});
+        result = orderFrom(row);
+        if (!result || isFinished(result->status) || result->status == "CANCEL_REQUESTED") {
+            return; // a finished order is returned unchanged
+        }
+        const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
+        if (result->activeQueryId) {
+            result->status = "CANCEL_REQUESTED";
+        } else {
+            result->status = "CANCELLED";
+            result->cancelledAt = now;
+            result->completedAt = now;
+        }
+        result->updatedAt = now;
+        m_store.exec(QStringLiteral("UPDATE grow_orders SET status = ?, doc = ? WHERE id = ?"),
+                     {qstr(result->status), qstr(json(*result).dump()), qstr(id)});
+    });
+    return result;
+}
+
+void RequestService::settleGrowOrderIn(const std::string& queryId, bool succeeded) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT g.doc, q.typ FROM grow_orders g JOIN request_queries q ON "
+                       "q.grow_order_id = g.id WHERE q.id = ?"),
+        {qstr(queryId)});
+    if (!row.next()) {
+        return;
+    }
+    auto order = json::parse(str(row.value(0))).get<api::GrowOrder>();
+    const json typ = json::parse(str(row.value(1)));
+    const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
+    order.updatedAt = now;
+    if (!succeeded) {
+        // The failed batch stays named in active_query_id: its actions say why.
+        order.status = "FAILED";
+        order.completedAt = now;
+    } else {
+        order.nextFromBlockNumber = typ.at("to_block").get<std::int64_t>() + 1;
+        order.activeQueryId.reset();
+        if (order.status == "CANCEL_REQUESTED") {
+            order.status = "CANCELLED";
+            order.cancelledAt = now;
+            order.completedAt = now;
+        } else if (order.finishBlockNumber &&
+                   order.nextFromBlockNumber > *order.finishBlockNumber) {
+            order.status = "COMPLETED";
+            order.completedAt = now;
+        }
+    }
+    if (order.status == "CANCEL_REQUESTED" && !succeeded) {
+        order.status = "CANCELLED";
+        order.cancelledAt = now;
+    }
+    m_store.exec(QStringLiteral("UPDATE grow_orders SET status = ?, doc = ? WHERE id = ?"),
+                 {qstr(order.status), qstr(json(order).dump()), qstr(order.internalId)});
+    wakeScheduler();
+}
+
+void RequestService::schedulerLoop() {
+    for (;;) {
+        {
+            std::unique_lock lock(m_schedulerMutex);
+            m_schedulerWake.wait_for(lock, std::chrono::milliseconds(m_settings.growPollMs),
+                                     [this] { return m_schedulerPending; });
+            m_schedulerPending = false;
+            if (m_stopping) {
+                return;
+            }
+        }
+        try {
+            scheduleGrowOrders();
+        } catch (const std::exception&) {
+            // A store hiccup: the next round tries again.
+        }
+    }
+}
+
+void RequestService::scheduleGrowOrders() {
+    std::vector<api::GrowOrder> waiting;
+    {
+        QSqlQuery rows =
+            m_store.exec(QStringLiteral("SELECT doc FROM grow_orders WHERE status = 'ACTIVE'"));
+        while (auto order = orderFrom(rows)) {
+            if (!order->activeQueryId) {
+                waiting.push_back(std::move(*order));
+            }
+        }
+    }
+    std::map<std::string, std::optional<std::int64_t>> heads;
+    for (const api::GrowOrder& order : waiting) {
+        if (m_stopping) {
+            return;
+        }
+        auto& head = heads[order.accumulatedChainId];
+        if (!heads.count(order.accumulatedChainId) || !head) {
+            try {
+                auto rpc = rpcFor(order.accumulatedChainId, nullptr);
+                head = std::int64_t(chain::parseQuantity(
+                    rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
+            } catch (const chain::ChainError&) {
+                continue; // the chain is unreachable now; the next round tries again
+            }
+        }
+        const std::int64_t from = order.nextFromBlockNumber;
+        std::int64_t to = *head;
+        if (order.finishBlockNumber) {
+            to = std::min(to, *order.finishBlockNumber);
+        }
+        if (to < from) {
+            continue;
+        }
+        const bool finalBatch = order.finishBlockNumber && to == *order.finishBlockNumber;
+        if (to - from + 1 < order.minBatchSize && !finalBatch) {
+            continue; // not enough new blocks yet
+        }
+        to = std::min(to, from + m_settings.maxBatchSize - 1);
+        m_store.write([&](QSqlDatabase&) {
+            QSqlQuery row = m_store.exec(
+                QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND status = 'ACTIVE'"),
+                {qstr(order.internalId)});
+            std::optional<api::GrowOrder> current = orderFrom(row);
+            if (!current || current->activeQueryId ||
+                current->nextFromBlockNumber != order.nextFromBlockNumber) {
+                return; // cancelled or changed meanwhile
+            }
+            const json typ{{"kind", "GROW_ORDER_BATCH"},
+                           {"grow_order_id", current->internalId},
+                           {"chain_id", current->accumulatedChainId},
+                           {"settle_chain_id", current->settleChainId},
+                           {"from_block", from},
+                           {"to_block", to},
+                           {"hashing_functions", current->hashingFunctions}};
+            json plan = json::array();
+            for (const PlannedAction& action :
+                 planGrowBatch(current->accumulatedChainId, current->settleChainId,
+                               current->hashingFunctions, from, to)) {
+                plan.push_back({{"name", action.name},
+                                {"inputs", action.inputs},
+                                {"depends_on", action.dependsOn}});
+            }
+            current->activeQueryId = planQueryIn({}, current->internalId, typ, plan, std::nullopt);
+            current->updatedAt = toIsoTimestamp(m_clock.now()).toStdString();
+            m_store.exec(QStringLiteral("UPDATE grow_orders SET doc = ? WHERE id = ?"),
+                         {qstr(json(*current).dump()), qstr(current->internalId)});
+        });
+        m_jobs.wake();
+    }
+}
+
+std::pair<std::vector<api::ProvenValue>, int>
+RequestService::provenValues(const ProvenValueFilter& filter) {
+    QString where = QStringLiteral("destination_chain_id = ?");
+    QVariantList bindings{qstr(filter.destinationChainId)};
+    if (filter.originChainId) {
+        where += QStringLiteral(" AND origin_chain_id = ?");
+        bindings << qstr(*filter.originChainId);
+    }
+    if (filter.blockNumber) {
+        where += QStringLiteral(" AND block_number = ?");
+        bindings << qlonglong(*filter.blockNumber);
+    }
+    if (filter.queryId) {
+        where += QStringLiteral(" AND query_id = ?");
+        bindings << qstr(*filter.queryId);
+    }
+    QSqlQuery count =
+        m_store.exec(QStringLiteral("SELECT COUNT(*) FROM proven_values WHERE ") + where, bindings);
+    const int total = count.next() ? count.value(0).toInt() : 0;
+    QVariantList page = bindings;
+    page << filter.limit << filter.offset;
+    QSqlQuery rows = m_store.exec(
+        QStringLiteral("SELECT destination_chain_id, origin_chain_id, block_number, kind, "
+                       "account, name, value, query_id, created_at FROM proven_values WHERE ") +
+            where + QStringLiteral(" ORDER BY seq DESC LIMIT ? OFFSET ?"),
+        page);
+    std::vector<api::ProvenValue> out;
+    while (rows.next()) {
+        api::ProvenValue value;
+        value.destinationChainId = str(rows.value(0));
+        value.originChainId = str(rows.value(1));
+        value.blockNumber = rows.value(2).toLongLong();
+        value.kind = str(rows.value(3));
+        if (!rows.value(4).isNull()) {
+            value.account = str(rows.value(4));
+        }
+        value.name = str(rows.value(5));
+        value.value = str(rows.value(6));
+        value.queryId = str(rows.value(7));
+        value.createdAt = str(rows.value(8));
+        out.push_back(std::move(value));
+    }
+    return {out, total};
+}
+
+std::vector<MmrStateView> RequestService::mmrStates(const std::optional<std::string>& chainId) {
+    std::vector<MmrStateView> out;
+    QSqlQuery rows = m_store.exec(
+        QStringLiteral("SELECT chain_id, hashing_function, leaves, size, root, peaks, updated_at "
+                       "FROM mmr_state WHERE ? IS NULL OR chain_id = ? ORDER BY chain_id, "
+                       "hashing_function"),
+        {chainId ? QVariant(qstr(*chainId)) : QVariant(),
+         chainId ? QVariant(qstr(*chainId)) : QVariant()});
+    while (rows.next()) {
+        MmrStateView view;
+        view.chainId = str(rows.value(0));
+        view.hashingFunction = str(rows.value(1));
+        view.leaves = rows.value(2).toULongLong();
+        view.size = rows.value(3).toULongLong();
+        view.root = str(rows.value(4));
+        view.peaks = json::parse(str(rows.value(5))).get<std::vector<std::string>>();
+        view.updatedAt = str(rows.value(6));
+        out.push_back(std::move(view));
+    }
+    return out;
+}
+
+} // namespace proofdesk::request

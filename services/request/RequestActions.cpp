@@ -1,0 +1,578 @@
+#include "RequestInternal.h"
+#include "chain/BlockHeader.h"
+#include "chain/ChainError.h"
+#include "chain/MerkleProof.h"
+#include "chain/Mmr.h"
+#include "chain/Rlp.h"
+#include "crypto/Hex.h"
+
+#include <QSqlQuery>
+
+#include <algorithm>
+#include <set>
+
+namespace proofdesk::request {
+
+using namespace detail;
+using chain::ChainError;
+using nlohmann::json;
+
+namespace {
+
+std::string hexNumber(std::int64_t number) {
+    return chain::quantityHex(chain::minimalBigEndian(std::uint64_t(number))).toStdString();
+}
+
+std::string hex0x(const QByteArray& bytes) {
+    return crypto::toHex0x(bytes).toStdString();
+}
+
+using Ranges = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+Ranges rangesFrom(const json& value) {
+    Ranges out;
+    for (const json& range : value) {
+        out.emplace_back(range[0].get<std::int64_t>(), range[1].get<std::int64_t>());
+    }
+    return out;
+}
+
+json rangesJson(const Ranges& ranges) {
+    json out = json::array();
+    for (const auto& [start, end] : ranges) {
+        out.push_back({start, end});
+    }
+    return out;
+}
+
+std::vector<std::int64_t> numbersOf(const Ranges& ranges) {
+    std::vector<std::int64_t> out;
+    for (const auto& [start, end] : ranges) {
+        for (std::int64_t n = start; n <= end; ++n) {
+            out.push_back(n);
+        }
+    }
+    return out;
+}
+
+// The resolved blocks of every selector (the resolve_blocks action's results).
+const json& resolvedBlocks(const json& resolveMethod) {
+    return resolveMethod.at("results").at("blocks");
+}
+
+Ranges allBlocks(const json& resolveMethod) {
+    Ranges ranges;
+    for (const auto& [selector, list] : resolvedBlocks(resolveMethod).items()) {
+        const Ranges part = rangesFrom(list);
+        ranges.insert(ranges.end(), part.begin(), part.end());
+    }
+    return mergeRanges(ranges);
+}
+
+// A verified header from the store (prove_headers wrote it).
+chain::BlockHeader storedHeader(Store& store, const std::string& chainId, std::int64_t number) {
+    QSqlQuery row = store.exec(QStringLiteral("SELECT rlp FROM verified_headers WHERE chain_id "
+                                              "= ? AND number = ?"),
+                               {qstr(chainId), qlonglong(number)});
+    if (!row.next()) {
+        throw ChainError("block " + std::to_string(number) + " of chain " + chainId +
+                         " has no verified header");
+    }
+    return chain::headerFromRlp(row.value(0).toByteArray());
+}
+
+std::string accountFieldValue(const chain::AccountState& state, const std::string& field) {
+    auto quantity = [](const QByteArray& bytes) { return chain::quantityHex(bytes).toStdString(); };
+    if (field == "Nonce") {
+        return quantity(state.nonce);
+    }
+    if (field == "Balance") {
+        return quantity(state.balance);
+    }
+    if (field == "StorageRoot") {
+        return hex0x(state.storageRoot);
+    }
+    if (field == "CodeHash") {
+        return hex0x(state.codeHash);
+    }
+    if (field == "ApeFlags") {
+        return quantity(state.apeFlags);
+    }
+    if (field == "ApeFixed") {
+        return quantity(state.apeFixed);
+    }
+    if (field == "ApeShares") {
+        return quantity(state.apeShares);
+    }
+    if (field == "ApeDebt") {
+        return quantity(state.apeDebt);
+    }
+    return hex0x(state.apeDelegate);
+}
+
+std::vector<QByteArray> proofNodes(const json& list, const std::string& what) {
+    if (!list.is_array()) {
+        throw ChainError("eth_getProof: " + what + " is not an array");
+    }
+    std::vector<QByteArray> nodes;
+    for (const json& node : list) {
+        auto bytes = node.is_string()
+                         ? crypto::fromHex(QString::fromStdString(node.get<std::string>()))
+                         : std::nullopt;
+        if (!bytes) {
+            throw ChainError("eth_getProof: " + what + " holds something other than hex");
+        }
+        nodes.push_back(*bytes);
+    }
+    return nodes;
+}
+
+} // namespace
+
+std::int64_t RequestService::resolveTimestamp(chain::JsonRpcClient& rpc, const std::string& chainId,
+                                              std::int64_t timestamp, std::int64_t head) {
+    auto timeOf = [&](std::int64_t number) {
+        {
+            std::lock_guard lock(m_timestampMutex);
+            const auto& known = m_timestamps[chainId];
+            if (auto it = known.find(number); it != known.end()) {
+                return it->second;
+            }
+        }
+        const json block = rpc.call("eth_getBlockByNumber", {hexNumber(number), false});
+        if (block.is_null()) {
+            throw ChainError("chain " + chainId + " has no block " + std::to_string(number));
+        }
+        const auto time =
+            std::int64_t(chain::parseQuantity(block.value("timestamp", json()), "timestamp"));
+        std::lock_guard lock(m_timestampMutex);
+        m_timestamps[chainId][number] = time;
+        return time;
+    };
+    const std::int64_t headTime = timeOf(head);
+    if (timestamp > headTime) {
+        throw ChainError("timestamp " + std::to_string(timestamp) +
+                         " is later than the newest block of chain " + chainId + " (block " +
+                         std::to_string(head) + " at " + std::to_string(headTime) +
+                         "): the block in force then is not known yet");
+    }
+    if (timeOf(0) > timestamp) {
+        throw ChainError("timestamp " + std::to_string(timestamp) +
+                         " is before the first block of chain " + chainId);
+    }
+    // The newest block whose timestamp is at or before `timestamp`.
+    std::int64_t low = 0;
+    std::int64_t high = head;
+    while (low < high) {
+        const std::int64_t middle = low + (high - low + 1) / 2;
+        if (timeOf(middle) <= timestamp) {
+            low = middle;
+        } else {
+            high = middle - 1;
+        }
+    }
+    return low;
+}
+
+RequestService::Outcome RequestService::perform(const QueryRow& query, const ActionRow& action,
+                                                JobContext& context) {
+    const std::string name = action.method.at("name");
+    const json& inputs = action.method.at("inputs");
+    Outcome outcome;
+    std::vector<ActionRow> all;
+    auto method = [&](int index) -> const json& {
+        if (all.empty()) {
+            all = loadActions(query.id);
+        }
+        return all.at(std::size_t(index)).method;
+    };
+
+    if (name == kResolveBlocks) {
+        const std::string chainId = inputs.at("chain_id");
+        auto rpc = rpcFor(chainId, &context);
+        const auto head = std::int64_t(
+            chain::parseQuantity(rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
+        json blocks = json::object();
+        json timestamps = json::object();
+        for (const json& text : inputs.at("selectors")) {
+            const BlockSelector selector = parseBlockSelector(text.get<std::string>());
+            Ranges ranges;
+            if (selector.kind == BlockSelector::Kind::Timestamp) {
+                const std::int64_t number = resolveTimestamp(*rpc, chainId, selector.value, head);
+                ranges = {{number, number}};
+                std::lock_guard lock(m_timestampMutex);
+                timestamps[selector.text] = {{"block", number},
+                                             {"block_timestamp", m_timestamps[chainId][number]}};
+            } else if (selector.kind == BlockSelector::Kind::Block) {
+                ranges = {{selector.value, selector.value}};
+            } else {
+                ranges = selector.ranges;
+            }
+            for (const auto& range : ranges) {
+                if (range.second > head) {
+                    throw ChainError("block " + std::to_string(range.second) +
+                                     " is beyond the head of chain " + chainId + " (block " +
+                                     std::to_string(head) + ")");
+                }
+            }
+            blocks[selector.text] = rangesJson(ranges);
+        }
+        outcome.results = {{"head", head}, {"blocks", blocks}, {"timestamps", timestamps}};
+        return outcome;
+    }
+
+    if (name == kProveHeaders) {
+        const std::string chainId = inputs.at("chain_id");
+        const json& resolve = method(action.dependsOn.at(0));
+        const Ranges ranges = allBlocks(resolve);
+        const std::vector<std::int64_t> numbers = numbersOf(ranges);
+        auto rpc = rpcFor(chainId, &context);
+        std::vector<chain::RpcCall> calls;
+        calls.reserve(numbers.size());
+        for (std::int64_t number : numbers) {
+            calls.push_back({"eth_getBlockByNumber", {hexNumber(number), false}});
+        }
+        const std::vector<json> blocks = rpc->batch(calls);
+        auto headers = std::make_shared<std::vector<chain::BlockHeader>>();
+        headers->reserve(numbers.size());
+        for (std::size_t i = 0; i < numbers.size(); ++i) {
+            if (blocks[i].is_null()) {
+                throw ChainError("chain " + chainId + " has no block " +
+                                 std::to_string(numbers[i]));
+            }
+            chain::BlockHeader header = chain::headerFromRpc(blocks[i]);
+            if (std::int64_t(header.number) != numbers[i]) {
+                throw ChainError("the RPC answered block " + std::to_string(numbers[i]) +
+                                 " with block " + std::to_string(header.number));
+            }
+            if (!header.hashMatches()) {
+                throw ChainError("block " + std::to_string(numbers[i]) + " of chain " + chainId +
+                                 ": keccak(rlp(header)) is " + hex0x(header.hash) +
+                                 " but the RPC gives its hash as " + hex0x(header.claimedHash) +
+                                 "; the header is not trusted");
+            }
+            if (i > 0 && numbers[i] == numbers[i - 1] + 1 &&
+                header.parentHash() != (*headers)[i - 1].hash) {
+                throw ChainError("block " + std::to_string(numbers[i]) +
+                                 "'s parentHash does not link to block " +
+                                 std::to_string(numbers[i - 1]) +
+                                 "'s hash (a reorganisation during the request?)");
+            }
+            headers->push_back(std::move(header));
+        }
+        json perBlock = json::object();
+        for (const auto& [selector, fields] : inputs.at("header_fields").items()) {
+            for (const std::int64_t number :
+                 numbersOf(rangesFrom(resolvedBlocks(resolve)[selector]))) {
+                const auto position = std::size_t(
+                    std::lower_bound(numbers.begin(), numbers.end(), number) - numbers.begin());
+                const chain::BlockHeader& header = (*headers)[position];
+                json& entry = perBlock[std::to_string(number)];
+                entry["block_hash"] = hex0x(header.hash);
+                for (const json& field : fields) {
+                    entry["fields"][field.get<std::string>()] =
+                        chain::headerFieldValue(header, QString::fromStdString(field))
+                            .value_or(QString())
+                            .toStdString();
+                }
+            }
+        }
+        outcome.results = {{"verified_blocks", numbers.size()},
+                           {"ranges", rangesJson(ranges)},
+                           {"newest_block_hash", hex0x(headers->back().hash)},
+                           {"headers", perBlock}};
+        outcome.commit = [this, headers, chainId](json&) {
+            for (const chain::BlockHeader& header : *headers) {
+                m_store.exec(QStringLiteral("INSERT OR REPLACE INTO verified_headers (chain_id, "
+                                            "number, hash, rlp) VALUES (?, ?, ?, ?)"),
+                             {qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
+            }
+        };
+        return outcome;
+    }
+
+    if (name == kAccumulateMmr) {
+        const std::string chainId = inputs.at("chain_id");
+        const std::string functionName = inputs.at("hashing_function");
+        const chain::HashingFunction function =
+            *chain::parseHashingFunction(QString::fromStdString(functionName));
+        const json& resolve = method(0);
+        // Leaves are computed here, outside the write lock; appended in commit.
+        auto leaves = std::make_shared<std::vector<std::pair<std::int64_t, chain::MmrHash>>>();
+        for (const auto& [start, end] : allBlocks(resolve)) {
+            QSqlQuery rows = m_store.exec(
+                QStringLiteral("SELECT number, hash, rlp FROM verified_headers WHERE chain_id = ? "
+                               "AND number BETWEEN ? AND ? ORDER BY number"),
+                {qstr(chainId), qlonglong(start), qlonglong(end)});
+            while (rows.next()) {
+                leaves->emplace_back(rows.value(0).toLongLong(),
+                                     chain::Mmr::blockLeaf(function, rows.value(2).toByteArray(),
+                                                           rows.value(1).toByteArray()));
+            }
+        }
+        // Newest first: trust flows from the newest verified hash down the parent links.
+        std::reverse(leaves->begin(), leaves->end());
+        outcome.commit = [this, leaves, chainId, functionName, function](json& results) {
+            std::optional<chain::Mmr> mmr;
+            QSqlQuery state = m_store.exec(
+                QStringLiteral("SELECT leaves, peaks FROM mmr_state WHERE chain_id = ? AND "
+                               "hashing_function = ?"),
+                {qstr(chainId), qstr(functionName)});
+            if (state.next()) {
+                std::vector<chain::MmrHash> peaks;
+                for (const json& peak : json::parse(str(state.value(1)))) {
+                    peaks.push_back(*chain::mmrHashFromHex(QString::fromStdString(peak)));
+                }
+                mmr = chain::Mmr::fromState(function, state.value(0).toULongLong(), peaks);
+            }
+            if (!mmr) {
+                mmr = chain::Mmr::withGenesis(function);
+            }
+            std::set<std::int64_t> known;
+            if (!leaves->empty()) {
+                QSqlQuery rows = m_store.exec(
+                    QStringLiteral("SELECT block_number FROM mmr_blocks WHERE chain_id = ? AND "
+                                   "hashing_function = ? AND block_number BETWEEN ? AND ?"),
+                    {qstr(chainId), qstr(functionName), qlonglong(leaves->back().first),
+                     qlonglong(leaves->front().first)});
+                while (rows.next()) {
+                    known.insert(rows.value(0).toLongLong());
+                }
+            }
+            std::int64_t appended = 0;
+            for (const auto& [number, leaf] : *leaves) {
+                if (known.count(number)) {
+                    continue;
+                }
+                const std::uint64_t element = mmr->append(leaf);
+                m_store.exec(QStringLiteral("INSERT INTO mmr_blocks (chain_id, hashing_function, "
+                                            "block_number, element_index, leaf) VALUES (?, ?, "
+                                            "?, ?, ?)"),
+                             {qstr(chainId), qstr(functionName), qlonglong(number),
+                              qulonglong(element), chain::toHex(leaf)});
+                ++appended;
+            }
+            json peaks = json::array();
+            for (const chain::MmrHash& peak : mmr->peaks()) {
+                peaks.push_back(chain::toHex(peak).toStdString());
+            }
+            const std::string root = chain::toHex(mmr->root()).toStdString();
+            m_store.exec(QStringLiteral("INSERT OR REPLACE INTO mmr_state (chain_id, "
+                                        "hashing_function, leaves, size, root, peaks, "
+                                        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                         {qstr(chainId), qstr(functionName), qulonglong(mmr->leaves()),
+                          qulonglong(mmr->size()), qstr(root), qstr(peaks.dump()),
+                          toIsoTimestamp(m_clock.now())});
+            results = {
+                {"hashing_function", functionName},
+                {"appended", appended},
+                {"already_accumulated", std::int64_t(leaves->size()) - appended},
+                {"mmr_leaves", mmr->leaves()},
+                {"mmr_size", mmr->size()},
+                {"mmr_root", root},
+                {"newest_block", leaves->empty() ? json(nullptr) : json(leaves->front().first)}};
+        };
+        return outcome;
+    }
+
+    if (name == kProveAccount) {
+        const std::string chainId = inputs.at("chain_id");
+        const std::string address = inputs.at("account");
+        const bool apeChain = chain::chainKind(qstr(chainId)) == chain::ChainKind::ApeChain;
+        const json& resolve = method(0);
+        auto rpc = rpcFor(chainId, &context);
+        struct Item {
+            std::string selector;
+            std::int64_t block;
+            json props;
+            json slotKeys;
+        };
+        std::vector<Item> items;
+        std::vector<chain::RpcCall> calls;
+        for (const json& item : inputs.at("items")) {
+            const std::string selector = item.at("selector");
+            for (std::int64_t number : numbersOf(rangesFrom(resolvedBlocks(resolve)[selector]))) {
+                items.push_back({selector, number, item.at("props"), item.at("slots")});
+                calls.push_back({"eth_getProof", {address, item.at("slots"), hexNumber(number)}});
+            }
+        }
+        const std::vector<json> proofs = rpc->batch(calls);
+        const QByteArray addressBytes = *crypto::fromHex(QString::fromStdString(address));
+        json values = json::array();
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const Item& item = items[i];
+            const json& proof = proofs[i];
+            if (!proof.is_object()) {
+                throw ChainError("eth_getProof for " + address + " at block " +
+                                 std::to_string(item.block) + " returned no proof");
+            }
+            const chain::BlockHeader header = storedHeader(m_store, chainId, item.block);
+            const chain::AccountState state = chain::verifyAccountProof(
+                header.stateRoot(), addressBytes,
+                proofNodes(proof.value("accountProof", json()), "accountProof"), apeChain);
+            json entry{{"block", item.block},
+                       {"selector", item.selector},
+                       {"block_hash", hex0x(header.hash)},
+                       {"state_root", hex0x(header.stateRoot())},
+                       {"account_exists", state.exists},
+                       {"storage_hash", hex0x(state.storageRoot)},
+                       {"account_proof_nodes", proof.value("accountProof", json::array()).size()}};
+            json props = json::object();
+            for (const json& prop : item.props) {
+                props[prop.get<std::string>()] = accountFieldValue(state, prop);
+            }
+            json slotValues = json::object();
+            const json storageProofs = proof.value("storageProof", json::array());
+            for (const json& slot : item.slotKeys) {
+                const QByteArray slotBytes =
+                    *crypto::fromHex(QString::fromStdString(slot.get<std::string>()));
+                const json* match = nullptr;
+                for (const json& candidate : storageProofs) {
+                    const auto key = crypto::fromHex(
+                        QString::fromStdString(candidate.value("key", std::string())));
+                    if (key &&
+                        chain::stripLeadingZeros(*key) == chain::stripLeadingZeros(slotBytes)) {
+                        match = &candidate;
+                        break;
+                    }
+                }
+                if (!match) {
+                    throw ChainError("eth_getProof for " + address + " at block " +
+                                     std::to_string(item.block) + " has no proof of slot " +
+                                     slot.get<std::string>());
+                }
+                const QByteArray value = chain::verifyStorageProof(
+                    state.storageRoot, slotBytes,
+                    proofNodes(match->value("proof", json()), "storageProof"));
+                slotValues[slot.get<std::string>()] = chain::quantityHex(value).toStdString();
+            }
+            entry["props"] = props;
+            entry["slots"] = slotValues;
+            values.push_back(entry);
+        }
+        outcome.results = {{"account", address}, {"values", values}};
+        return outcome;
+    }
+
+    if (name == kCheckFacts) {
+        json facts = json::array();
+        for (const json& fact : inputs.at("fact_hashes")) {
+            const std::string hash = fact.at("fact_hash");
+            const bool mocked = fact.at("is_mocked");
+            const std::optional<std::string> entry = m_facts ? m_facts(hash, mocked) : std::nullopt;
+            if (!entry) {
+                throw ChainError("fact " + hash + " is not in the " + (mocked ? "mocked" : "real") +
+                                 " fact registry: prove it first (proof service), or set "
+                                 "is_mocked to match how it was registered");
+            }
+            facts.push_back(
+                {{"fact_hash", hash}, {"is_mocked", mocked}, {"registry_entry", *entry}});
+        }
+        outcome.results = {{"facts", facts}};
+        return outcome;
+    }
+
+    if (name == kDeliver) {
+        const std::string origin = inputs.at("origin_chain_id");
+        const std::string destination = inputs.contains("destination_chain_id")
+                                            ? inputs["destination_chain_id"].get<std::string>()
+                                            : inputs.at("settle_chain_id").get<std::string>();
+        auto values = std::make_shared<std::vector<api::ProvenValue>>();
+        const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
+        auto add = [&](std::int64_t block, const std::string& kind,
+                       std::optional<std::string> account, const std::string& field,
+                       const std::string& value) {
+            values->push_back({destination, origin, block, kind, std::move(account), field, value,
+                               query.id, now});
+        };
+        for (int dependency : action.dependsOn) {
+            const json& done = method(dependency);
+            const std::string doneName = done.at("name");
+            const json& results = done.at("results");
+            if (doneName == kProveHeaders) {
+                for (const auto& [block, entry] : results.at("headers").items()) {
+                    const json fields = entry.value("fields", json::object());
+                    for (const auto& [field, value] : fields.items()) {
+                        add(std::stoll(block), "header", std::nullopt, field, value);
+                    }
+                }
+            } else if (doneName == kProveAccount) {
+                const std::string account = results.at("account");
+                for (const json& entry : results.at("values")) {
+                    const std::int64_t block = entry.at("block");
+                    for (const auto& [field, value] : entry.at("props").items()) {
+                        add(block, "account", account, field, value);
+                    }
+                    for (const auto& [slot, value] : entry.at("slots").items()) {
+                        add(block, "storage", account, slot, value);
+                    }
+                }
+            } else if (doneName == kAccumulateMmr && !results.at("newest_block").is_null()) {
+                add(results.at("newest_block"), "mmr", std::nullopt, results.at("hashing_function"),
+                    results.at("mmr_root"));
+            }
+        }
+        outcome.results = {{"destination_chain_id", destination},
+                           {"values_written", values->size()}};
+        outcome.commit = [this, values](json&) {
+            for (const api::ProvenValue& value : *values) {
+                m_store.exec(QStringLiteral("INSERT INTO proven_values (destination_chain_id, "
+                                            "origin_chain_id, block_number, kind, account, name, "
+                                            "value, query_id, created_at) VALUES (?, ?, ?, ?, ?, "
+                                            "?, ?, ?, ?)"),
+                             {qstr(value.destinationChainId), qstr(value.originChainId),
+                              qlonglong(value.blockNumber), qstr(value.kind),
+                              value.account ? QVariant(qstr(*value.account)) : QVariant(),
+                              qstr(value.name), qstr(value.value), qstr(value.queryId),
+                              qstr(value.createdAt)});
+            }
+        };
+        return outcome;
+    }
+    throw ChainError("unknown action method " + name);
+}
+
+void RequestService::completeIn(const QueryRow& query, const ActionRow& action, Outcome& outcome) {
+    QSqlQuery current = m_store.exec(QStringLiteral("SELECT status FROM request_actions WHERE "
+                                                    "query_id = ? AND idx = ?"),
+                                     {qstr(query.id), action.index});
+    if (!current.next() || str(current.value(0)) != "IN_PROGRESS") {
+        return; // cancelled while it ran: its results are not kept
+    }
+    if (outcome.commit) {
+        outcome.commit(outcome.results);
+    }
+    const QString now = toIsoTimestamp(m_clock.now());
+    json method = action.method;
+    method["results"] = outcome.results;
+    m_store.exec(QStringLiteral("UPDATE request_actions SET status = 'COMPLETED', method = ?, "
+                                "completed_at = ? WHERE query_id = ? AND idx = ?"),
+                 {qstr(method.dump()), now, qstr(query.id), action.index});
+    const std::vector<ActionRow> actions = loadActions(query.id);
+    QSqlDatabase db = m_store.connection();
+    for (int next : action.canTrigger) {
+        const ActionRow& candidate = actions.at(std::size_t(next));
+        const bool ready = std::all_of(
+            candidate.dependsOn.begin(), candidate.dependsOn.end(), [&](int dependency) {
+                return actions.at(std::size_t(dependency)).status == "COMPLETED";
+            });
+        if (ready && candidate.status == "PENDING" && !candidate.trackingId) {
+            const QString jobId =
+                m_jobs.enqueueIn(db, kActionJob, {{"query_id", query.id}, {"index", next}});
+            m_store.exec(QStringLiteral("UPDATE request_actions SET tracking_id = ? WHERE "
+                                        "query_id = ? AND idx = ?"),
+                         {jobId, qstr(query.id), next});
+        }
+    }
+    const bool finished = std::all_of(actions.begin(), actions.end(), [](const ActionRow& row) {
+        return row.status == "COMPLETED";
+    });
+    if (finished) {
+        m_store.exec(QStringLiteral("UPDATE request_queries SET status = 'COMPLETED', "
+                                    "completed_at = ? WHERE id = ?"),
+                     {now, qstr(query.id)});
+        settleGrowOrderIn(query.id, true);
+    }
+}
+
+} // namespace proofdesk::request

@@ -1,0 +1,84 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace proofdesk::request {
+
+// A chain-data selector (spec §2.1): timestamp:<t>, block:<n> or block_ranges:<a>-<b>,<c>,...
+struct BlockSelector {
+    enum class Kind { Timestamp, Block, Ranges };
+    Kind kind = Kind::Block;
+    std::string text;                                          // as given (it is the map key)
+    std::int64_t value = 0;                                    // Timestamp, Block
+    std::vector<std::pair<std::int64_t, std::int64_t>> ranges; // Ranges, inclusive
+};
+
+struct AccountRequest {
+    std::string address;                   // 0x + 40 lower-case hex digits
+    std::vector<std::string> props;        // canonical AccountField values
+    std::vector<std::string> storageSlots; // 0x + 64 lower-case hex digits
+};
+
+struct ProvingRequest {
+    BlockSelector selector;
+    std::vector<std::string> header; // canonical BlockHeaderField values
+    std::vector<AccountRequest> accounts;
+    std::vector<std::string> hashingFunctions; // given, or set automatically
+};
+
+struct FactHashRequest {
+    std::string factHash; // 0x + 64 hex digits
+    bool isMocked = false;
+};
+
+struct ChainRequest {
+    std::string chainId;
+    std::vector<ProvingRequest> provings;
+    std::vector<FactHashRequest> factHashes;
+};
+
+// A parsed, validated UserRequest (DESIGN §6): both chain-entry forms and both field spellings
+// accepted; canonical values kept.
+struct UserRequest {
+    std::vector<ChainRequest> chains;
+    std::string destinationChainId;
+    std::optional<nlohmann::json> settings; // {max_cost, max_time, optimize}, as validated
+    std::optional<double> fee;
+};
+
+// Throws ServiceError: BadRequest (400) for wrong JSON types, Unprocessable (422) for values the
+// spec does not allow. The detail names the JSON path.
+UserRequest parseUserRequest(const nlohmann::json& body);
+
+// Parses one selector key (throws ServiceError 422 like parseUserRequest).
+BlockSelector parseBlockSelector(const std::string& text);
+
+// The canonical JSON of a request (wrapped chain-entry form, canonical spellings).
+nlohmann::json canonicalJson(const UserRequest& request);
+
+// settings.max_time for one chain (seconds), if any.
+std::optional<double> maxTimeFor(const UserRequest& request, const std::string& chainId);
+
+// The spec's AccountField values (canonical spelling).
+const std::vector<std::string>& accountFieldNames();
+// Canonical spelling of an enum value given as itself or in upper snake case (StateRoot /
+// STATE_ROOT); nullopt if it is neither.
+std::optional<std::string> canonicalEnum(const std::string& given,
+                                         const std::vector<std::string>& allowed);
+
+// Blocks named by ranges, in ascending order, merged.
+std::vector<std::pair<std::int64_t, std::int64_t>>
+mergeRanges(std::vector<std::pair<std::int64_t, std::int64_t>> ranges);
+
+// At most this many blocks per chain in one request.
+constexpr std::int64_t kMaxBlocksPerQuery = 100000;
+
+} // namespace proofdesk::request
