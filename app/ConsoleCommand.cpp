@@ -1,9 +1,11 @@
+#include "ChainSettings.h"
 #include "Commands.h"
 #include "EmbeddedServer.h"
 
 #include "auth/ApiKeyRegistry.h"
 #include "client/AuthClient.h"
 #include "client/ProofClient.h"
+#include "client/RequestClient.h"
 #include "client/SecretStore.h"
 #include "client/WalletSession.h"
 #include "core/DataDir.h"
@@ -76,6 +78,8 @@ int runConsole(int argc, char** argv) {
     QNetworkAccessManager network;
     client::ProofClient proofClient(&network, QUrl(settings.proofUrl), QString());
     client::AuthClient authClient(&network, QUrl(settings.authUrl));
+    client::RequestClient requestClient(&network, QUrl(settings.requestUrl),
+                                        [&proofClient] { return proofClient.apiKey(); });
     models::RequestLogModel requestLog;
 
     std::unique_ptr<EmbeddedServer> server;
@@ -84,9 +88,15 @@ int runConsole(int argc, char** argv) {
         http::ServerOptions options;
         options.dataDir = parser.value(dataDir);
         options.provers = proverSettings(settingsStore);
+        QString chainError;
+        if (!loadChainRpcUrls(settingsStore, {}, &options.requests.chains, &chainError)) {
+            QMessageBox::warning(nullptr, QStringLiteral("Proofdesk"),
+                                 QObject::tr("A chain RPC setting is ignored: %1").arg(chainError));
+        }
         server = std::make_unique<EmbeddedServer>(options, [&](http::LocalServer& started) {
             proofClient.setBaseUrl(QUrl(started.proofUrl()));
             authClient.setBaseUrl(QUrl(started.authUrl()));
+            requestClient.setBaseUrl(QUrl(started.requestUrl()));
             if (proofClient.apiKey().isEmpty()) {
                 proofClient.setApiKey(consoleKey(started));
             }
@@ -118,6 +128,7 @@ int runConsole(int argc, char** argv) {
 
     ui::ConsoleParts parts;
     parts.proofs = &proofClient;
+    parts.requests = &requestClient;
     parts.session = &session;
     parts.secrets = &secrets;
     parts.requestLog = &requestLog;

@@ -6,7 +6,7 @@
 namespace proofdesk::models {
 
 // One colour per status family, readable on light and dark palettes alike: done (green), failed
-// or cancelled (red), open (blue), anything in flight (amber).
+// or cancelled (red), open or active (blue), anything in flight (amber).
 inline QColor statusColor(const QString& status) {
     if (status == QLatin1String("DONE") || status == QLatin1String("COMPLETED")) {
         return {0x2e, 0x9d, 0x4f};
@@ -14,7 +14,7 @@ inline QColor statusColor(const QString& status) {
     if (status == QLatin1String("FAILED") || status == QLatin1String("CANCELLED")) {
         return {0xd9, 0x3f, 0x3f};
     }
-    if (status == QLatin1String("OPEN")) {
+    if (status == QLatin1String("OPEN") || status == QLatin1String("ACTIVE")) {
         return {0x25, 0x63, 0xeb};
     }
     return {0xc7, 0x8a, 0x12};

@@ -17,6 +17,11 @@ ConsoleSettings ConsoleSettings::load(QSettings& settings) {
     loaded.pollIntervalMs =
         std::clamp(settings.value(QStringLiteral("pollIntervalMs"), 1500).toInt(), 250, 60000);
     settings.endGroup();
+    settings.beginGroup(QStringLiteral("chainRpc"));
+    for (const QString& chainId : settings.childKeys()) {
+        loaded.chainRpcUrls[chainId] = settings.value(chainId).toString();
+    }
+    settings.endGroup();
     return loaded;
 }
 
@@ -27,6 +32,12 @@ void ConsoleSettings::save(QSettings& settings) const {
     settings.setValue(QStringLiteral("proofUrl"), proofUrl);
     settings.setValue(QStringLiteral("authUrl"), authUrl);
     settings.setValue(QStringLiteral("pollIntervalMs"), pollIntervalMs);
+    settings.endGroup();
+    settings.remove(QStringLiteral("chainRpc"));
+    settings.beginGroup(QStringLiteral("chainRpc"));
+    for (const auto& [chainId, url] : chainRpcUrls) {
+        settings.setValue(chainId, url);
+    }
     settings.endGroup();
     settings.sync();
 }

@@ -1,7 +1,9 @@
 #include "MainWindow.h"
 
 #include "BucketsPage.h"
+#include "DataRequestsPage.h"
 #include "FactsPage.h"
+#include "GrowOrdersPage.h"
 #include "KeysPage.h"
 #include "LocalServerPage.h"
 #include "PageParts.h"
@@ -25,22 +27,6 @@ static void registerProofdeskResources() {
 }
 
 namespace proofdesk::ui {
-namespace {
-
-// A navigation slot whose page arrives with its service.
-QWidget* comingPage(const QString& title, const QString& objectName, const QString& text) {
-    auto* page = new QWidget;
-    page->setObjectName(objectName);
-    auto* layout = new QVBoxLayout(page);
-    layout->addWidget(pageTitle(title));
-    auto* label = new QLabel(text);
-    label->setWordWrap(true);
-    layout->addWidget(label);
-    layout->addStretch(1);
-    return page;
-}
-
-} // namespace
 
 MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     : QMainWindow(parent), m_parts(parts) {
@@ -69,12 +55,10 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     addPage(tr("Proof jobs"), m_jobs);
     addPage(tr("Programs and facts"), facts);
     addPage(tr("Buckets"), m_buckets);
-    addPage(tr("Data requests"),
-            comingPage(tr("Data requests"), QStringLiteral("dataRequestsPageWidget"),
-                       tr("Requests for proven block headers, accounts and storage slots arrive "
-                          "with the request service.")));
-    addPage(tr("Grow orders"), comingPage(tr("Grow orders"), QStringLiteral("growOrdersPageWidget"),
-                                          tr("Grow orders arrive with the request service.")));
+    m_dataRequests = new DataRequestsPage(parts.requests);
+    m_growOrders = new GrowOrdersPage(parts.requests);
+    addPage(tr("Data requests"), m_dataRequests);
+    addPage(tr("Grow orders"), m_growOrders);
     addPage(tr("Wallet and API keys"), new KeysPage(parts.session, parts.proofs, parts.secrets));
     addPage(parts.server ? tr("Local server") : tr("Deployment"),
             new LocalServerPage(parts.server, parts.endpoints, parts.requestLog));
@@ -94,6 +78,12 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
             [this](const QString& id, const QString& status) {
                 notify(status == QLatin1String("DONE") ? tr("Proof job done")
                                                        : tr("Proof job failed"),
+                       tr("Query %1 is %2.").arg(id, status));
+            });
+    connect(m_dataRequests, &DataRequestsPage::queryFinished, this,
+            [this](const QString& id, const QString& status) {
+                notify(status == QLatin1String("COMPLETED") ? tr("Data request completed")
+                                                            : tr("Data request failed"),
                        tr("Query %1 is %2.").arg(id, status));
             });
     connect(m_jobs, &ProofJobsPage::artifactSaved, this, [this](const QString& path, qint64 bytes) {
@@ -138,6 +128,8 @@ void MainWindow::showPage(const QString& objectName) {
 void MainWindow::setPollInterval(int milliseconds) {
     m_jobs->setPollInterval(milliseconds);
     m_buckets->setPollInterval(milliseconds);
+    m_dataRequests->setPollInterval(milliseconds);
+    m_growOrders->setPollInterval(milliseconds);
 }
 
 void MainWindow::openSettings() {

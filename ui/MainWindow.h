@@ -13,6 +13,7 @@ class RequestLogModel;
 }
 namespace proofdesk::client {
 class ProofClient;
+class RequestClient;
 class SecretStore;
 class WalletSession;
 } // namespace proofdesk::client
@@ -20,12 +21,15 @@ class WalletSession;
 namespace proofdesk::ui {
 
 class BucketsPage;
+class DataRequestsPage;
+class GrowOrdersPage;
 class ProofJobsPage;
 
 // What the console is built from: the clients it talks through (the GUI never sees a service),
 // the embedded server's control (null on the Remote profile) and the settings.
 struct ConsoleParts {
     client::ProofClient* proofs = nullptr;
+    client::RequestClient* requests = nullptr;
     client::WalletSession* session = nullptr;
     client::SecretStore* secrets = nullptr;
     models::RequestLogModel* requestLog = nullptr;
@@ -35,7 +39,7 @@ struct ConsoleParts {
 };
 
 // The console's main window: a navigation list of pages (proof jobs, programs and facts,
-// buckets, the request-service slots, wallet and keys, local server), Settings in the toolbar,
+// buckets, data requests, grow orders, wallet and keys, local server), Settings in the toolbar,
 // and desktop notifications when a job submitted here finishes.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -58,6 +62,8 @@ private:
     QListWidget* m_navigation;
     ProofJobsPage* m_jobs;
     BucketsPage* m_buckets;
+    DataRequestsPage* m_dataRequests;
+    GrowOrdersPage* m_growOrders;
     QSystemTrayIcon* m_tray = nullptr;
 };
 

@@ -1,5 +1,6 @@
 #include "SettingsDialog.h"
 
+#include "ChainIds.h"
 #include "PageParts.h"
 
 #include <QComboBox>
@@ -7,6 +8,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -48,9 +50,23 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     m_poll->setSuffix(tr(" ms"));
     m_poll->setValue(current.pollIntervalMs);
     form->addRow(tr("Polling interval"), m_poll);
+    m_chainRpc = new QPlainTextEdit;
+    m_chainRpc->setObjectName(QStringLiteral("chainRpcPlainTextEdit"));
+    m_chainRpc->setPlaceholderText(QStringLiteral("11155111=http://127.0.0.1:8545\n"
+                                                  "1=https://mainnet.example.org/rpc"));
+    m_chainRpc->setToolTip(tr("One chain per line, CHAIN_ID=URL: where the embedded server "
+                              "fetches blocks and proofs for data requests and grow orders."));
+    QStringList lines;
+    for (const auto& [chainId, url] : current.chainRpcUrls) {
+        lines << chainId + QLatin1Char('=') + url;
+    }
+    m_chainRpc->setPlainText(lines.join(QLatin1Char('\n')));
+    m_chainRpc->setMaximumHeight(90);
+    form->addRow(tr("Chain RPC URLs"), m_chainRpc);
     layout->addLayout(form);
     auto* note = new QLabel(tr("The profile and URLs apply at the next start; the polling "
-                               "interval at once. The theme follows the system."));
+                               "interval at once. The theme follows the system. `proofdesk serve` "
+                               "reads the chain RPC URLs too."));
     note->setWordWrap(true);
     layout->addWidget(note);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
@@ -76,11 +92,35 @@ ConsoleSettings SettingsDialog::settings() const {
     chosen.proofUrl = m_proofUrl->text().trimmed();
     chosen.authUrl = m_authUrl->text().trimmed();
     chosen.pollIntervalMs = m_poll->value();
+    for (const QString& line :
+         m_chainRpc->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const qsizetype equals = line.indexOf(QLatin1Char('='));
+        chosen.chainRpcUrls[line.left(equals).trimmed()] =
+            equals < 0 ? QString() : line.mid(equals + 1).trimmed();
+    }
     return chosen;
 }
 
 void SettingsDialog::accept() {
     const ConsoleSettings chosen = settings();
+    const auto isHttpUrl = [](const QString& text) {
+        const QUrl url(text, QUrl::StrictMode);
+        return url.isValid() && !url.host().isEmpty() &&
+               (url.scheme() == QLatin1String("http") || url.scheme() == QLatin1String("https"));
+    };
+    for (const auto& [chainId, url] : chosen.chainRpcUrls) {
+        if (!allChainIds().contains(chainId)) {
+            showBanner(m_banner, tr("\"%1\" is not a chain id (%2).")
+                                     .arg(chainId, allChainIds().join(QStringLiteral(", "))));
+            return;
+        }
+        if (!isHttpUrl(url)) {
+            showBanner(
+                m_banner,
+                tr("The RPC URL of chain %1, \"%2\", is not an http(s) URL.").arg(chainId, url));
+            return;
+        }
+    }
     if (chosen.isRemote()) {
         for (const QString& text : {chosen.requestUrl, chosen.proofUrl, chosen.authUrl}) {
             const QUrl url(text, QUrl::StrictMode);

@@ -7,12 +7,13 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QSpinBox;
 
 namespace proofdesk::ui {
 
 // Edits the console settings: profile (Local or Remote with its three URLs) and the polling
-// interval. Refuses a Remote profile without valid http(s) URLs.
+// interval, and the embedded server's chain RPC URLs. Refuses invalid URLs and unknown chains.
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -29,6 +30,7 @@ private:
     QLineEdit* m_proofUrl;
     QLineEdit* m_authUrl;
     QSpinBox* m_poll;
+    QPlainTextEdit* m_chainRpc;
     QLabel* m_banner;
 };
 

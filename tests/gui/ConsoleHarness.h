@@ -6,6 +6,7 @@
 
 #include "client/AuthClient.h"
 #include "client/ProofClient.h"
+#include "client/RequestClient.h"
 #include "client/SecretStore.h"
 #include "client/WalletSession.h"
 #include "models/RequestLogModel.h"
@@ -19,13 +20,15 @@ namespace proofdesk::test {
 
 class ConsoleHarness {
 public:
-    explicit ConsoleHarness(const QString& apiKey = {})
-        : proofs(&network, QUrl(server.url()), apiKey), auth(&network, QUrl(server.url())),
-          session(&auth, &secrets) {}
+    explicit ConsoleHarness(const QString& apiKey = {}, http::ServerOptions options = {})
+        : server(std::move(options)), proofs(&network, QUrl(server.url()), apiKey),
+          requests(&network, QUrl(server.url()), [this] { return proofs.apiKey(); }),
+          auth(&network, QUrl(server.url())), session(&auth, &secrets) {}
 
     ui::ConsoleParts parts() {
         ui::ConsoleParts parts;
         parts.proofs = &proofs;
+        parts.requests = &requests;
         parts.session = &session;
         parts.secrets = &secrets;
         parts.requestLog = &requestLog;
@@ -37,6 +40,7 @@ public:
     TestServer server;
     QNetworkAccessManager network;
     client::ProofClient proofs;
+    client::RequestClient requests;
     client::AuthClient auth;
     client::MemorySecretStore secrets;
     client::WalletSession session;

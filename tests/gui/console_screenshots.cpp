@@ -3,6 +3,7 @@
 // bucket), each page grabbed as a user would see it. Run under Xvfb for the real look:
 //   xvfb-run -s "-screen 0 1400x900x24" build/tests/console_screenshots docs/screenshots
 #include "ConsoleHarness.h"
+#include "DevChain.h"
 #include "ProofTestData.h"
 
 #include "client/Wallet.h"
@@ -15,9 +16,11 @@
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -60,7 +63,20 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(".");
     QDir().mkpath(out);
-    test::ConsoleHarness console;
+    // The request pages need a chain: our own anvil dev chain when it is installed.
+    test::DevChain chain;
+    QString chainError;
+    const bool haveChain = chain.start(&chainError);
+    http::ServerOptions options;
+    if (haveChain) {
+        chain.mine(40);
+        options.requests.chains.setRpcUrl(QStringLiteral("11155111"), chain.url());
+        options.requests.growPollMs = 100;
+    } else {
+        std::fprintf(stderr, "no dev chain (%s): the request pages stay empty\n",
+                     qPrintable(chainError));
+    }
+    test::ConsoleHarness console(QString(), options);
     ui::MainWindow window(console.parts());
     window.resize(1280, 800);
     window.show();
@@ -148,6 +164,57 @@ int main(int argc, char** argv) {
     window.showPage(QStringLiteral("keysPageWidget"));
     QTest::qWait(500);
     window.grab().save(out + QStringLiteral("/wallet-and-keys.png"));
+
+    if (haveChain) {
+        window.showPage(QStringLiteral("dataRequestsPageWidget"));
+        auto* kind = window.findChild<QComboBox*>(QStringLiteral("selectorKindComboBox"));
+        kind->setCurrentIndex(kind->findData(QStringLiteral("block_ranges")));
+        window.findChild<QLineEdit*>(QStringLiteral("selectorValueLineEdit"))
+            ->setText(QStringLiteral("30-33"));
+        auto* fields = window.findChild<QListWidget*>(QStringLiteral("headerFieldsListWidget"));
+        for (const char* field : {"StateRoot", "Timestamp"}) {
+            fields->findItems(QLatin1String(field), Qt::MatchExactly)
+                .first()
+                ->setCheckState(Qt::Checked);
+        }
+        QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("addAccountPushButton")),
+                          Qt::LeftButton);
+        auto* accounts = window.findChild<QTableWidget*>(QStringLiteral("accountsTableWidget"));
+        accounts->item(0, 0)->setText(QString::fromStdString(test::DevChain::firstAccount()));
+        window.findChild<QCheckBox*>(QStringLiteral("poseidonCheckBox"))->setChecked(true);
+        window.findChild<QCheckBox*>(QStringLiteral("keccakCheckBox"))->setChecked(true);
+        QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("submitRequestPushButton")),
+                          Qt::LeftButton);
+        auto* queries = window.findChild<QTableView*>(QStringLiteral("requestQueriesTableView"));
+        waitFor([queries] {
+            return queries->model()->index(0, 1).data().toString() == QLatin1String("COMPLETED");
+        });
+        QTest::qWait(600);
+        window.grab().save(out + QStringLiteral("/data-requests.png"));
+
+        window.showPage(QStringLiteral("growOrdersPageWidget"));
+        auto* minBatch = window.findChild<QLineEdit*>(QStringLiteral("minBatchSizeLineEdit"));
+        minBatch->setText(QStringLiteral("10"));
+        window.findChild<QLineEdit*>(QStringLiteral("startBlockLineEdit"))
+            ->setText(QStringLiteral("1"));
+        window.findChild<QLineEdit*>(QStringLiteral("finishBlockLineEdit"))
+            ->setText(QStringLiteral("30"));
+        auto* create = window.findChild<QPushButton*>(QStringLiteral("createGrowOrderPushButton"));
+        QTest::mouseClick(create, Qt::LeftButton);
+        auto* orders = window.findChild<QTableView*>(QStringLiteral("growOrdersTableView"));
+        waitFor([orders] {
+            return orders->model()->index(0, 1).data().toString() == QLatin1String("COMPLETED");
+        });
+        minBatch->setText(QStringLiteral("500"));
+        window.findChild<QLineEdit*>(QStringLiteral("startBlockLineEdit"))->clear();
+        window.findChild<QLineEdit*>(QStringLiteral("finishBlockLineEdit"))
+            ->setText(QStringLiteral("5000"));
+        QTest::mouseClick(create, Qt::LeftButton);
+        waitFor([orders] { return orders->model()->rowCount() == 2; });
+        orders->selectRow(0);
+        QTest::qWait(600);
+        window.grab().save(out + QStringLiteral("/grow-orders.png"));
+    }
 
     window.showPage(QStringLiteral("localServerPageWidget"));
     QTest::qWait(300);

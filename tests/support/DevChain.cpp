@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QThread>
@@ -33,7 +34,10 @@ bool DevChain::start(QString* error) {
         *error = QStringLiteral("anvil is not installed (npm ci --prefix tests/e2e)");
         return false;
     }
+    // anvil logs every block it mines: into a file, so a full pipe never stalls it.
+    const QString log = m_logDir.filePath(QStringLiteral("anvil.log"));
     m_process.setProcessChannelMode(QProcess::MergedChannels);
+    m_process.setStandardOutputFile(log);
     m_process.start(anvil, {QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
                             QStringLiteral("--port"), QStringLiteral("0"),
                             QStringLiteral("--chain-id"), QStringLiteral("11155111")});
@@ -44,21 +48,22 @@ bool DevChain::start(QString* error) {
     const QRegularExpression listening(QStringLiteral("Listening on ([0-9.]+):(\\d+)"));
     QByteArray output;
     QDeadlineTimer deadline(20000);
-    while (!deadline.hasExpired()) {
-        if (!m_process.waitForReadyRead(int(deadline.remainingTime()))) {
-            break;
+    while (!deadline.hasExpired() && m_process.state() == QProcess::Running) {
+        QFile file(log);
+        if (file.open(QIODevice::ReadOnly)) {
+            output = file.readAll();
         }
-        output += m_process.readAll();
         const auto match = listening.match(QString::fromUtf8(output));
         if (match.hasMatch()) {
             m_url = QStringLiteral("http://%1:%2").arg(match.captured(1), match.captured(2));
             m_client = std::make_unique<httplib::Client>(m_url.toStdString());
-            m_client->set_read_timeout(std::chrono::seconds(30));
+            m_client->set_read_timeout(std::chrono::seconds(120));
             // Block 0 of anvil is synthetic (its state root does not hold the funded accounts):
             // mine one so tests never need it.
             mine(1);
             return true;
         }
+        QThread::msleep(20);
     }
     *error = QStringLiteral("anvil did not say where it listens: ") + QString::fromUtf8(output);
     return false;

@@ -4,6 +4,7 @@
 
 #include <QProcess>
 #include <QString>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <string>
@@ -38,6 +39,7 @@ public:
     static std::string firstAccount() { return "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"; }
 
 private:
+    QTemporaryDir m_logDir;
     QProcess m_process;
     QString m_url;
     std::unique_ptr<httplib::Client> m_client;

@@ -1,0 +1,194 @@
+// The Data requests and Grow orders pages driven as a user would, against the embedded server
+// and a real dev chain (anvil from npm; the test skips without it): build a request in the form,
+// submit it, watch its query and action DAG complete and read the proven values; create a grow
+// order that runs to COMPLETED and one that is cancelled.
+#include "ConsoleHarness.h"
+#include "DevChain.h"
+#include "TestHttp.h"
+
+#include "ui/ActionDagView.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace proofdesk;
+
+namespace {
+
+template <class T> T* child(QWidget* root, const char* name) {
+    T* found = root->findChild<T*>(QLatin1String(name));
+    if (!found) {
+        qFatal("no widget named %s", name);
+    }
+    return found;
+}
+
+void click(QWidget* root, const char* name) {
+    QTest::mouseClick(child<QPushButton>(root, name), Qt::LeftButton);
+}
+
+QString cell(QTableView* table, int row, int column) {
+    return table->model()->index(row, column).data().toString();
+}
+
+} // namespace
+
+class RequestPagesTest : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<test::DevChain> m_chain;
+
+    std::unique_ptr<test::ConsoleHarness> console() {
+        http::ServerOptions options;
+        options.requests.chains.setRpcUrl(QStringLiteral("11155111"), m_chain->url());
+        options.requests.growPollMs = 50;
+        auto harness = std::make_unique<test::ConsoleHarness>(QString(), options);
+        harness->proofs.setApiKey(harness->server.mintKey(QStringLiteral("console")));
+        return harness;
+    }
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_request_pages"));
+        QSettings().clear();
+        QString error;
+        m_chain = std::make_unique<test::DevChain>();
+        if (!m_chain->start(&error)) {
+            m_chain.reset();
+            QSKIP(qPrintable(QStringLiteral("dev chain unavailable: ") + error));
+        }
+        m_chain->mine(6);
+    }
+
+    void userRequestsHeaderFieldsAndABalance() {
+        auto harness = console();
+        ui::MainWindow window(harness->parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(QStringLiteral("dataRequestsPageWidget"));
+
+        auto* kind = child<QComboBox>(&window, "selectorKindComboBox");
+        kind->setCurrentIndex(kind->findData(QStringLiteral("block_ranges")));
+        QTest::keyClicks(child<QLineEdit>(&window, "selectorValueLineEdit"), QStringLiteral("2-4"));
+        auto* fields = child<QListWidget>(&window, "headerFieldsListWidget");
+        fields->findItems(QStringLiteral("StateRoot"), Qt::MatchExactly)
+            .first()
+            ->setCheckState(Qt::Checked);
+        click(&window, "addAccountPushButton");
+        auto* accounts = child<QTableWidget>(&window, "accountsTableWidget");
+        accounts->item(0, 0)->setText(QString::fromStdString(test::DevChain::firstAccount()));
+        accounts->item(0, 1)->setText(QStringLiteral("Balance"));
+        child<QCheckBox>(&window, "poseidonCheckBox")->setChecked(true);
+
+        // The JSON follows the form, live.
+        auto* json = child<QPlainTextEdit>(&window, "requestJsonPlainTextEdit");
+        const auto body = nlohmann::json::parse(json->toPlainText().toStdString());
+        const auto& proving = body["data"]["11155111"]["proving"]["block_ranges:2-4"];
+        COMPARE_JSON(proving["header"], nlohmann::json({"StateRoot"}));
+        COMPARE_JSON(proving["hashing_functions"], nlohmann::json({"POSEIDON"}));
+        QVERIFY(proving["accounts"].contains(test::DevChain::firstAccount()));
+
+        // A hand edit that breaks the JSON is refused before it is sent.
+        json->setPlainText(json->toPlainText() + QStringLiteral("}"));
+        QVERIFY(child<QLabel>(&window, "requestJsonStateLabel")
+                    ->text()
+                    .contains(QStringLiteral("by hand")));
+        click(&window, "submitRequestPushButton");
+        auto* banner = child<QLabel>(&window, "dataRequestsErrorBannerLabel");
+        QVERIFY(banner->text().contains(QStringLiteral("does not parse")));
+        click(&window, "rebuildJsonPushButton");
+
+        QSignalSpy finished(&window, &ui::MainWindow::notified);
+        click(&window, "submitRequestPushButton");
+        auto* requests = child<QListWidget>(&window, "requestsListWidget");
+        QTRY_COMPARE_WITH_TIMEOUT(requests->count(), 1, 10000);
+        auto* queries = child<QTableView>(&window, "requestQueriesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(cell(queries, 0, 1), QStringLiteral("COMPLETED"), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        auto* dag = child<ui::ActionDagView>(&window, "actionDagView");
+        QTRY_VERIFY_WITH_TIMEOUT(!dag->statuses().empty() &&
+                                     std::all_of(dag->statuses().begin(), dag->statuses().end(),
+                                                 [](const QString& status) {
+                                                     return status == QLatin1String("COMPLETED");
+                                                 }),
+                                 10000);
+        // resolve, headers, one MMR, one account, deliver.
+        QCOMPARE(dag->statuses().size(), std::size_t(5));
+
+        // Proven values: three state roots and three balances, equal to the chain's.
+        auto* values = child<QTableView>(&window, "provenValuesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(values->model()->rowCount(), 7, 10000); // + the MMR root
+        int checked = 0;
+        for (int row = 0; row < values->model()->rowCount(); ++row) {
+            const qlonglong block = values->model()->index(row, 0).data().toLongLong();
+            const std::string blockHex = "0x" + QString::number(block, 16).toStdString();
+            const QString name = cell(values, row, 3);
+            const QString value = cell(values, row, 4);
+            if (name == QLatin1String("StateRoot")) {
+                QCOMPARE(value.toStdString(),
+                         m_chain->rpc("eth_getBlockByNumber", {blockHex, false})["stateRoot"]
+                             .get<std::string>());
+                ++checked;
+            } else if (name == QLatin1String("Balance")) {
+                QCOMPARE(value.toStdString(),
+                         m_chain->rpc("eth_getBalance", {test::DevChain::firstAccount(), blockHex})
+                             .get<std::string>());
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 6);
+    }
+
+    void userRunsAndCancelsGrowOrders() {
+        auto harness = console();
+        ui::MainWindow window(harness->parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(QStringLiteral("growOrdersPageWidget"));
+
+        const std::int64_t head = m_chain->head();
+        auto* minBatch = child<QLineEdit>(&window, "minBatchSizeLineEdit");
+        minBatch->clear();
+        QTest::keyClicks(minBatch, QStringLiteral("3"));
+        QTest::keyClicks(child<QLineEdit>(&window, "startBlockLineEdit"), QStringLiteral("1"));
+        QTest::keyClicks(child<QLineEdit>(&window, "finishBlockLineEdit"), QString::number(head));
+        click(&window, "createGrowOrderPushButton");
+        auto* table = child<QTableView>(&window, "growOrdersTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, 0, 1), QStringLiteral("COMPLETED"), 30000);
+        table->selectRow(0);
+        QTRY_COMPARE(child<QProgressBar>(&window, "growOrderProgressBar")->value(), 100);
+        QVERIFY(!child<QPushButton>(&window, "cancelGrowOrderPushButton")->isEnabled());
+
+        // An order waiting for a million blocks: cancel it from its detail.
+        minBatch->clear();
+        QTest::keyClicks(minBatch, QStringLiteral("1000000"));
+        child<QLineEdit>(&window, "finishBlockLineEdit")->clear();
+        click(&window, "createGrowOrderPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 2, 10000);
+        table->selectRow(0);
+        QCOMPARE(cell(table, 0, 1), QStringLiteral("ACTIVE"));
+        QTRY_VERIFY(child<QPushButton>(&window, "cancelGrowOrderPushButton")->isEnabled());
+        click(&window, "cancelGrowOrderPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(cell(table, 0, 1), QStringLiteral("CANCELLED"), 10000);
+        QVERIFY(child<QLabel>(&window, "growOrderDetailLabel")
+                    ->text()
+                    .contains(QStringLiteral("CANCELLED")));
+    }
+};
+
+QTEST_MAIN(RequestPagesTest)
+#include "tst_request_pages.moc"

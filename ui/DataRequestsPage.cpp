@@ -1,0 +1,524 @@
+#include "DataRequestsPage.h"
+
+#include "ActionDagView.h"
+#include "ChainIds.h"
+#include "PageParts.h"
+#include "client/RequestClient.h"
+#include "models/RequestModels.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace proofdesk::ui {
+namespace {
+
+const QStringList kHeaderFields{QStringLiteral("ParentHash"),
+                                QStringLiteral("OmmersHash"),
+                                QStringLiteral("Beneficiary"),
+                                QStringLiteral("StateRoot"),
+                                QStringLiteral("TransactionsRoot"),
+                                QStringLiteral("ReceiptsRoot"),
+                                QStringLiteral("LogsBloom"),
+                                QStringLiteral("Difficulty"),
+                                QStringLiteral("Number"),
+                                QStringLiteral("GasLimit"),
+                                QStringLiteral("GasUsed"),
+                                QStringLiteral("Timestamp"),
+                                QStringLiteral("ExtraData"),
+                                QStringLiteral("MixHash"),
+                                QStringLiteral("Nonce")};
+const QString kRecentKey = QStringLiteral("console/recentRequests");
+
+QStringList splitList(const QString& text) {
+    QStringList out;
+    for (const QString& part :
+         text.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
+        out << part.trimmed();
+    }
+    return out;
+}
+
+nlohmann::json stringArray(const QStringList& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const QString& item : list) {
+        out.push_back(item.toStdString());
+    }
+    return out;
+}
+
+} // namespace
+
+DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* parent)
+    : QWidget(parent), m_client(client), m_queries(new models::RequestQueryModel(this)),
+      m_actions(new models::RequestActionModel(this)), m_values(new models::ProvenValueModel(this)),
+      m_poll(this, [this] { refresh(); }) {
+    setObjectName(QStringLiteral("dataRequestsPageWidget"));
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(pageTitle(tr("Data requests")));
+    m_banner = errorBanner(QStringLiteral("dataRequestsErrorBannerLabel"));
+    layout->addWidget(m_banner);
+
+    // --- the form ---
+    auto* formWidget = new QWidget;
+    auto* form = new QFormLayout(formWidget);
+    m_origin = new QComboBox;
+    m_origin->setObjectName(QStringLiteral("originChainComboBox"));
+    m_origin->addItems(provableChainIds());
+    m_origin->setCurrentText(QStringLiteral("11155111"));
+    form->addRow(tr("Origin chain"), m_origin);
+    m_destination = new QComboBox;
+    m_destination->setObjectName(QStringLiteral("destinationChainComboBox"));
+    m_destination->addItems(allChainIds());
+    m_destination->setCurrentText(QStringLiteral("11155111"));
+    form->addRow(tr("Destination chain"), m_destination);
+    auto* selector = new QHBoxLayout;
+    m_selectorKind = new QComboBox;
+    m_selectorKind->setObjectName(QStringLiteral("selectorKindComboBox"));
+    m_selectorKind->addItem(tr("Block"), QStringLiteral("block"));
+    m_selectorKind->addItem(tr("Block ranges"), QStringLiteral("block_ranges"));
+    m_selectorKind->addItem(tr("Timestamp"), QStringLiteral("timestamp"));
+    m_selectorValue = new QLineEdit;
+    m_selectorValue->setObjectName(QStringLiteral("selectorValueLineEdit"));
+    m_selectorValue->setPlaceholderText(tr("e.g. 5; ranges 1-3,7; a unix time"));
+    selector->addWidget(m_selectorKind);
+    selector->addWidget(m_selectorValue, 1);
+    form->addRow(tr("Blocks"), selector);
+    m_headerFields = new QListWidget;
+    m_headerFields->setObjectName(QStringLiteral("headerFieldsListWidget"));
+    for (const QString& field : kHeaderFields) {
+        auto* item = new QListWidgetItem(field, m_headerFields);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    m_headerFields->setMaximumHeight(120);
+    form->addRow(tr("Header fields"), m_headerFields);
+    m_accounts = new QTableWidget(0, 3);
+    m_accounts->setObjectName(QStringLiteral("accountsTableWidget"));
+    m_accounts->setHorizontalHeaderLabels({tr("Account"), tr("Properties"), tr("Slots")});
+    m_accounts->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_accounts->verticalHeader()->hide();
+    m_accounts->setMaximumHeight(110);
+    m_accounts->setToolTip(tr("Properties: Nonce, Balance, StorageRoot, CodeHash (empty: all "
+                              "four). Slots: hex keys, separated by commas."));
+    auto* accountButtons = new QHBoxLayout;
+    auto* addAccount = new QPushButton(tr("Add account"));
+    addAccount->setObjectName(QStringLiteral("addAccountPushButton"));
+    auto* removeAccount = new QPushButton(tr("Remove"));
+    removeAccount->setObjectName(QStringLiteral("removeAccountPushButton"));
+    accountButtons->addWidget(addAccount);
+    accountButtons->addWidget(removeAccount);
+    accountButtons->addStretch(1);
+    auto* accountBox = new QVBoxLayout;
+    accountBox->addWidget(m_accounts);
+    accountBox->addLayout(accountButtons);
+    form->addRow(tr("Accounts"), accountBox);
+    auto* hashing = new QHBoxLayout;
+    m_keccak = new QCheckBox(QStringLiteral("KECCAK"));
+    m_keccak->setObjectName(QStringLiteral("keccakCheckBox"));
+    m_poseidon = new QCheckBox(QStringLiteral("POSEIDON"));
+    m_poseidon->setObjectName(QStringLiteral("poseidonCheckBox"));
+    hashing->addWidget(m_keccak);
+    hashing->addWidget(m_poseidon);
+    hashing->addWidget(new QLabel(tr("(none: chosen for the destination)")));
+    hashing->addStretch(1);
+    form->addRow(tr("Hashing"), hashing);
+    m_settings = new QGroupBox(tr("Settings"));
+    m_settings->setObjectName(QStringLiteral("requestSettingsGroupBox"));
+    m_settings->setCheckable(true);
+    m_settings->setChecked(false);
+    auto* settingsForm = new QFormLayout(m_settings);
+    m_maxCost = new QDoubleSpinBox;
+    m_maxCost->setObjectName(QStringLiteral("maxCostDoubleSpinBox"));
+    m_maxCost->setRange(0, 1e9);
+    m_maxCost->setValue(1);
+    settingsForm->addRow(tr("Max cost"), m_maxCost);
+    m_maxTime = new QDoubleSpinBox;
+    m_maxTime->setObjectName(QStringLiteral("maxTimeDoubleSpinBox"));
+    m_maxTime->setRange(0, 1e9);
+    m_maxTime->setValue(600);
+    m_maxTime->setSuffix(tr(" s"));
+    settingsForm->addRow(tr("Max time"), m_maxTime);
+    m_optimize = new QComboBox;
+    m_optimize->setObjectName(QStringLiteral("optimizeComboBox"));
+    m_optimize->addItems({QStringLiteral("Time"), QStringLiteral("Cost")});
+    settingsForm->addRow(tr("Optimize"), m_optimize);
+    form->addRow(m_settings);
+    auto* formScroll = new QScrollArea;
+    formScroll->setWidget(formWidget);
+    formScroll->setWidgetResizable(true);
+
+    // --- the JSON ---
+    auto* jsonWidget = new QWidget;
+    auto* jsonLayout = new QVBoxLayout(jsonWidget);
+    jsonLayout->setContentsMargins(0, 0, 0, 0);
+    m_json = new QPlainTextEdit;
+    m_json->setObjectName(QStringLiteral("requestJsonPlainTextEdit"));
+    m_json->setFont(QFont(QStringLiteral("monospace")));
+    m_jsonState = new QLabel(tr("Built from the form; edit it to send something else."));
+    m_jsonState->setObjectName(QStringLiteral("requestJsonStateLabel"));
+    m_jsonState->setWordWrap(true);
+    auto* jsonButtons = new QHBoxLayout;
+    auto* rebuild = new QPushButton(tr("Rebuild from form"));
+    rebuild->setObjectName(QStringLiteral("rebuildJsonPushButton"));
+    m_submit = new QPushButton(tr("Submit request"));
+    m_submit->setObjectName(QStringLiteral("submitRequestPushButton"));
+    m_submit->setDefault(true);
+    jsonButtons->addWidget(rebuild);
+    jsonButtons->addStretch(1);
+    jsonButtons->addWidget(copyButton(QStringLiteral("copyRequestCurlPushButton"), [this] {
+        const auto body =
+            nlohmann::json::parse(m_json->toPlainText().toStdString(), nullptr, false);
+        return body.is_discarded() ? QString() : m_client->curlCommand(body);
+    }));
+    jsonButtons->addWidget(m_submit);
+    jsonLayout->addWidget(m_json, 1);
+    jsonLayout->addWidget(m_jsonState);
+    jsonLayout->addLayout(jsonButtons);
+
+    auto* top = new QSplitter;
+    top->addWidget(formScroll);
+    top->addWidget(jsonWidget);
+    top->setSizes({520, 520});
+
+    // --- requests, queries, actions, values ---
+    auto* requestsWidget = new QWidget;
+    auto* requestsLayout = new QVBoxLayout(requestsWidget);
+    requestsLayout->setContentsMargins(0, 0, 0, 0);
+    requestsLayout->addWidget(new QLabel(tr("Requests")));
+    m_requests = new QListWidget;
+    m_requests->setObjectName(QStringLiteral("requestsListWidget"));
+    requestsLayout->addWidget(m_requests, 1);
+    auto* open = new QHBoxLayout;
+    m_openId = new QLineEdit;
+    m_openId->setObjectName(QStringLiteral("openRequestLineEdit"));
+    m_openId->setPlaceholderText(tr("request id"));
+    auto* openButton = new QPushButton(tr("Open"));
+    openButton->setObjectName(QStringLiteral("openRequestPushButton"));
+    open->addWidget(m_openId, 1);
+    open->addWidget(openButton);
+    requestsLayout->addLayout(open);
+
+    m_queryTable = recordTable(QStringLiteral("requestQueriesTableView"), m_queries,
+                               models::RequestQueryModel::IdColumn);
+    m_dag = new ActionDagView;
+    auto* dagScroll = new QScrollArea;
+    dagScroll->setWidget(m_dag);
+    dagScroll->setWidgetResizable(true);
+    dagScroll->setMinimumHeight(190);
+    m_actionTable = recordTable(QStringLiteral("requestActionsTableView"), m_actions,
+                                models::RequestActionModel::OutcomeColumn);
+    m_valueTable = recordTable(QStringLiteral("provenValuesTableView"), m_values,
+                               models::ProvenValueModel::ValueColumn);
+    auto* valuesWidget = new QWidget;
+    auto* valuesLayout = new QVBoxLayout(valuesWidget);
+    valuesLayout->setContentsMargins(0, 0, 0, 0);
+    auto* valueButtons = new QHBoxLayout;
+    valueButtons->addWidget(new QLabel(tr("Values delivered to the destination's registry")));
+    valueButtons->addStretch(1);
+    valueButtons->addWidget(copyButton(QStringLiteral("copyProvenValuePushButton"), [this] {
+        const QModelIndex current = m_valueTable->currentIndex();
+        return current.isValid()
+                   ? m_values->index(current.row(), models::ProvenValueModel::ValueColumn)
+                         .data()
+                         .toString()
+                   : QString();
+    }));
+    valuesLayout->addLayout(valueButtons);
+    valuesLayout->addWidget(m_valueTable, 1);
+    auto* tabs = new QTabWidget;
+    tabs->setObjectName(QStringLiteral("requestDetailTabWidget"));
+    tabs->addTab(m_actionTable, tr("Actions"));
+    tabs->addTab(valuesWidget, tr("Proven values"));
+
+    auto* queryDetail = new QSplitter(Qt::Vertical);
+    queryDetail->addWidget(m_queryTable);
+    queryDetail->addWidget(dagScroll);
+    queryDetail->addWidget(tabs);
+    queryDetail->setSizes({80, 200, 170});
+    auto* bottom = new QSplitter;
+    bottom->addWidget(requestsWidget);
+    bottom->addWidget(queryDetail);
+    bottom->setSizes({260, 780});
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(top);
+    splitter->addWidget(bottom);
+    splitter->setSizes({330, 420});
+    layout->addWidget(splitter, 1);
+
+    for (const QString& id : QSettings().value(kRecentKey).toStringList()) {
+        m_requests->addItem(id);
+    }
+
+    // Live JSON: every form change rewrites it, until the user edits the JSON by hand.
+    const auto changed = [this] { rebuildJson(); };
+    connect(m_origin, &QComboBox::currentTextChanged, this, changed);
+    connect(m_destination, &QComboBox::currentTextChanged, this, changed);
+    connect(m_selectorKind, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_selectorValue, &QLineEdit::textChanged, this, changed);
+    connect(m_headerFields, &QListWidget::itemChanged, this, changed);
+    connect(m_accounts, &QTableWidget::itemChanged, this, changed);
+    connect(m_keccak, &QCheckBox::toggled, this, changed);
+    connect(m_poseidon, &QCheckBox::toggled, this, changed);
+    connect(m_settings, &QGroupBox::toggled, this, changed);
+    connect(m_maxCost, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_maxTime, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_optimize, &QComboBox::currentTextChanged, this, changed);
+    connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_writingJson) {
+            return;
+        }
+        m_jsonEdited = true;
+        m_jsonState->setText(tr("Edited by hand: the form no longer rewrites it (Rebuild from "
+                                "form starts over)."));
+    });
+    connect(rebuild, &QPushButton::clicked, this, [this] {
+        m_jsonEdited = false;
+        m_jsonState->setText(tr("Built from the form; edit it to send something else."));
+        rebuildJson();
+    });
+    connect(addAccount, &QPushButton::clicked, this, &DataRequestsPage::addAccountRow);
+    connect(removeAccount, &QPushButton::clicked, this, [this] {
+        m_accounts->removeRow(m_accounts->currentRow() >= 0 ? m_accounts->currentRow()
+                                                            : m_accounts->rowCount() - 1);
+        rebuildJson();
+    });
+    connect(m_submit, &QPushButton::clicked, this, &DataRequestsPage::submit);
+    connect(openButton, &QPushButton::clicked, this, [this] {
+        if (!m_openId->text().trimmed().isEmpty()) {
+            openRequest(m_openId->text().trimmed());
+            m_openId->clear();
+        }
+    });
+    connect(m_requests, &QListWidget::currentRowChanged, this, [this] {
+        m_queries->update({});
+        m_actions->update({});
+        m_values->update({});
+        m_dag->setActions({});
+        refresh();
+    });
+    connect(m_queryTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &DataRequestsPage::refreshQuery);
+    rebuildJson();
+}
+
+void DataRequestsPage::addAccountRow() {
+    const int row = m_accounts->rowCount();
+    m_accounts->insertRow(row);
+    m_accounts->setItem(row, 0, new QTableWidgetItem(QStringLiteral("0x")));
+    m_accounts->setItem(row, 1, new QTableWidgetItem(QStringLiteral("Balance, Nonce")));
+    m_accounts->setItem(row, 2, new QTableWidgetItem(QString()));
+    m_accounts->setCurrentCell(row, 0);
+    rebuildJson();
+}
+
+nlohmann::json DataRequestsPage::formRequest() const {
+    nlohmann::json proving = nlohmann::json::object();
+    QStringList header;
+    for (int i = 0; i < m_headerFields->count(); ++i) {
+        if (m_headerFields->item(i)->checkState() == Qt::Checked) {
+            header << m_headerFields->item(i)->text();
+        }
+    }
+    if (!header.isEmpty()) {
+        proving["header"] = stringArray(header);
+    }
+    nlohmann::json accounts = nlohmann::json::object();
+    for (int row = 0; row < m_accounts->rowCount(); ++row) {
+        const auto text = [this, row](int column) {
+            const QTableWidgetItem* item = m_accounts->item(row, column);
+            return item ? item->text().trimmed() : QString();
+        };
+        if (text(0).isEmpty()) {
+            continue;
+        }
+        nlohmann::json account = nlohmann::json::object();
+        if (!splitList(text(1)).isEmpty()) {
+            account["props"] = stringArray(splitList(text(1)));
+        }
+        if (!splitList(text(2)).isEmpty()) {
+            account["slots"] = stringArray(splitList(text(2)));
+        }
+        accounts[text(0).toStdString()] = account;
+    }
+    if (!accounts.empty()) {
+        proving["accounts"] = accounts;
+    }
+    QStringList hashing;
+    if (m_keccak->isChecked()) {
+        hashing << QStringLiteral("KECCAK");
+    }
+    if (m_poseidon->isChecked()) {
+        hashing << QStringLiteral("POSEIDON");
+    }
+    if (!hashing.isEmpty()) {
+        proving["hashing_functions"] = stringArray(hashing);
+    }
+    const QString selector = m_selectorKind->currentData().toString() + QLatin1Char(':') +
+                             m_selectorValue->text().remove(QLatin1Char(' '));
+    nlohmann::json body{
+        {"destination_chain_id", m_destination->currentText().toStdString()},
+        {"data",
+         {{m_origin->currentText().toStdString(),
+           {{"proving",
+             {{selector.toStdString(), proving.empty() ? nlohmann::json(nullptr) : proving}}},
+            {"fact_hashes", nlohmann::json::array()}}}}}};
+    if (m_settings->isChecked()) {
+        body["settings"] = {{"max_cost", m_maxCost->value()},
+                            {"max_time", m_maxTime->value()},
+                            {"optimize", m_optimize->currentText().toStdString()}};
+    }
+    return body;
+}
+
+void DataRequestsPage::rebuildJson() {
+    if (m_jsonEdited) {
+        return;
+    }
+    m_writingJson = true;
+    m_json->setPlainText(QString::fromStdString(formRequest().dump(2)));
+    m_writingJson = false;
+}
+
+void DataRequestsPage::openRequest(const QString& requestId) {
+    const auto existing = m_requests->findItems(requestId, Qt::MatchExactly);
+    if (existing.isEmpty()) {
+        m_requests->insertItem(0, requestId);
+        QStringList recent;
+        for (int i = 0; i < std::min(m_requests->count(), 50); ++i) {
+            recent << m_requests->item(i)->text();
+        }
+        QSettings().setValue(kRecentKey, recent);
+        m_requests->setCurrentRow(0);
+    } else {
+        m_requests->setCurrentItem(existing.first());
+    }
+}
+
+void DataRequestsPage::submit() {
+    const auto body = nlohmann::json::parse(m_json->toPlainText().toStdString(), nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+        showBanner(m_banner, tr("The request JSON does not parse; fix it or rebuild it from the "
+                                "form."));
+        return;
+    }
+    m_submit->setEnabled(false);
+    m_client->submit(body, this, [this](client::Result<QString> answer) {
+        m_submit->setEnabled(true);
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("The request was refused: %1").arg(error->message()));
+            return;
+        }
+        showBanner(m_banner, {});
+        openRequest(std::get<QString>(answer));
+    });
+}
+
+void DataRequestsPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    refresh();
+}
+
+void DataRequestsPage::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    m_poll.stop();
+}
+
+QString DataRequestsPage::selectedRequestId() const {
+    const QListWidgetItem* item = m_requests->currentItem();
+    return item ? item->text() : QString();
+}
+
+QString DataRequestsPage::selectedQueryId() const {
+    const QModelIndex current = m_queryTable->currentIndex();
+    const api::RequestQuery* query =
+        current.isValid() ? m_queries->recordAt(current.row()) : nullptr;
+    return query ? QString::fromStdString(query->internalId) : QString();
+}
+
+void DataRequestsPage::refresh() {
+    const QString requestId = selectedRequestId();
+    if (requestId.isEmpty() || m_inFlight) {
+        m_poll.answered(false);
+        return;
+    }
+    m_inFlight = true;
+    m_client->queries(requestId, this, [this, requestId](auto answer) {
+        m_inFlight = false;
+        if (requestId != selectedRequestId()) {
+            m_poll.answered(false);
+            return;
+        }
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("Could not load the queries: %1").arg(error->message()));
+            m_poll.answered(true);
+            return;
+        }
+        clearPollError(m_banner, tr("Could not load"));
+        const auto& queries = std::get<std::vector<api::RequestQuery>>(answer);
+        m_queries->update(queries);
+        for (const api::RequestQuery& query : queries) {
+            const QString id = QString::fromStdString(query.internalId);
+            const QString status = QString::fromStdString(query.status);
+            if ((status == QLatin1String("COMPLETED") || status == QLatin1String("FAILED")) &&
+                !m_finished.count(id)) {
+                m_finished[id] = status;
+                emit queryFinished(id, status);
+            }
+        }
+        if (!m_queryTable->currentIndex().isValid() && !queries.empty()) {
+            m_queryTable->selectRow(0);
+        }
+        refreshQuery();
+        m_poll.answered(false);
+    });
+}
+
+void DataRequestsPage::refreshQuery() {
+    const QString queryId = selectedQueryId();
+    if (queryId.isEmpty()) {
+        return;
+    }
+    const api::RequestQuery* query = m_queries->recordAt(m_queryTable->currentIndex().row());
+    const std::string destination = query->typ.value(
+        "destination_chain_id", query->typ.value("settle_chain_id", std::string()));
+    m_client->actions(queryId, this, [this, queryId](auto answer) {
+        if (queryId != selectedQueryId()) {
+            return;
+        }
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            showBanner(m_banner, tr("Could not load the actions: %1").arg(error->message()));
+            return;
+        }
+        const auto& actions = std::get<std::vector<api::RequestAction>>(answer);
+        m_actions->update(actions);
+        m_dag->setActions(actions);
+    });
+    m_client->provenValues(
+        QString::fromStdString(destination), queryId, this, [this, queryId](auto answer) {
+            if (queryId != selectedQueryId() || std::holds_alternative<client::ApiError>(answer)) {
+                return;
+            }
+            m_values->update(std::get<std::vector<api::ProvenValue>>(answer));
+        });
+}
+
+} // namespace proofdesk::ui
