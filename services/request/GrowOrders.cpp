@@ -269,7 +269,8 @@ void RequestService::scheduleGrowOrders() {
         if (to - from + 1 < order.minBatchSize && !finalBatch) {
             continue; // not enough new blocks yet
         }
-        to = std::min(to, from + m_settings.maxBatchSize - 1);
+        // At most maxBatchSize blocks per batch, unless the order asks for more at once.
+        to = std::min(to, from + std::max(m_settings.maxBatchSize, order.minBatchSize) - 1);
         m_store.write([&](QSqlDatabase&) {
             QSqlQuery row = m_store.exec(
                 QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND status = 'ACTIVE'"),

@@ -1,4 +1,6 @@
+#include "DevChain.h"
 #include "ProofTestData.h"
+#include "RpcProxy.h"
 #include "TestHttp.h"
 #include "TestPrograms.h"
 
@@ -280,6 +282,69 @@ private slots:
         }
         const nlohmann::json list = http.get("/core-queries", {{"api-key", key}}).json();
         QCOMPARE(list["total"].get<int>(), 5);
+        ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
+        QVERIFY(serve.waitForFinished(10000));
+    }
+
+    void serveResumesARequestKilledMidAction() {
+        test::DevChain chain;
+        QString chainError;
+        if (!chain.start(&chainError)) {
+            QSKIP(qPrintable(QStringLiteral("dev chain unavailable: ") + chainError));
+        }
+        chain.mine(6);
+        test::RpcProxy proxy(chain.url());
+        // prove_headers waits in the proxy, so the kill lands while the action runs.
+        proxy.setFault(test::RpcProxy::Fault::Hold, "eth_getBlockByNumber");
+        QTemporaryDir dir;
+        const std::string key = mintKey(dir.path());
+        QVERIFY(!key.empty());
+        const QStringList args{
+            QStringLiteral("--listen"),    QStringLiteral("127.0.0.1:0"),
+            QStringLiteral("--data-dir"),  dir.path(),
+            QStringLiteral("--chain-rpc"), QStringLiteral("11155111=") + proxy.url()};
+        std::string requestId;
+        {
+            QProcess serve;
+            const QString url = startServe(serve, args);
+            QVERIFY2(!url.isEmpty(), serve.readAllStandardError().constData());
+            test::TestHttp http(url);
+            const test::Reply reply = http.postJson(
+                "/submit-request",
+                {{"destination_chain_id", "1"},
+                 {"data", {{"11155111", {{"block_ranges:1-5", {{"header", {"Number"}}}}}}}}},
+                {{"api-key", key}});
+            QCOMPARE(reply.status, 200);
+            requestId = reply.json()["request_id"];
+            QTRY_VERIFY_WITH_TIMEOUT(proxy.heldRequests() > 0, 20000);
+            ::kill(static_cast<pid_t>(serve.processId()), SIGKILL);
+            QVERIFY(serve.waitForFinished(10000));
+            QCOMPARE(serve.exitStatus(), QProcess::CrashExit);
+        }
+        proxy.setFault(test::RpcProxy::Fault::None, {});
+        proxy.release();
+        QProcess serve;
+        const QString url = startServe(serve, args);
+        QVERIFY2(!url.isEmpty(), serve.readAllStandardError().constData());
+        test::TestHttp http(url);
+        std::string status;
+        nlohmann::json query;
+        QDeadlineTimer deadline(30000);
+        while (!deadline.hasExpired() && status != "COMPLETED" && status != "FAILED") {
+            query = http.get("/get_queries/" + requestId).json()["queries"][0];
+            status = query.value("status", "");
+            QTest::qWait(10);
+        }
+        QCOMPARE(status, std::string("COMPLETED"));
+        const nlohmann::json actions =
+            http.get("/get_actions/" + query["internal_id"].get<std::string>()).json()["actions"];
+        for (const nlohmann::json& action : actions) {
+            QCOMPARE(action["status"].get<std::string>(), std::string("COMPLETED"));
+        }
+        // Each block accumulated once (genesis + 5 leaves), each value delivered once.
+        const nlohmann::json mmrs = http.get("/mmrs?chain_id=11155111").json()["mmrs"];
+        QCOMPARE(mmrs[0]["leaves"].get<int>(), 6);
+        QCOMPARE(http.get("/proven-values/1").json()["total"].get<int>(), 6);
         ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
         QVERIFY(serve.waitForFinished(10000));
     }

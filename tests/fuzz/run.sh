@@ -8,7 +8,7 @@ build=${1:?usage: run.sh BUILD_DIR [SECONDS]}
 seconds=${2:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-for target in fuzz_program_loader fuzz_pie_reader fuzz_stone_proof fuzz_bigint; do
+for target in fuzz_program_loader fuzz_pie_reader fuzz_stone_proof fuzz_bigint fuzz_rlp fuzz_mpt; do
     corpus="$work/${target#fuzz_}"
     mkdir -p "$corpus"
     cp "$here/corpus/${target#fuzz_}/"* "$corpus/" 2>/dev/null || true

@@ -339,6 +339,19 @@ private slots:
             ++headers;
         }
         QVERIFY(headers >= 9);
+        // Every indexed header: our RLP, its hash, and its Poseidon MMR leaf.
+        const json rlpIndex = readJson(root + QStringLiteral("/vectors/header_rlp_index.json"));
+        int leaves = 0;
+        for (const json& entry : rlpIndex["headers"]) {
+            const QByteArray rlp = hex(entry["rlp"].get<std::string>().c_str());
+            const BlockHeader header = headerFromRlp(rlp);
+            QCOMPARE(hex0x(header.hash), entry["hash"].get<std::string>());
+            QCOMPARE(
+                Mmr::blockLeaf(HashingFunction::Poseidon, rlp, header.hash),
+                *mmrHashFromHex(QString::fromStdString(entry["poseidonLeaf"].get<std::string>())));
+            ++leaves;
+        }
+        QVERIFY(leaves >= 10);
         const json index = readJson(root + QStringLiteral("/vectors/getproof_index.json"));
         int proofs = 0;
         for (const json& entry : index["proofs"]) {
