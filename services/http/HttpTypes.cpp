@@ -67,10 +67,53 @@ std::optional<std::string> HttpRequest::bearerToken() const {
     return first == std::string::npos ? std::string() : token.substr(first);
 }
 
+bool isValidUtf8(std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        int length = 0;
+        std::uint32_t code = 0;
+        if (lead < 0x80) {
+            ++i;
+            continue;
+        }
+        if ((lead & 0xe0) == 0xc0) {
+            length = 2;
+            code = lead & 0x1f;
+        } else if ((lead & 0xf0) == 0xe0) {
+            length = 3;
+            code = lead & 0x0f;
+        } else if ((lead & 0xf8) == 0xf0) {
+            length = 4;
+            code = lead & 0x07;
+        } else {
+            return false;
+        }
+        if (i + std::size_t(length) > text.size()) {
+            return false;
+        }
+        for (int k = 1; k < length; ++k) {
+            const auto next = static_cast<unsigned char>(text[i + std::size_t(k)]);
+            if ((next & 0xc0) != 0x80) {
+                return false;
+            }
+            code = (code << 6) | (next & 0x3f);
+        }
+        static constexpr std::uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (code < kSmallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+            return false;
+        }
+        i += std::size_t(length);
+    }
+    return true;
+}
+
 HttpResponse HttpResponse::json(int status, const nlohmann::json& value) {
     HttpResponse response;
     response.status = status;
-    response.body = value.dump();
+    // A body may echo what a client sent (an error detail naming a file): bytes that are not
+    // UTF-8 are replaced rather than failing the whole answer.
+    response.body = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return response;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace proofdesk::http {
@@ -38,6 +39,9 @@ struct HttpRequest {
     // The token of "Authorization: Bearer <token>", if that header has that form.
     std::optional<std::string> bearerToken() const;
 };
+
+// Whether the bytes are well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF).
+bool isValidUtf8(std::string_view text);
 
 struct HttpResponse {
     int status = 200;

@@ -49,7 +49,13 @@ public:
     }
     std::optional<std::string> text(const std::string& name) const {
         auto it = m_parts.find(name);
-        return it == m_parts.end() ? std::nullopt : std::optional<std::string>(it->second->content);
+        if (it == m_parts.end()) {
+            return std::nullopt;
+        }
+        if (!isValidUtf8(it->second->content)) {
+            badRequest("INVALID_UTF8", name + " is not UTF-8 text");
+        }
+        return it->second->content;
     }
     std::optional<UploadedFile> file(const std::string& name) const {
         auto it = m_parts.find(name);

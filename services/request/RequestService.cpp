@@ -41,11 +41,13 @@ void RequestService::start() {
             jobs[{str(rows.value(0)), rows.value(1).toInt()}] = str(rows.value(2));
         }
     }
-    for (const auto& [key, jobId] : jobs) {
-        const std::optional<JobRecord> job = m_jobs.job(qstr(jobId));
+    for (const auto& entry : jobs) {
+        const std::string& queryId = entry.first.first;
+        const int index = entry.first.second;
+        const std::optional<JobRecord> job = m_jobs.job(qstr(entry.second));
         if (job && job->state == JobState::Failed) {
-            m_store.write(
-                [&](QSqlDatabase&) { failIn(key.first, key.second, job->error.toStdString()); });
+            const std::string reason = job->error.toStdString();
+            m_store.write([&](QSqlDatabase&) { failIn(queryId, index, reason); });
         }
     }
     m_stopping = false;

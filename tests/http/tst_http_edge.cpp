@@ -9,6 +9,7 @@
 #include "http/RequestLog.h"
 #include "http/Router.h"
 
+#include <QFile>
 #include <QTcpSocket>
 #include <QTest>
 #include <QUrl>
@@ -19,6 +20,15 @@
 using namespace proofdesk;
 using namespace proofdesk::test;
 using nlohmann::json;
+
+namespace {
+
+std::string sampleProgram() {
+    QFile file(QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/fibonacci.json"));
+    return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string();
+}
+
+} // namespace
 
 class HttpEdgeTest : public QObject {
     Q_OBJECT
@@ -83,6 +93,26 @@ private slots:
         QCOMPARE(reply.status, 200);
         COMPARE_JSON(reply.json(), json({{"message", "Alive!"}}));
         QCOMPARE(reply.header("Content-Type"), std::string("application/json"));
+    }
+
+    // Found by fuzz_multipart: a part name that is not UTF-8 made the error body fail to
+    // serialise, and the client got the library's bare 500.
+    void errorsEchoingNonUtf8InputStayJson() {
+        TestServer server;
+        TestHttp http(server.url());
+        const std::string key = server.mintKey(QStringLiteral("edge")).toStdString();
+        const Reply reply =
+            http.postMultipart("/core-query", {{"\xc7\xc7name", "x"}}, {{"api-key", key}});
+        QCOMPARE(reply.status, 400);
+        const json body = reply.json();
+        QCOMPARE(body["message"].get<std::string>(), std::string("UNKNOWN_PART"));
+        QVERIFY(body["detail"].get<std::string>().find("\xef\xbf\xbd") != std::string::npos);
+        // A text part that is not UTF-8 where a stored record would keep it.
+        const Reply stored = http.postMultipart(
+            "/core-query", {{"programFile", sampleProgram(), "p.json"}, {"externalId", "\xc7\xc7"}},
+            {{"api-key", key}});
+        QCOMPARE(stored.status, 400);
+        QCOMPARE(stored.json()["message"].get<std::string>(), std::string("INVALID_UTF8"));
     }
 
     void unknownRoutesAndWrongMethodsAreJson() {

@@ -1,0 +1,33 @@
+// libFuzzer target: the submit-request JSON validator. Any JSON either validates or is refused
+// with a ServiceError of kind BadRequest (400) or Unprocessable (422) -- never another exception
+// or a crash. What validates round-trips: its canonical form validates again to the same
+// canonical form.
+
+#include "core/ServiceError.h"
+#include "request/UserRequest.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+
+using namespace proofdesk;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const nlohmann::json body = nlohmann::json::parse(data, data + size, nullptr, false);
+    if (body.is_discarded()) {
+        return 0;
+    }
+    try {
+        const request::UserRequest parsed = request::parseUserRequest(body);
+        const nlohmann::json canonical = request::canonicalJson(parsed);
+        const nlohmann::json again = request::canonicalJson(request::parseUserRequest(canonical));
+        if (again != canonical) {
+            std::abort();
+        }
+    } catch (const ServiceError& error) {
+        if (error.kind() != ErrorKind::BadRequest && error.kind() != ErrorKind::Unprocessable) {
+            std::abort();
+        }
+    }
+    return 0;
+}
