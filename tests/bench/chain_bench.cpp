@@ -50,8 +50,9 @@ void benchHeaders() {
         matches += crypto::keccak256(chain::rlpEncodeList(payload)) == header.claimedHash;
     }
     double seconds = secondsSince(start);
-    std::printf("header RLP + keccak + compare (Prague, %zu fields): %.0f headers/s (%d ok)\n",
-                header.fields.size(), rounds / seconds, matches);
+    std::printf("chain_header_verifications_per_second %.0f (RLP + keccak + compare, Prague, %zu "
+                "fields; %d ok; target >= 100000)\n",
+                rounds / seconds, header.fields.size(), matches);
     // The same from the RPC JSON (hex decoding included).
     const int jsonRounds = 100000;
     start = SteadyClock::now();
@@ -59,7 +60,7 @@ void benchHeaders() {
         matches += chain::headerFromRpc(block).hashMatches();
     }
     seconds = secondsSince(start);
-    std::printf("header from eth_getBlockByNumber JSON + verify: %.0f headers/s\n",
+    std::printf("chain_headers_from_rpc_json_per_second %.0f (hex decoding included)\n",
                 jsonRounds / seconds);
 }
 
@@ -75,9 +76,9 @@ void benchMmr(chain::HashingFunction function, int appends) {
     }
     const chain::MmrHash root = mmr.root();
     const double seconds = secondsSince(start);
-    std::printf("MMR %s: %d appends in %.3f s = %.0f appends/s (root %s...)\n",
-                qPrintable(chain::hashingFunctionName(function)), appends, seconds,
-                appends / seconds, qPrintable(chain::toHex(root).left(18)));
+    std::printf("mmr_%s_appends_per_second %.0f (%d appends in %.3f s, root %s...)\n",
+                qPrintable(chain::hashingFunctionName(function).toLower()), appends / seconds,
+                appends, seconds, qPrintable(chain::toHex(root).left(18)));
 }
 
 int benchRangeRequest() {
@@ -114,8 +115,9 @@ int benchRangeRequest() {
             QThread::msleep(20);
             status = client.get("/get_queries/" + id).json()["queries"][0]["status"];
         }
-        std::printf("10,000-block range request (%s MMR), submit to COMPLETED: %.2f s (%s)\n",
-                    hashing, secondsSince(start), status.c_str());
+        std::printf("range_request_10000_blocks_%s_seconds %.2f (submit to %s)\n",
+                    QString::fromLatin1(hashing).toLower().toLatin1().constData(),
+                    secondsSince(start), status.c_str());
     }
     return 0;
 }

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Proof-service load benchmark (issue #4) against a real `proofdesk serve`, driven by wrk:
+# Load benchmark against a real `proofdesk serve`, driven by wrk:
 #   1. durable POST /core-query submissions per second (multipart, a registered programHash,
-#      result TRACE_GENERATION) at 16 connections; target >= 300/s;
-#   2. GET /core-query/{id} per second at 64 connections; targets >= 10,000/s and p99 < 20 ms.
-# Afterwards it checks that every acknowledged submission is in the store.
+#      result TRACE_GENERATION) at 16 and at 64 connections; target >= 300/s;
+#   2. GET /core-query/{id} per second at 16 and 64 connections; targets >= 10,000/s and
+#      p99 < 20 ms at 64;
+#   3. GET /get_queries/{request_id} (request service) per second at 16 and 64 connections.
+# Afterwards it checks that every acknowledged submission is in the store, and reports the
+# server's peak RSS. The last lines (after "== figures") are `name value` pairs for run.sh.
 #
 # Usage: tests/bench/proof_load.sh [path/to/proofdesk] [seconds]
 # Build Release first (cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release && cmake --build build-rel).
@@ -55,11 +58,17 @@ wrk.headers["Content-Type"] = "multipart/form-data; boundary=$BOUNDARY"
 wrk.headers["api-key"] = "$KEY"
 LUA
 
-echo "== POST /core-query, 16 connections, ${SECONDS_PER_RUN}s"
-wrk -t2 -c16 -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/post.lua" "$URL/core-query" | tee "$WORK/post.txt"
-POST_RATE=$(awk '/Requests\/sec/ {print $2}' "$WORK/post.txt")
-POST_REQUESTS=$(awk '/requests in/ {print $1}' "$WORK/post.txt")
-NON2XX=$(awk '/Non-2xx/ {print $5}' "$WORK/post.txt"); NON2XX=${NON2XX:-0}
+POST_REQUESTS=0
+NON2XX=0
+for CONNECTIONS in 16 64; do
+    echo "== POST /core-query, $CONNECTIONS connections, ${SECONDS_PER_RUN}s"
+    wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/post.lua" \
+        "$URL/core-query" | tee "$WORK/post$CONNECTIONS.txt"
+    POST_REQUESTS=$((POST_REQUESTS + $(awk '/requests in/ {print $1}' "$WORK/post$CONNECTIONS.txt")))
+    N=$(awk '/Non-2xx/ {print $5}' "$WORK/post$CONNECTIONS.txt"); NON2XX=$((NON2XX + ${N:-0}))
+done
+POST_RATE=$(awk '/Requests\/sec/ {print $2}' "$WORK/post16.txt")
+POST_RATE64=$(awk '/Requests\/sec/ {print $2}' "$WORK/post64.txt")
 
 # Let the pipeline finish the submitted trace jobs first, so the reads below measure the read path
 # rather than two job workers competing for the two cores; the drain rate is a figure of its own.
@@ -71,13 +80,24 @@ while [ "$(total_of "&status=DONE")" -lt "$STORED" ]; do
     sleep 0.5
 done
 DRAIN_SECONDS=$(awk -v a="$DRAIN_START" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')
-PIPELINE_RATE=$(awk -v n="$STORED" -v s="$DRAIN_SECONDS" -v t="$SECONDS_PER_RUN" \
+PIPELINE_RATE=$(awk -v n="$STORED" -v s="$DRAIN_SECONDS" -v t="$((2 * SECONDS_PER_RUN))" \
     'BEGIN{printf "%.0f", n / (t + s)}')
 ID=$(curl -sf "$URL/core-queries?limit=1" -H "api-key: $KEY" | sed -E 's/.*"id":"([^"]+)".*/\1/')
-echo "== GET /core-query/$ID, 64 connections, ${SECONDS_PER_RUN}s"
-wrk -t2 -c64 -d"${SECONDS_PER_RUN}s" --latency "$URL/core-query/$ID" | tee "$WORK/get.txt"
-GET_RATE=$(awk '/Requests\/sec/ {print $2}' "$WORK/get.txt")
-GET_P99=$(awk '$1 == "99%" {print $2}' "$WORK/get.txt")
+REQUEST_ID=$(curl -sf -X POST "$URL/submit-request" -H "api-key: $KEY" \
+    -d '{"destination_chain_id":"1","data":{"1":{"block:1":null}}}' |
+    sed -E 's/.*"request_id":"([^"]+)".*/\1/')
+for CONNECTIONS in 16 64; do
+    echo "== GET /core-query/$ID, $CONNECTIONS connections, ${SECONDS_PER_RUN}s"
+    wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency "$URL/core-query/$ID" |
+        tee "$WORK/get$CONNECTIONS.txt"
+    echo "== GET /get_queries/$REQUEST_ID, $CONNECTIONS connections, ${SECONDS_PER_RUN}s"
+    wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" --latency "$URL/get_queries/$REQUEST_ID" |
+        tee "$WORK/queries$CONNECTIONS.txt"
+done
+rate() { awk '/Requests\/sec/ {print $2}' "$1"; }
+p99() { awk '$1 == "99%" {print $2}' "$1"; }
+GET_RATE=$(rate "$WORK/get64.txt")
+GET_P99=$(p99 "$WORK/get64.txt")
 
 RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/"$SERVER_PID"/status)
 to_ms() { case "$1" in *us) awk -v v="${1%us}" 'BEGIN{print v/1000}';; *ms) echo "${1%ms}";; *s) awk -v v="${1%s}" 'BEGIN{print v*1000}';; esac; }
@@ -95,3 +115,16 @@ row "acknowledged submissions stored" "$STORED/$((POST_REQUESTS - NON2XX))" "all
     "$([ "$STORED" -ge $((POST_REQUESTS - NON2XX)) ] && echo pass || echo FAIL)"
 row "trace-generation queries finished/s" "$PIPELINE_RATE" "-" "-"
 row "server peak RSS MiB" "$((RSS_KB / 1024))" "-" "-"
+echo "== figures"
+echo "load_post_core_query_per_second_16 $POST_RATE"
+echo "load_post_core_query_per_second_64 $POST_RATE64"
+echo "load_get_core_query_per_second_16 $(rate "$WORK/get16.txt")"
+echo "load_get_core_query_per_second_64 $GET_RATE"
+echo "load_get_core_query_p99_ms_16 $(to_ms "$(p99 "$WORK/get16.txt")")"
+echo "load_get_core_query_p99_ms_64 $P99_MS"
+echo "load_get_queries_per_second_16 $(rate "$WORK/queries16.txt")"
+echo "load_get_queries_per_second_64 $(rate "$WORK/queries64.txt")"
+echo "load_get_queries_p99_ms_64 $(to_ms "$(p99 "$WORK/queries64.txt")")"
+echo "load_acknowledged_stored $STORED $((POST_REQUESTS - NON2XX))"
+echo "load_pipeline_queries_per_second $PIPELINE_RATE"
+echo "load_server_peak_rss_mib $((RSS_KB / 1024))"

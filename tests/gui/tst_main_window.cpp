@@ -5,7 +5,10 @@
 #include "models/BucketModel.h"
 #include "models/ProofQueryModel.h"
 #include "models/RequestLogModel.h"
+#include "models/RequestModels.h"
+#include "ui/ActionDagView.h"
 #include "ui/MainWindow.h"
+#include "ui/SettingsDialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -38,6 +41,66 @@ api::ProofQuery query(const std::string& id, const std::string& status) {
 class MainWindowTest : public QObject {
     Q_OBJECT
 private slots:
+    void settingsDialogChecksChainRpcUrls() {
+        ui::ConsoleSettings current;
+        current.chainRpcUrls[QStringLiteral("1")] = QStringLiteral("https://rpc.example.org");
+        ui::SettingsDialog dialog(current);
+        auto* text = dialog.findChild<QPlainTextEdit*>(QStringLiteral("chainRpcPlainTextEdit"));
+        auto* banner = dialog.findChild<QLabel*>(QStringLiteral("settingsErrorBannerLabel"));
+        QCOMPARE(text->toPlainText(), QStringLiteral("1=https://rpc.example.org"));
+        text->setPlainText(QStringLiteral("137=http://127.0.0.1:8545"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QVERIFY(banner->text().contains(QStringLiteral("not a chain id")));
+        text->setPlainText(QStringLiteral("11155111=ftp://127.0.0.1"));
+        dialog.accept();
+        QVERIFY(banner->text().contains(QStringLiteral("not an http(s) URL")));
+        text->setPlainText(
+            QStringLiteral("11155111=http://127.0.0.1:8545\n\n1 = https://a.example"));
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        const std::map<QString, QString> expected{
+            {QStringLiteral("1"), QStringLiteral("https://a.example")},
+            {QStringLiteral("11155111"), QStringLiteral("http://127.0.0.1:8545")}};
+        QCOMPARE(dialog.settings().chainRpcUrls, expected);
+    }
+
+    void requestModelsAndDagFollowTheirRecords() {
+        models::GrowOrderModel orders;
+        QAbstractItemModelTester tester(&orders);
+        api::GrowOrder order;
+        order.internalId = "g1";
+        order.startBlockNumber = 100;
+        order.nextFromBlockNumber = 150;
+        order.finishBlockNumber = 199;
+        orders.update({order});
+        QCOMPARE(orders.index(0, models::GrowOrderModel::ProgressColumn)
+                     .data(models::GrowOrderModel::ProgressRole)
+                     .toInt(),
+                 50);
+        QCOMPARE(orders.index(0, models::GrowOrderModel::ProgressColumn).data().toString(),
+                 QStringLiteral("100–199, next 150 (50%)"));
+        order.finishBlockNumber.reset();
+        QCOMPARE(models::GrowOrderModel::progressPercent(order), -1);
+
+        // The DAG puts an action one column right of its deepest dependency.
+        std::vector<api::RequestAction> actions(4);
+        for (int i = 0; i < 4; ++i) {
+            actions[std::size_t(i)].index = i;
+            actions[std::size_t(i)].method = {{"name", "step"}};
+        }
+        actions[1].dependsOn = {0};
+        actions[2].dependsOn = {1};
+        actions[3].dependsOn = {0, 2};
+        actions[3].status = "FAILED";
+        ui::ActionDagView dag;
+        dag.setActions(actions);
+        QCOMPARE(dag.statuses(),
+                 (std::vector<QString>{QStringLiteral("PENDING"), QStringLiteral("PENDING"),
+                                       QStringLiteral("PENDING"), QStringLiteral("FAILED")}));
+        QCOMPARE(dag.sizeHint().width(), 2 * 16 + 4 * 200 + 3 * 56); // four columns
+    }
+
     void requestLogModelOnlyAppendsAndTrims() {
         models::RequestLogModel model(3);
         QAbstractItemModelTester tester(&model,

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# One benchmark report (issue #7): builds Release into build-rel, runs every committed benchmark
+# of the project and the wrk load test, and prints one table -- figure, value, target, pass/fail.
+#   tests/bench/run.sh [SECONDS_PER_LOAD_RUN]        (default 10; about 6 minutes in all)
+# Needs wrk and, for the request-service figures, anvil (both installed by .ci/install-deps).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+LOAD_SECONDS=${1:-10}
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build-rel -j"$(nproc)" >/dev/null
+
+echo "== sign-in round trips"; build-rel/tests/signin_roundtrip_bench --clients 8 --seconds 10 | tee "$OUT/signin.txt"
+echo "== Cairo VM and STARK hashes"; build-rel/tests/cairo_vm_bench | tee "$OUT/vm.txt"
+echo "== chain (headers, MMRs, 10,000-block request)"; build-rel/tests/chain_bench --e2e | tee "$OUT/chain.txt"
+echo "== load (wrk)"; tests/bench/proof_load.sh build-rel/app/proofdesk "$LOAD_SECONDS" | tee "$OUT/load.txt"
+if [ -x build-rel/tests/console_model_bench ]; then
+    echo "== console"
+    QT_QPA_PLATFORM=offscreen build-rel/tests/console_model_bench | tee "$OUT/console.txt"
+    tests/bench/console_startup.sh build-rel/app/proofdesk | tee "$OUT/startup.txt"
+fi
+
+value() { awk -v k="$2" '$1 == k {print $2; exit}' "$OUT/$1" 2>/dev/null; }
+printf '\n%-58s %14s %12s  %s\n' figure value target result
+row() { # name value comparison threshold
+    local result="-"
+    if [ -n "$2" ] && [ -n "$3" ]; then
+        result=$(awk -v v="$2" -v op="$3" -v t="$4" 'BEGIN {
+            ok = (op == ">=") ? (v >= t) : (v < t); print ok ? "pass" : "FAIL" }')
+    fi
+    printf '%-58s %14s %12s  %s\n' "$1" "${2:-n/a}" "${3:+$3 $4}" "${2:+$result}"
+}
+row "sign-in round trips/s (8 clients)" "$(value signin.txt signin_roundtrips_per_second)" ">=" 300
+row "VM steps/s, no trace" "$(value vm.txt vm_steps_per_second_no_trace)" ">=" 5000000
+row "VM steps/s, trace and memory files" "$(value vm.txt vm_steps_per_second_with_trace_and_memory_files)" ">=" 2000000
+row "VM proof-mode peak RSS bytes/step" "$(value vm.txt vm_proof_mode_peak_rss_bytes_per_step)" "<" 120
+row "Pedersen hashes/s" "$(value vm.txt pedersen_hashes_per_second)" ">=" 50000
+row "Poseidon hashes/s" "$(value vm.txt poseidon_hashes_per_second)" ">=" 150000
+row "header RLP + keccak verifications/s" "$(value chain.txt chain_header_verifications_per_second)" ">=" 100000
+row "Keccak MMR appends/s" "$(value chain.txt mmr_keccak_appends_per_second)" ">=" 500000
+row "Poseidon MMR appends/s" "$(value chain.txt mmr_poseidon_appends_per_second)" ">=" 100000
+row "10,000-block range request, Keccak MMR (s)" "$(value chain.txt range_request_10000_blocks_keccak_seconds)"
+row "10,000-block range request, Poseidon MMR (s)" "$(value chain.txt range_request_10000_blocks_poseidon_seconds)"
+row "POST /core-query durable/s, 16 connections" "$(value load.txt load_post_core_query_per_second_16)" ">=" 300
+row "POST /core-query durable/s, 64 connections" "$(value load.txt load_post_core_query_per_second_64)" ">=" 300
+row "GET /core-query/{id}/s, 16 connections" "$(value load.txt load_get_core_query_per_second_16)" ">=" 10000
+row "GET /core-query/{id}/s, 64 connections" "$(value load.txt load_get_core_query_per_second_64)" ">=" 10000
+row "GET /core-query/{id} p99 ms, 64 connections" "$(value load.txt load_get_core_query_p99_ms_64)" "<" 20
+row "GET /get_queries/{id}/s, 16 connections" "$(value load.txt load_get_queries_per_second_16)"
+row "GET /get_queries/{id}/s, 64 connections" "$(value load.txt load_get_queries_per_second_64)"
+row "GET /get_queries/{id} p99 ms, 64 connections" "$(value load.txt load_get_queries_p99_ms_64)"
+row "trace-generation queries finished/s" "$(value load.txt load_pipeline_queries_per_second)"
+row "server peak RSS under load (MiB)" "$(value load.txt load_server_peak_rss_mib)"
+stored=$(awk '$1 == "load_acknowledged_stored" {print $2 "/" $3}' "$OUT/load.txt")
+row "acknowledged POSTs found stored" "$stored"
+if [ -f "$OUT/console.txt" ]; then
+    row "console start to a shown window, median (ms)" "$(awk '/^median/ {print $2}' "$OUT/startup.txt")" "<" 1500
+fi

@@ -1,0 +1,366 @@
+// Crash-and-restart soak (issue #7): starts `proofdesk serve`, sends submissions from several
+// concurrent clients -- proof queries of a small program and, when anvil is installed, data
+// requests against a dev chain -- kills the server with SIGKILL at random moments, restarts it
+// each time, and then checks that every acknowledged (2xx) submission exists, that every query
+// reaches a terminal state with a reason, that nothing is duplicated, and that every stored
+// artifact still matches its SHA-256. Prints the counts; exits non-zero on any loss.
+//
+//   proofdesk_soak --binary build/app/proofdesk [--submissions 1000] [--kills 5] [--clients 4]
+//
+// The test suite runs it short (soak_short: 100 submissions, 2 kills).
+
+#include "DevChain.h"
+#include "TestHttp.h"
+#include "core/Store.h"
+#include "proof/ArtifactStore.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSqlQuery>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+using namespace proofdesk;
+using nlohmann::json;
+
+namespace {
+
+int freePort() {
+    QTcpServer probe;
+    probe.listen(QHostAddress::LocalHost, 0);
+    return probe.serverPort();
+}
+
+class Server {
+public:
+    Server(QString binary, QStringList arguments)
+        : m_binary(std::move(binary)), m_arguments(std::move(arguments)) {}
+    ~Server() { kill(); }
+
+    bool start() {
+        m_process = std::make_unique<QProcess>();
+        m_process->start(m_binary, m_arguments);
+        if (!m_process->waitForStarted(10000)) {
+            return false;
+        }
+        QByteArray printed;
+        QDeadlineTimer deadline(30000);
+        while (!deadline.hasExpired()) {
+            if (!m_process->waitForReadyRead(int(deadline.remainingTime()))) {
+                break;
+            }
+            printed += m_process->readAllStandardOutput();
+            if (printed.contains("Press Ctrl+C")) {
+                return true;
+            }
+        }
+        std::fprintf(stderr, "the server did not start: %s\n",
+                     m_process->readAllStandardError().constData());
+        return false;
+    }
+    void kill() {
+        if (m_process && m_process->state() != QProcess::NotRunning) {
+            ::kill(pid_t(m_process->processId()), SIGKILL);
+            m_process->waitForFinished(10000);
+        }
+    }
+    void stop() {
+        if (m_process && m_process->state() != QProcess::NotRunning) {
+            ::kill(pid_t(m_process->processId()), SIGTERM);
+            m_process->waitForFinished(20000);
+        }
+    }
+
+private:
+    QString m_binary;
+    QStringList m_arguments;
+    std::unique_ptr<QProcess> m_process;
+};
+
+struct Acknowledged {
+    std::mutex mutex;
+    std::vector<std::string> proofIds;
+    std::vector<std::string> requestIds;
+    std::set<std::string> dedupIds;
+};
+
+bool terminalProof(const std::string& status) {
+    return status == "DONE" || status == "FAILED";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption binaryOption(QStringLiteral("binary"), QStringLiteral("proofdesk"),
+                                          QStringLiteral("path"));
+    const QCommandLineOption submissionsOption(QStringLiteral("submissions"),
+                                               QStringLiteral("How many."), QStringLiteral("n"),
+                                               QStringLiteral("1000"));
+    const QCommandLineOption killsOption(QStringLiteral("kills"), QStringLiteral("SIGKILLs."),
+                                         QStringLiteral("n"), QStringLiteral("5"));
+    const QCommandLineOption clientsOption(QStringLiteral("clients"),
+                                           QStringLiteral("Concurrent clients."),
+                                           QStringLiteral("n"), QStringLiteral("4"));
+    parser.addOptions({binaryOption, submissionsOption, killsOption, clientsOption});
+    parser.process(app);
+    const int total = parser.value(submissionsOption).toInt();
+    const int kills = parser.value(killsOption).toInt();
+    const int clients = std::max(1, parser.value(clientsOption).toInt());
+
+    QFile sample(QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/fibonacci.json"));
+    if (!sample.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "resources/samples/fibonacci.json is missing\n");
+        return 2;
+    }
+    const std::string program = sample.readAll().toStdString();
+
+    QTemporaryDir dataDir;
+    test::DevChain chain;
+    QString chainError;
+    const bool withChain = chain.start(&chainError);
+    if (withChain) {
+        chain.mine(20);
+    } else {
+        std::printf("no dev chain (%s): proof queries only\n", qPrintable(chainError));
+    }
+    const int port = freePort();
+    QStringList arguments{QStringLiteral("serve"),
+                          QStringLiteral("--listen"),
+                          QStringLiteral("127.0.0.1:%1").arg(port),
+                          QStringLiteral("--data-dir"),
+                          dataDir.path(),
+                          QStringLiteral("--prover"),
+                          QStringLiteral("mock")};
+    if (withChain) {
+        arguments << QStringLiteral("--chain-rpc") << QStringLiteral("11155111=") + chain.url();
+    }
+    QProcess keys;
+    keys.start(parser.value(binaryOption),
+               {QStringLiteral("keys"), QStringLiteral("create"), QStringLiteral("--data-dir"),
+                dataDir.path(), QStringLiteral("--project"), QStringLiteral("soak")});
+    keys.waitForFinished(30000);
+    const std::string key = QString::fromUtf8(keys.readAllStandardOutput()).trimmed().toStdString();
+    if (key.empty()) {
+        std::fprintf(stderr, "could not mint a key\n");
+        return 2;
+    }
+    Server server(parser.value(binaryOption), arguments);
+    if (!server.start()) {
+        return 2;
+    }
+    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+
+    Acknowledged acknowledged;
+    std::atomic<int> next{0};
+    std::atomic<int> sent{0};
+    std::atomic<int> retries{0};
+    std::vector<std::thread> threads;
+    for (int c = 0; c < clients; ++c) {
+        threads.emplace_back([&, c] {
+            test::TestHttp http(url);
+            std::mt19937 random(std::uint32_t(c) + 1);
+            for (int i = next++; i < total; i = next++) {
+                const bool dataRequest = withChain && i % 4 == 3;
+                const std::string dedupId = "soak-" + std::to_string(i);
+                for (int attempt = 0; attempt < 600; ++attempt) {
+                    test::Reply reply;
+                    if (dataRequest) {
+                        const json body{{"destination_chain_id", "1"},
+                                        {"data",
+                                         {{"11155111",
+                                           {{"block:" + std::to_string(1 + random() % 20),
+                                             {{"header", {"StateRoot"}}}}}}}}};
+                        reply = http.postJson("/submit-request", body, {{"api-key", key}});
+                    } else {
+                        reply = http.postMultipart("/core-query",
+                                                   {{"programFile", program, "fibonacci.json"},
+                                                    {"dedupId", dedupId},
+                                                    {"externalId", "soak " + std::to_string(i)}},
+                                                   {{"api-key", key}});
+                    }
+                    ++sent;
+                    const json answer = reply.json();
+                    std::lock_guard lock(acknowledged.mutex);
+                    if (dataRequest && reply.status == 200) {
+                        acknowledged.requestIds.push_back(answer.value("request_id", ""));
+                        break;
+                    }
+                    if (!dataRequest && (reply.status == 201 || reply.status == 409)) {
+                        // 409: an earlier attempt was stored although its answer was lost.
+                        const std::string id = answer.contains("coreQueryId")
+                                                   ? answer["coreQueryId"].get<std::string>()
+                                                   : answer.value("id", std::string());
+                        acknowledged.proofIds.push_back(id);
+                        acknowledged.dedupIds.insert(dedupId);
+                        break;
+                    }
+                    ++retries;
+                    QThread::msleep(50); // the server is down or restarting
+                }
+            }
+        });
+    }
+    // Kill at random moments while submissions flow.
+    std::mt19937 random(42);
+    for (int k = 0; k < kills; ++k) {
+        const int target = total * (k + 1) / (kills + 1);
+        while (next.load() < target) {
+            QThread::msleep(5);
+        }
+        QThread::msleep(random() % 100);
+        server.kill();
+        std::printf("SIGKILL %d after %d submissions started\n", k + 1, next.load());
+        if (!server.start()) {
+            return 2;
+        }
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+
+    // Every acknowledged submission exists and finishes with a reason.
+    test::TestHttp http(url);
+    int lost = 0, unfinished = 0, failedWithoutReason = 0, done = 0, failed = 0;
+    std::set<std::string> uniqueProofIds(acknowledged.proofIds.begin(),
+                                         acknowledged.proofIds.end());
+    for (const std::string& id : uniqueProofIds) {
+        QDeadlineTimer deadline(120000);
+        json query;
+        int status = 0;
+        while (!deadline.hasExpired()) {
+            const test::Reply reply = http.get("/core-query/" + id);
+            status = reply.status;
+            query = reply.json()["coreQuery"];
+            if (status != 200 || terminalProof(query.value("status", ""))) {
+                break;
+            }
+            QThread::msleep(20);
+        }
+        if (status != 200) {
+            ++lost;
+        } else if (!terminalProof(query.value("status", ""))) {
+            ++unfinished;
+        } else if (query["status"] == "DONE") {
+            ++done;
+        } else {
+            ++failed;
+            if (!query["errorReason"].is_string() ||
+                query["errorReason"].get<std::string>().empty()) {
+                ++failedWithoutReason;
+            }
+        }
+    }
+    int completed = 0;
+    for (const std::string& id : acknowledged.requestIds) {
+        QDeadlineTimer deadline(120000);
+        json queries;
+        bool finished = false;
+        while (!deadline.hasExpired()) {
+            queries = http.get("/get_queries/" + id).json()["queries"];
+            finished = !queries.empty();
+            for (const json& query : queries) {
+                const std::string status = query.value("status", "");
+                finished = finished && (status == "COMPLETED" || status == "FAILED");
+            }
+            if (finished || queries.empty()) {
+                break;
+            }
+            QThread::msleep(20);
+        }
+        if (queries.empty()) {
+            ++lost;
+            continue;
+        }
+        if (!finished) {
+            ++unfinished;
+            continue;
+        }
+        for (const json& query : queries) {
+            if (query.value("status", "") == "COMPLETED") {
+                ++completed;
+                continue;
+            }
+            ++failed;
+            bool reason = false;
+            const json actions =
+                http.get("/get_actions/" + query.value("internal_id", "")).json()["actions"];
+            for (const json& action : actions) {
+                reason = reason ||
+                         action.value("method", json::object()).value("error", json()).is_string();
+            }
+            failedWithoutReason += reason ? 0 : 1;
+        }
+    }
+    // No duplicates: each dedupId is stored once.
+    int stored = 0, duplicates = 0;
+    std::map<std::string, int> perDedup;
+    for (int offset = 0;; offset += 500) {
+        const json page =
+            http.get("/core-queries?limit=500&offset=" + std::to_string(offset), {{"api-key", key}})
+                .json();
+        const json data = page.value("coreQueries", json::array());
+        for (const json& query : data) {
+            ++stored;
+            const json dedupId = query.value("dedupId", json());
+            if (dedupId.is_string() && ++perDedup[dedupId.get<std::string>()] == 2) {
+                ++duplicates;
+            }
+        }
+        if (data.size() < 500) {
+            break;
+        }
+    }
+    server.stop();
+
+    // Every artifact on disk still has the digest it is stored under.
+    int artifacts = 0, badArtifacts = 0;
+    {
+        Store store(dataDir.filePath(QStringLiteral("proofdesk.sqlite")));
+        proof::ArtifactStore files(dataDir.filePath(QStringLiteral("artifacts")));
+        QSqlQuery rows = store.exec(QStringLiteral("SELECT DISTINCT sha256 FROM proof_artifacts"));
+        while (rows.next()) {
+            const std::string digest = rows.value(0).toString().toStdString();
+            const auto bytes = files.get(digest);
+            ++artifacts;
+            if (!bytes || proof::ArtifactStore::sha256Of(*bytes) != digest) {
+                ++badArtifacts;
+            }
+        }
+    }
+
+    std::printf("submissions %d (HTTP attempts %d, retried while down %d), SIGKILLs %d\n", total,
+                sent.load(), retries.load(), kills);
+    std::printf("acknowledged: %zu proof queries, %zu data requests\n", uniqueProofIds.size(),
+                acknowledged.requestIds.size());
+    std::printf("stored proof queries %d (acknowledged %zu; a few more when an answer was lost)\n",
+                stored, uniqueProofIds.size());
+    std::printf("terminal: proof DONE %d, request queries COMPLETED %d, FAILED %d (without a "
+                "reason: %d)\n",
+                done, completed, failed, failedWithoutReason);
+    std::printf("lost acknowledged %d, unfinished %d, duplicates %d, artifacts verified %d (bad "
+                "%d)\n",
+                lost, unfinished, duplicates, artifacts, badArtifacts);
+    const bool ok = lost == 0 && unfinished == 0 && duplicates == 0 && badArtifacts == 0 &&
+                    stored >= int(uniqueProofIds.size()) && failedWithoutReason == 0 &&
+                    int(uniqueProofIds.size() + acknowledged.requestIds.size()) == total;
+    std::printf("%s\n", ok ? "SOAK OK" : "SOAK FAILED");
+    return ok ? 0 : 1;
+}
