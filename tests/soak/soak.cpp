@@ -32,6 +32,7 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <sys/prctl.h>
 #include <thread>
 #include <vector>
 
@@ -54,6 +55,11 @@ public:
 
     bool start() {
         m_process = std::make_unique<QProcess>();
+        // Its request log (a line per request on stderr) would fill an undrained pipe and stall
+        // every request behind the log's lock.
+        m_process->setStandardErrorFile(QProcess::nullDevice());
+        // The server dies with the soak, even when the soak crashes.
+        m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         m_process->start(m_binary, m_arguments);
         if (!m_process->waitForStarted(10000)) {
             return false;

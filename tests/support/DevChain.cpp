@@ -10,6 +10,9 @@
 
 #include <stdexcept>
 
+#include <csignal>
+#include <sys/prctl.h>
+
 namespace proofdesk::test {
 
 DevChain::DevChain() = default;
@@ -38,6 +41,8 @@ bool DevChain::start(QString* error) {
     const QString log = m_logDir.filePath(QStringLiteral("anvil.log"));
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     m_process.setStandardOutputFile(log);
+    // The chain dies with the test, even when the test crashes.
+    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m_process.start(anvil, {QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
                             QStringLiteral("--port"), QStringLiteral("0"),
                             QStringLiteral("--chain-id"), QStringLiteral("11155111")});
