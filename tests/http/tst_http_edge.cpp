@@ -9,10 +9,13 @@
 #include "http/RequestLog.h"
 #include "http/Router.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTcpSocket>
+
 #include <QTest>
 #include <QUrl>
+#include <mutex>
 
 #include <atomic>
 #include <thread>
@@ -81,8 +84,53 @@ private slots:
         for (std::thread& thread : threads) {
             thread.join();
         }
+        log.flush();
         QCOMPARE(calls.load(), 16000);
         QCOMPARE(overlaps.load(), 0);
+    }
+
+    // Found by the soak: `serve` logs each request to stderr; into a pipe nobody drained, the
+    // write blocked and every request waited behind it. The sink now blocks only the log.
+    void aBlockedRequestLogSinkDoesNotStallRequests() {
+        TestServer server;
+        std::mutex gate;
+        std::unique_lock closed(gate);
+        std::atomic<int> delivered{0};
+        server.server().requestLog().setSink([&](const http::RequestLogEntry&) {
+            std::lock_guard wait(gate); // blocked until the test opens the gate
+            ++delivered;
+        });
+        TestHttp http(server.url());
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < 50; ++i) {
+            QCOMPARE(http.get("/is-alive").status, 200);
+        }
+        QVERIFY2(timer.elapsed() < 5000, "requests waited for the log sink");
+        QCOMPARE(delivered.load(), 0);
+        QCOMPARE(server.server().requestLog().recent().size(), std::size_t(50));
+        closed.unlock();
+        server.server().requestLog().flush();
+        QCOMPARE(delivered.load(), 50);
+    }
+
+    void aFullRequestLogBacklogDropsAndCounts() {
+        http::RequestLog log(10, 4);
+        std::mutex gate;
+        std::unique_lock closed(gate);
+        std::atomic<int> delivered{0};
+        log.setSink([&](const http::RequestLogEntry&) {
+            std::lock_guard wait(gate);
+            ++delivered;
+        });
+        for (int i = 0; i < 20; ++i) {
+            log.record({});
+        }
+        closed.unlock();
+        log.flush();
+        QCOMPARE(std::uint64_t(delivered.load()) + log.dropped(), std::uint64_t(20));
+        QVERIFY(log.dropped() >= 15); // at most the backlog and the one in hand got through
+        QCOMPARE(log.recent().size(), std::size_t(10));
     }
 
     void isAliveAnswers() {
