@@ -9,6 +9,7 @@
 #include <QSqlQuery>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace proofdesk::request {
@@ -226,68 +227,92 @@ RequestService::Outcome RequestService::perform(const QueryRow& query, const Act
         const json& resolve = method(action.dependsOn.at(0));
         const Ranges ranges = allBlocks(resolve);
         const std::vector<std::int64_t> numbers = numbersOf(ranges);
-        auto rpc = rpcFor(chainId, &context);
-        std::vector<chain::RpcCall> calls;
-        calls.reserve(numbers.size());
-        for (std::int64_t number : numbers) {
-            calls.push_back({"eth_getBlockByNumber", {hexNumber(number), false}});
-        }
-        const std::vector<json> blocks = rpc->batch(calls);
-        auto headers = std::make_shared<std::vector<chain::BlockHeader>>();
-        headers->reserve(numbers.size());
-        for (std::size_t i = 0; i < numbers.size(); ++i) {
-            if (blocks[i].is_null()) {
-                throw ChainError("chain " + chainId + " has no block " +
-                                 std::to_string(numbers[i]));
-            }
-            chain::BlockHeader header = chain::headerFromRpc(blocks[i]);
-            if (std::int64_t(header.number) != numbers[i]) {
-                throw ChainError("the RPC answered block " + std::to_string(numbers[i]) +
-                                 " with block " + std::to_string(header.number));
-            }
-            if (!header.hashMatches()) {
-                throw ChainError("block " + std::to_string(numbers[i]) + " of chain " + chainId +
-                                 ": keccak(rlp(header)) is " + hex0x(header.hash) +
-                                 " but the RPC gives its hash as " + hex0x(header.claimedHash) +
-                                 "; the header is not trusted");
-            }
-            if (i > 0 && numbers[i] == numbers[i - 1] + 1 &&
-                header.parentHash() != (*headers)[i - 1].hash) {
-                throw ChainError("block " + std::to_string(numbers[i]) +
-                                 "'s parentHash does not link to block " +
-                                 std::to_string(numbers[i - 1]) +
-                                 "'s hash (a reorganisation during the request?)");
-            }
-            headers->push_back(std::move(header));
-        }
-        json perBlock = json::object();
+        // The blocks whose fields the request names, and which fields.
+        std::map<std::int64_t, std::vector<std::string>> wanted;
         for (const auto& [selector, fields] : inputs.at("header_fields").items()) {
             for (const std::int64_t number :
                  numbersOf(rangesFrom(resolvedBlocks(resolve)[selector]))) {
-                const auto position = std::size_t(
-                    std::lower_bound(numbers.begin(), numbers.end(), number) - numbers.begin());
-                const chain::BlockHeader& header = (*headers)[position];
-                json& entry = perBlock[std::to_string(number)];
-                entry["block_hash"] = hex0x(header.hash);
+                auto& list = wanted[number];
                 for (const json& field : fields) {
-                    entry["fields"][field.get<std::string>()] =
-                        chain::headerFieldValue(header, QString::fromStdString(field))
-                            .value_or(QString())
-                            .toStdString();
+                    if (std::find(list.begin(), list.end(), field.get<std::string>()) ==
+                        list.end()) {
+                        list.push_back(field.get<std::string>());
+                    }
                 }
             }
         }
+        auto rpc = rpcFor(chainId, &context);
+        json perBlock = json::object();
+        QByteArray previousHash;
+        std::int64_t previousNumber = -1;
+        // In chunks, so a 100,000-block request holds one chunk of JSON at a time: each chunk is
+        // fetched in one batch, checked, and its verified headers stored (a cache of verified
+        // facts, so storing them before the action completes is harmless).
+        const std::size_t chunk = std::max<std::size_t>(1, m_settings.chunkSize);
+        for (std::size_t first = 0; first < numbers.size(); first += chunk) {
+            if (context.stopRequested()) {
+                throw ChainError("the server is stopping", true);
+            }
+            const std::size_t end = std::min(numbers.size(), first + chunk);
+            std::vector<chain::RpcCall> calls;
+            calls.reserve(end - first);
+            for (std::size_t i = first; i < end; ++i) {
+                calls.push_back({"eth_getBlockByNumber", {hexNumber(numbers[i]), false}});
+            }
+            const std::vector<json> blocks = rpc->batch(calls);
+            std::vector<chain::BlockHeader> headers;
+            headers.reserve(blocks.size());
+            for (std::size_t i = first; i < end; ++i) {
+                const json& block = blocks[i - first];
+                if (block.is_null()) {
+                    throw ChainError("chain " + chainId + " has no block " +
+                                     std::to_string(numbers[i]));
+                }
+                chain::BlockHeader header = chain::headerFromRpc(block);
+                if (std::int64_t(header.number) != numbers[i]) {
+                    throw ChainError("the RPC answered block " + std::to_string(numbers[i]) +
+                                     " with block " + std::to_string(header.number));
+                }
+                if (!header.hashMatches()) {
+                    throw ChainError("block " + std::to_string(numbers[i]) + " of chain " +
+                                     chainId + ": keccak(rlp(header)) is " + hex0x(header.hash) +
+                                     " but the RPC gives its hash as " + hex0x(header.claimedHash) +
+                                     "; the header is not trusted");
+                }
+                if (numbers[i] == previousNumber + 1 && header.parentHash() != previousHash) {
+                    throw ChainError("block " + std::to_string(numbers[i]) +
+                                     "'s parentHash does not link to block " +
+                                     std::to_string(previousNumber) +
+                                     "'s hash (a reorganisation during the request?)");
+                }
+                previousHash = header.hash;
+                previousNumber = numbers[i];
+                if (const auto it = wanted.find(numbers[i]); it != wanted.end()) {
+                    json& entry = perBlock[std::to_string(numbers[i])];
+                    entry["block_hash"] = hex0x(header.hash);
+                    for (const std::string& field : it->second) {
+                        entry["fields"][field] =
+                            chain::headerFieldValue(header, QString::fromStdString(field))
+                                .value_or(QString())
+                                .toStdString();
+                    }
+                }
+                headers.push_back(std::move(header));
+            }
+            m_store.write([&](QSqlDatabase&) {
+                for (const chain::BlockHeader& header : headers) {
+                    m_store.exec(
+                        QStringLiteral("INSERT OR REPLACE INTO verified_headers "
+                                       "(chain_id, number, hash, rlp) VALUES (?, ?, ?, "
+                                       "?)"),
+                        {qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
+                }
+            });
+        }
         outcome.results = {{"verified_blocks", numbers.size()},
                            {"ranges", rangesJson(ranges)},
-                           {"newest_block_hash", hex0x(headers->back().hash)},
+                           {"newest_block_hash", hex0x(previousHash)},
                            {"headers", perBlock}};
-        outcome.commit = [this, headers, chainId](json&) {
-            for (const chain::BlockHeader& header : *headers) {
-                m_store.exec(QStringLiteral("INSERT OR REPLACE INTO verified_headers (chain_id, "
-                                            "number, hash, rlp) VALUES (?, ?, ?, ?)"),
-                             {qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
-            }
-        };
         return outcome;
     }
 
@@ -396,12 +421,19 @@ RequestService::Outcome RequestService::perform(const QueryRow& query, const Act
                 calls.push_back({"eth_getProof", {address, item.at("slots"), hexNumber(number)}});
             }
         }
-        const std::vector<json> proofs = rpc->batch(calls);
         const QByteArray addressBytes = *crypto::fromHex(QString::fromStdString(address));
         json values = json::array();
+        // In chunks, so the proofs of a long range are never all in memory at once.
+        const std::size_t chunk = std::max<std::size_t>(1, m_settings.chunkSize);
+        std::vector<json> proofs;
         for (std::size_t i = 0; i < items.size(); ++i) {
+            if (i % chunk == 0) {
+                const std::size_t end = std::min(items.size(), i + chunk);
+                proofs = rpc->batch(std::vector<chain::RpcCall>(calls.begin() + long(i),
+                                                                calls.begin() + long(end)));
+            }
             const Item& item = items[i];
-            const json& proof = proofs[i];
+            const json& proof = proofs[i % chunk];
             if (!proof.is_object()) {
                 throw ChainError("eth_getProof for " + address + " at block " +
                                  std::to_string(item.block) + " returned no proof");

@@ -35,6 +35,8 @@ struct RequestSettings {
     chain::RpcSettings rpc;
     int growPollMs = 2000;             // how often grow orders look at the chain head
     std::int64_t maxBatchSize = 10000; // blocks per grow-order batch query
+    // Blocks (headers) or proofs fetched, checked and let go at a time: bounds an action's memory.
+    std::size_t chunkSize = 250;
 };
 
 struct CreateGrowOrder {

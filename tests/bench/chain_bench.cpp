@@ -16,6 +16,8 @@
 #include <QFile>
 #include <QThread>
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 
@@ -118,6 +120,10 @@ int benchRangeRequest() {
         std::printf("range_request_10000_blocks_%s_seconds %.2f (submit to %s)\n",
                     QString::fromLatin1(hashing).toLower().toLatin1().constData(),
                     secondsSince(start), status.c_str());
+        rusage usage{};
+        getrusage(RUSAGE_SELF, &usage);
+        std::printf("range_request_peak_rss_mib %ld (the whole process: server, client, bench)\n",
+                    usage.ru_maxrss / 1024);
     }
     return 0;
 }

@@ -125,6 +125,7 @@ private:
         options.requests.rpc.backoffMs = 10;
         options.requests.rpc.timeoutMs = 5000;
         options.requests.growPollMs = 50;
+        options.requests.chunkSize = 2; // every multi-block case crosses chunk boundaries
         options.limits.readTimeoutSeconds = 1;
         if (!rpcUrl.isEmpty()) {
             options.requests.chains.setRpcUrl(QStringLiteral("11155111"), rpcUrl);
