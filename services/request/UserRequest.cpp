@@ -185,17 +185,16 @@ std::string normalizeHex(const std::string& given, std::size_t bytes, const std:
     return "0x" + std::string(bytes * 2 - digits.size(), '0') + digits;
 }
 
-ProvingRequest parseProving(const std::string& selectorText, const json& value,
+ProvingRequest parseProving(const std::string& selectorText, const json& givenValue,
                             const std::string& path, const std::string& chainId,
                             const std::string& destination) {
     ProvingRequest proving;
     proving.selector = parseSelector(selectorText, path);
-    if (value.is_null()) {
-        return proving;
-    }
-    if (!value.is_object()) {
+    if (!givenValue.is_null() && !givenValue.is_object()) {
         wrongType(path, "an object (RequestedProving)");
     }
+    const json empty = json::object();
+    const json& value = givenValue.is_null() ? empty : givenValue;
     rejectUnknown(value, {"accounts", "header", "hashing_functions"}, path);
     proving.header = enumList(member(value, "header"), headerFieldNames(), path + ".header",
                               "INVALID_HEADER_FIELD");

@@ -598,6 +598,34 @@ private slots:
                  std::string("CANCELLED"));
     }
 
+    void maxTimeIsADeadline() {
+        if (!chainReady()) {
+            QSKIP("anvil is not installed");
+        }
+        // prove_headers starts in time and is held; the clock then passes max_time, so the next
+        // action fails before it starts.
+        m_proxy->setFault(RpcProxy::Fault::Hold, "eth_getBlockByNumber");
+        const std::string id =
+            submitOk({{"destination_chain_id", "1"},
+                      {"settings",
+                       {{"max_cost", 1}, {"max_time", {{"11155111", 30}}}, {"optimize", "Time"}}},
+                      {"data", {{"11155111", {{"block:3", nullptr}}}}}});
+        QTRY_VERIFY_WITH_TIMEOUT(m_proxy->heldRequests() > 0, 20000);
+        m_server->clock().advanceSeconds(31);
+        m_proxy->release();
+        const json queries = finishedQueries(id);
+        QVERIFY2(queries.size() == 1, queries.dump().c_str());
+        QCOMPARE(queries[0]["status"].get<std::string>(), std::string("FAILED"));
+        const json actions = actionsOf(queries[0]);
+        QCOMPARE(actionNamed(actions, "prove_headers")["status"].get<std::string>(),
+                 std::string("COMPLETED"));
+        const json accumulate = actionNamed(actions, "accumulate_mmr");
+        QVERIFY2(accumulate.is_object(), actions.dump().c_str());
+        QCOMPARE(accumulate["status"].get<std::string>(), std::string("FAILED"));
+        const std::string error = accumulate["method"]["error"];
+        QVERIFY2(error.find("max_time") != std::string::npos, error.c_str());
+    }
+
     void unreachableRpcFailsResolve() {
         if (!chainReady()) {
             QSKIP("anvil is not installed");

@@ -69,6 +69,7 @@ void RpcProxy::setFault(Fault fault, const std::string& method) {
     m_fault = fault;
     m_method = method;
     m_releasedFlag = false;
+    m_held = 0;
 }
 
 void RpcProxy::release() {

@@ -25,6 +25,7 @@ public:
     QString url() const { return m_url; }
 
     enum class Fault { None, Unavailable, Malformed, TamperHeader, Hold };
+    // Also resets heldRequests().
     void setFault(Fault fault, const std::string& method);
     void release(); // lets held requests through
     int heldRequests() const { return m_held.load(); }
