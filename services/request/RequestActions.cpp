@@ -175,393 +175,419 @@ std::int64_t RequestService::resolveTimestamp(chain::JsonRpcClient& rpc, const s
     return low;
 }
 
-RequestService::Outcome RequestService::perform(const QueryRow& query, const ActionRow& action,
-                                                JobContext& context) {
-    const std::string name = action.method.at("name");
+// Each action's work. `actions` are the query's actions as stored when this one started (those it
+// depends on have completed, so their results are there).
+RequestService::Outcome RequestService::resolveBlocks(const QueryRow& /*query*/,
+                                                      const ActionRow& action,
+                                                      const std::vector<ActionRow>& /*actions*/,
+                                                      JobContext& context) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
-    std::vector<ActionRow> all;
-    auto method = [&](int index) -> const json& {
-        if (all.empty()) {
-            all = loadActions(query.id);
+    const std::string chainId = inputs.at("chain_id");
+    auto rpc = rpcFor(chainId, &context);
+    const auto head = std::int64_t(
+        chain::parseQuantity(rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
+    json blocks = json::object();
+    json timestamps = json::object();
+    for (const json& text : inputs.at("selectors")) {
+        const BlockSelector selector = parseBlockSelector(text.get<std::string>());
+        Ranges ranges;
+        if (selector.kind == BlockSelector::Kind::Timestamp) {
+            const std::int64_t number = resolveTimestamp(*rpc, chainId, selector.value, head);
+            ranges = {{number, number}};
+            std::lock_guard lock(m_timestampMutex);
+            timestamps[selector.text] = {{"block", number},
+                                         {"block_timestamp", m_timestamps[chainId][number]}};
+        } else if (selector.kind == BlockSelector::Kind::Block) {
+            ranges = {{selector.value, selector.value}};
+        } else {
+            ranges = selector.ranges;
         }
-        return all.at(std::size_t(index)).method;
-    };
-
-    if (name == kResolveBlocks) {
-        const std::string chainId = inputs.at("chain_id");
-        auto rpc = rpcFor(chainId, &context);
-        const auto head = std::int64_t(
-            chain::parseQuantity(rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
-        json blocks = json::object();
-        json timestamps = json::object();
-        for (const json& text : inputs.at("selectors")) {
-            const BlockSelector selector = parseBlockSelector(text.get<std::string>());
-            Ranges ranges;
-            if (selector.kind == BlockSelector::Kind::Timestamp) {
-                const std::int64_t number = resolveTimestamp(*rpc, chainId, selector.value, head);
-                ranges = {{number, number}};
-                std::lock_guard lock(m_timestampMutex);
-                timestamps[selector.text] = {{"block", number},
-                                             {"block_timestamp", m_timestamps[chainId][number]}};
-            } else if (selector.kind == BlockSelector::Kind::Block) {
-                ranges = {{selector.value, selector.value}};
-            } else {
-                ranges = selector.ranges;
+        for (const auto& range : ranges) {
+            if (range.second > head) {
+                throw ChainError("block " + std::to_string(range.second) +
+                                 " is beyond the head of chain " + chainId + " (block " +
+                                 std::to_string(head) + ")");
             }
-            for (const auto& range : ranges) {
-                if (range.second > head) {
-                    throw ChainError("block " + std::to_string(range.second) +
-                                     " is beyond the head of chain " + chainId + " (block " +
-                                     std::to_string(head) + ")");
-                }
-            }
-            blocks[selector.text] = rangesJson(ranges);
         }
-        outcome.results = {{"head", head}, {"blocks", blocks}, {"timestamps", timestamps}};
-        return outcome;
+        blocks[selector.text] = rangesJson(ranges);
     }
+    outcome.results = {{"head", head}, {"blocks", blocks}, {"timestamps", timestamps}};
+    return outcome;
+}
 
-    if (name == kProveHeaders) {
-        const std::string chainId = inputs.at("chain_id");
-        const json& resolve = method(action.dependsOn.at(0));
-        const Ranges ranges = allBlocks(resolve);
-        const std::vector<std::int64_t> numbers = numbersOf(ranges);
-        // The blocks whose fields the request names, and which fields.
-        std::map<std::int64_t, std::vector<std::string>> wanted;
-        for (const auto& [selector, fields] : inputs.at("header_fields").items()) {
-            for (const std::int64_t number :
-                 numbersOf(rangesFrom(resolvedBlocks(resolve)[selector]))) {
-                auto& list = wanted[number];
-                for (const json& field : fields) {
-                    if (std::find(list.begin(), list.end(), field.get<std::string>()) ==
-                        list.end()) {
-                        list.push_back(field.get<std::string>());
-                    }
+RequestService::Outcome RequestService::proveHeaders(const QueryRow& /*query*/,
+                                                     const ActionRow& action,
+                                                     const std::vector<ActionRow>& actions,
+                                                     JobContext& context) {
+    const json& inputs = action.method.at("inputs");
+    Outcome outcome;
+    const std::string chainId = inputs.at("chain_id");
+    const json& resolve = actions.at(std::size_t(action.dependsOn.at(0))).method;
+    const Ranges ranges = allBlocks(resolve);
+    const std::vector<std::int64_t> numbers = numbersOf(ranges);
+    // The blocks whose fields the request names, and which fields.
+    std::map<std::int64_t, std::vector<std::string>> wanted;
+    for (const auto& [selector, fields] : inputs.at("header_fields").items()) {
+        for (const std::int64_t number : numbersOf(rangesFrom(resolvedBlocks(resolve)[selector]))) {
+            auto& list = wanted[number];
+            for (const json& field : fields) {
+                if (std::find(list.begin(), list.end(), field.get<std::string>()) == list.end()) {
+                    list.push_back(field.get<std::string>());
                 }
             }
         }
-        auto rpc = rpcFor(chainId, &context);
-        json perBlock = json::object();
-        QByteArray previousHash;
-        std::int64_t previousNumber = -1;
-        // In chunks, so a 100,000-block request holds one chunk of JSON at a time: each chunk is
-        // fetched in one batch, checked, and its verified headers stored (a cache of verified
-        // facts, so storing them before the action completes is harmless).
-        const std::size_t chunk = std::max<std::size_t>(1, m_settings.chunkSize);
-        for (std::size_t first = 0; first < numbers.size(); first += chunk) {
-            if (context.stopRequested()) {
-                throw ChainError("the server is stopping", true);
-            }
-            const std::size_t end = std::min(numbers.size(), first + chunk);
-            std::vector<chain::RpcCall> calls;
-            calls.reserve(end - first);
-            for (std::size_t i = first; i < end; ++i) {
-                calls.push_back({"eth_getBlockByNumber", {hexNumber(numbers[i]), false}});
-            }
-            const std::vector<json> blocks = rpc->batch(calls);
-            std::vector<chain::BlockHeader> headers;
-            headers.reserve(blocks.size());
-            for (std::size_t i = first; i < end; ++i) {
-                const json& block = blocks[i - first];
-                if (block.is_null()) {
-                    throw ChainError("chain " + chainId + " has no block " +
-                                     std::to_string(numbers[i]));
-                }
-                chain::BlockHeader header = chain::headerFromRpc(block);
-                if (std::int64_t(header.number) != numbers[i]) {
-                    throw ChainError("the RPC answered block " + std::to_string(numbers[i]) +
-                                     " with block " + std::to_string(header.number));
-                }
-                if (!header.hashMatches()) {
-                    throw ChainError("block " + std::to_string(numbers[i]) + " of chain " +
-                                     chainId + ": keccak(rlp(header)) is " + hex0x(header.hash) +
-                                     " but the RPC gives its hash as " + hex0x(header.claimedHash) +
-                                     "; the header is not trusted");
-                }
-                if (numbers[i] == previousNumber + 1 && header.parentHash() != previousHash) {
-                    throw ChainError("block " + std::to_string(numbers[i]) +
-                                     "'s parentHash does not link to block " +
-                                     std::to_string(previousNumber) +
-                                     "'s hash (a reorganisation during the request?)");
-                }
-                previousHash = header.hash;
-                previousNumber = numbers[i];
-                if (const auto it = wanted.find(numbers[i]); it != wanted.end()) {
-                    json& entry = perBlock[std::to_string(numbers[i])];
-                    entry["block_hash"] = hex0x(header.hash);
-                    for (const std::string& field : it->second) {
-                        entry["fields"][field] =
-                            chain::headerFieldValue(header, QString::fromStdString(field))
-                                .value_or(QString())
-                                .toStdString();
-                    }
-                }
-                headers.push_back(std::move(header));
-            }
-            m_store.write([&](QSqlDatabase&) {
-                for (const chain::BlockHeader& header : headers) {
-                    m_store.exec(
-                        QStringLiteral("INSERT OR REPLACE INTO verified_headers "
-                                       "(chain_id, number, hash, rlp) VALUES (?, ?, ?, "
-                                       "?)"),
-                        {qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
-                }
-            });
-        }
-        outcome.results = {{"verified_blocks", numbers.size()},
-                           {"ranges", rangesJson(ranges)},
-                           {"newest_block_hash", hex0x(previousHash)},
-                           {"headers", perBlock}};
-        return outcome;
     }
-
-    if (name == kAccumulateMmr) {
-        const std::string chainId = inputs.at("chain_id");
-        const std::string functionName = inputs.at("hashing_function");
-        const chain::HashingFunction function =
-            *chain::parseHashingFunction(QString::fromStdString(functionName));
-        const json& resolve = method(0);
-        // Leaves are computed here, outside the write lock; appended in commit.
-        auto leaves = std::make_shared<std::vector<std::pair<std::int64_t, chain::MmrHash>>>();
-        for (const auto& [start, end] : allBlocks(resolve)) {
-            QSqlQuery rows = m_store.exec(
-                QStringLiteral("SELECT number, hash, rlp FROM verified_headers WHERE chain_id = ? "
-                               "AND number BETWEEN ? AND ? ORDER BY number"),
-                {qstr(chainId), qlonglong(start), qlonglong(end)});
-            while (rows.next()) {
-                leaves->emplace_back(rows.value(0).toLongLong(),
-                                     chain::Mmr::blockLeaf(function, rows.value(2).toByteArray(),
-                                                           rows.value(1).toByteArray()));
-            }
+    auto rpc = rpcFor(chainId, &context);
+    json perBlock = json::object();
+    QByteArray previousHash;
+    std::int64_t previousNumber = -1;
+    // In chunks, so a 100,000-block request holds one chunk of JSON at a time: each chunk is
+    // fetched in one batch, checked, and its verified headers stored (a cache of verified
+    // facts, so storing them before the action completes is harmless).
+    const std::size_t chunk = std::max<std::size_t>(1, m_settings.chunkSize);
+    for (std::size_t first = 0; first < numbers.size(); first += chunk) {
+        if (context.stopRequested()) {
+            throw ChainError("the server is stopping", true);
         }
-        // Newest first: trust flows from the newest verified hash down the parent links.
-        std::reverse(leaves->begin(), leaves->end());
-        outcome.commit = [this, leaves, chainId, functionName, function](json& results) {
-            std::optional<chain::Mmr> mmr;
-            QSqlQuery state = m_store.exec(
-                QStringLiteral("SELECT leaves, peaks FROM mmr_state WHERE chain_id = ? AND "
-                               "hashing_function = ?"),
-                {qstr(chainId), qstr(functionName)});
-            if (state.next()) {
-                std::vector<chain::MmrHash> peaks;
-                for (const json& peak : json::parse(str(state.value(1)))) {
-                    peaks.push_back(*chain::mmrHashFromHex(QString::fromStdString(peak)));
-                }
-                mmr = chain::Mmr::fromState(function, state.value(0).toULongLong(), peaks);
-            }
-            if (!mmr) {
-                mmr = chain::Mmr::withGenesis(function);
-            }
-            std::set<std::int64_t> known;
-            if (!leaves->empty()) {
-                QSqlQuery rows = m_store.exec(
-                    QStringLiteral("SELECT block_number FROM mmr_blocks WHERE chain_id = ? AND "
-                                   "hashing_function = ? AND block_number BETWEEN ? AND ?"),
-                    {qstr(chainId), qstr(functionName), qlonglong(leaves->back().first),
-                     qlonglong(leaves->front().first)});
-                while (rows.next()) {
-                    known.insert(rows.value(0).toLongLong());
-                }
-            }
-            std::int64_t appended = 0;
-            for (const auto& [number, leaf] : *leaves) {
-                if (known.count(number)) {
-                    continue;
-                }
-                const std::uint64_t element = mmr->append(leaf);
-                m_store.exec(QStringLiteral("INSERT INTO mmr_blocks (chain_id, hashing_function, "
-                                            "block_number, element_index, leaf) VALUES (?, ?, "
-                                            "?, ?, ?)"),
-                             {qstr(chainId), qstr(functionName), qlonglong(number),
-                              qulonglong(element), chain::toHex(leaf)});
-                ++appended;
-            }
-            json peaks = json::array();
-            for (const chain::MmrHash& peak : mmr->peaks()) {
-                peaks.push_back(chain::toHex(peak).toStdString());
-            }
-            const std::string root = chain::toHex(mmr->root()).toStdString();
-            m_store.exec(QStringLiteral("INSERT OR REPLACE INTO mmr_state (chain_id, "
-                                        "hashing_function, leaves, size, root, peaks, "
-                                        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                         {qstr(chainId), qstr(functionName), qulonglong(mmr->leaves()),
-                          qulonglong(mmr->size()), qstr(root), qstr(peaks.dump()),
-                          toIsoTimestamp(m_clock.now())});
-            results = {
-                {"hashing_function", functionName},
-                {"appended", appended},
-                {"already_accumulated", std::int64_t(leaves->size()) - appended},
-                {"mmr_leaves", mmr->leaves()},
-                {"mmr_size", mmr->size()},
-                {"mmr_root", root},
-                {"newest_block", leaves->empty() ? json(nullptr) : json(leaves->front().first)}};
-        };
-        return outcome;
-    }
-
-    if (name == kProveAccount) {
-        const std::string chainId = inputs.at("chain_id");
-        const std::string address = inputs.at("account");
-        const bool apeChain = chain::chainKind(qstr(chainId)) == chain::ChainKind::ApeChain;
-        const json& resolve = method(0);
-        auto rpc = rpcFor(chainId, &context);
-        struct Item {
-            std::string selector;
-            std::int64_t block;
-            json props;
-            json slotKeys;
-        };
-        std::vector<Item> items;
+        const std::size_t end = std::min(numbers.size(), first + chunk);
         std::vector<chain::RpcCall> calls;
-        for (const json& item : inputs.at("items")) {
-            const std::string selector = item.at("selector");
-            for (std::int64_t number : numbersOf(rangesFrom(resolvedBlocks(resolve)[selector]))) {
-                items.push_back({selector, number, item.at("props"), item.at("slots")});
-                calls.push_back({"eth_getProof", {address, item.at("slots"), hexNumber(number)}});
+        calls.reserve(end - first);
+        for (std::size_t i = first; i < end; ++i) {
+            calls.push_back({"eth_getBlockByNumber", {hexNumber(numbers[i]), false}});
+        }
+        const std::vector<json> blocks = rpc->batch(calls);
+        std::vector<chain::BlockHeader> headers;
+        headers.reserve(blocks.size());
+        for (std::size_t i = first; i < end; ++i) {
+            const json& block = blocks[i - first];
+            if (block.is_null()) {
+                throw ChainError("chain " + chainId + " has no block " +
+                                 std::to_string(numbers[i]));
+            }
+            chain::BlockHeader header = chain::headerFromRpc(block);
+            if (std::int64_t(header.number) != numbers[i]) {
+                throw ChainError("the RPC answered block " + std::to_string(numbers[i]) +
+                                 " with block " + std::to_string(header.number));
+            }
+            if (!header.hashMatches()) {
+                throw ChainError("block " + std::to_string(numbers[i]) + " of chain " + chainId +
+                                 ": keccak(rlp(header)) is " + hex0x(header.hash) +
+                                 " but the RPC gives its hash as " + hex0x(header.claimedHash) +
+                                 "; the header is not trusted");
+            }
+            if (numbers[i] == previousNumber + 1 && header.parentHash() != previousHash) {
+                throw ChainError("block " + std::to_string(numbers[i]) +
+                                 "'s parentHash does not link to block " +
+                                 std::to_string(previousNumber) +
+                                 "'s hash (a reorganisation during the request?)");
+            }
+            previousHash = header.hash;
+            previousNumber = numbers[i];
+            if (const auto it = wanted.find(numbers[i]); it != wanted.end()) {
+                json& entry = perBlock[std::to_string(numbers[i])];
+                entry["block_hash"] = hex0x(header.hash);
+                for (const std::string& field : it->second) {
+                    entry["fields"][field] =
+                        chain::headerFieldValue(header, QString::fromStdString(field))
+                            .value_or(QString())
+                            .toStdString();
+                }
+            }
+            headers.push_back(std::move(header));
+        }
+        m_store.write([&](QSqlDatabase&) {
+            for (const chain::BlockHeader& header : headers) {
+                m_store.exec(QStringLiteral("INSERT OR REPLACE INTO verified_headers "
+                                            "(chain_id, number, hash, rlp) VALUES (?, ?, ?, "
+                                            "?)"),
+                             {qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
+            }
+        });
+    }
+    outcome.results = {{"verified_blocks", numbers.size()},
+                       {"ranges", rangesJson(ranges)},
+                       {"newest_block_hash", hex0x(previousHash)},
+                       {"headers", perBlock}};
+    return outcome;
+}
+
+RequestService::Outcome RequestService::accumulateMmr(const QueryRow& /*query*/,
+                                                      const ActionRow& action,
+                                                      const std::vector<ActionRow>& actions,
+                                                      JobContext& /*context*/) {
+    const json& inputs = action.method.at("inputs");
+    Outcome outcome;
+    const std::string chainId = inputs.at("chain_id");
+    const std::string functionName = inputs.at("hashing_function");
+    const chain::HashingFunction function =
+        *chain::parseHashingFunction(QString::fromStdString(functionName));
+    const json& resolve = actions.at(0).method;
+    // Leaves are computed here, outside the write lock; appended in commit.
+    auto leaves = std::make_shared<std::vector<std::pair<std::int64_t, chain::MmrHash>>>();
+    for (const auto& [start, end] : allBlocks(resolve)) {
+        QSqlQuery rows = m_store.exec(
+            QStringLiteral("SELECT number, hash, rlp FROM verified_headers WHERE chain_id = ? "
+                           "AND number BETWEEN ? AND ? ORDER BY number"),
+            {qstr(chainId), qlonglong(start), qlonglong(end)});
+        while (rows.next()) {
+            leaves->emplace_back(rows.value(0).toLongLong(),
+                                 chain::Mmr::blockLeaf(function, rows.value(2).toByteArray(),
+                                                       rows.value(1).toByteArray()));
+        }
+    }
+    // Newest first: trust flows from the newest verified hash down the parent links.
+    std::reverse(leaves->begin(), leaves->end());
+    outcome.commit = [this, leaves, chainId, functionName, function](json& results) {
+        std::optional<chain::Mmr> mmr;
+        QSqlQuery state = m_store.exec(
+            QStringLiteral("SELECT leaves, peaks FROM mmr_state WHERE chain_id = ? AND "
+                           "hashing_function = ?"),
+            {qstr(chainId), qstr(functionName)});
+        if (state.next()) {
+            std::vector<chain::MmrHash> peaks;
+            for (const json& peak : json::parse(str(state.value(1)))) {
+                peaks.push_back(*chain::mmrHashFromHex(QString::fromStdString(peak)));
+            }
+            mmr = chain::Mmr::fromState(function, state.value(0).toULongLong(), peaks);
+        }
+        if (!mmr) {
+            mmr = chain::Mmr::withGenesis(function);
+        }
+        std::set<std::int64_t> known;
+        if (!leaves->empty()) {
+            QSqlQuery rows = m_store.exec(
+                QStringLiteral("SELECT block_number FROM mmr_blocks WHERE chain_id = ? AND "
+                               "hashing_function = ? AND block_number BETWEEN ? AND ?"),
+                {qstr(chainId), qstr(functionName), qlonglong(leaves->back().first),
+                 qlonglong(leaves->front().first)});
+            while (rows.next()) {
+                known.insert(rows.value(0).toLongLong());
             }
         }
-        const QByteArray addressBytes = *crypto::fromHex(QString::fromStdString(address));
-        json values = json::array();
-        // In chunks, so the proofs of a long range are never all in memory at once.
-        const std::size_t chunk = std::max<std::size_t>(1, m_settings.chunkSize);
-        std::vector<json> proofs;
-        for (std::size_t i = 0; i < items.size(); ++i) {
-            if (i % chunk == 0) {
-                const std::size_t end = std::min(items.size(), i + chunk);
-                proofs = rpc->batch(std::vector<chain::RpcCall>(calls.begin() + long(i),
-                                                                calls.begin() + long(end)));
+        std::int64_t appended = 0;
+        for (const auto& [number, leaf] : *leaves) {
+            if (known.count(number)) {
+                continue;
             }
-            const Item& item = items[i];
-            const json& proof = proofs[i % chunk];
-            if (!proof.is_object()) {
+            const std::uint64_t element = mmr->append(leaf);
+            m_store.exec(QStringLiteral("INSERT INTO mmr_blocks (chain_id, hashing_function, "
+                                        "block_number, element_index, leaf) VALUES (?, ?, "
+                                        "?, ?, ?)"),
+                         {qstr(chainId), qstr(functionName), qlonglong(number), qulonglong(element),
+                          chain::toHex(leaf)});
+            ++appended;
+        }
+        json peaks = json::array();
+        for (const chain::MmrHash& peak : mmr->peaks()) {
+            peaks.push_back(chain::toHex(peak).toStdString());
+        }
+        const std::string root = chain::toHex(mmr->root()).toStdString();
+        m_store.exec(QStringLiteral("INSERT OR REPLACE INTO mmr_state (chain_id, "
+                                    "hashing_function, leaves, size, root, peaks, "
+                                    "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                     {qstr(chainId), qstr(functionName), qulonglong(mmr->leaves()),
+                      qulonglong(mmr->size()), qstr(root), qstr(peaks.dump()),
+                      toIsoTimestamp(m_clock.now())});
+        results = {{"hashing_function", functionName},
+                   {"appended", appended},
+                   {"already_accumulated", std::int64_t(leaves->size()) - appended},
+                   {"mmr_leaves", mmr->leaves()},
+                   {"mmr_size", mmr->size()},
+                   {"mmr_root", root},
+                   {"newest_block", leaves->empty() ? json(nullptr) : json(leaves->front().first)}};
+    };
+    return outcome;
+}
+
+RequestService::Outcome RequestService::proveAccount(const QueryRow& /*query*/,
+                                                     const ActionRow& action,
+                                                     const std::vector<ActionRow>& actions,
+                                                     JobContext& context) {
+    const json& inputs = action.method.at("inputs");
+    Outcome outcome;
+    const std::string chainId = inputs.at("chain_id");
+    const std::string address = inputs.at("account");
+    const bool apeChain = chain::chainKind(qstr(chainId)) == chain::ChainKind::ApeChain;
+    const json& resolve = actions.at(0).method;
+    auto rpc = rpcFor(chainId, &context);
+    struct Item {
+        std::string selector;
+        std::int64_t block;
+        json props;
+        json slotKeys;
+    };
+    std::vector<Item> items;
+    std::vector<chain::RpcCall> calls;
+    for (const json& item : inputs.at("items")) {
+        const std::string selector = item.at("selector");
+        for (std::int64_t number : numbersOf(rangesFrom(resolvedBlocks(resolve)[selector]))) {
+            items.push_back({selector, number, item.at("props"), item.at("slots")});
+            calls.push_back({"eth_getProof", {address, item.at("slots"), hexNumber(number)}});
+        }
+    }
+    const QByteArray addressBytes = *crypto::fromHex(QString::fromStdString(address));
+    json values = json::array();
+    // In chunks, so the proofs of a long range are never all in memory at once.
+    const std::size_t chunk = std::max<std::size_t>(1, m_settings.chunkSize);
+    std::vector<json> proofs;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i % chunk == 0) {
+            const std::size_t end = std::min(items.size(), i + chunk);
+            proofs = rpc->batch(
+                std::vector<chain::RpcCall>(calls.begin() + long(i), calls.begin() + long(end)));
+        }
+        const Item& item = items[i];
+        const json& proof = proofs[i % chunk];
+        if (!proof.is_object()) {
+            throw ChainError("eth_getProof for " + address + " at block " +
+                             std::to_string(item.block) + " returned no proof");
+        }
+        const chain::BlockHeader header = storedHeader(m_store, chainId, item.block);
+        const chain::AccountState state = chain::verifyAccountProof(
+            header.stateRoot(), addressBytes,
+            proofNodes(proof.value("accountProof", json()), "accountProof"), apeChain);
+        json entry{{"block", item.block},
+                   {"selector", item.selector},
+                   {"block_hash", hex0x(header.hash)},
+                   {"state_root", hex0x(header.stateRoot())},
+                   {"account_exists", state.exists},
+                   {"storage_hash", hex0x(state.storageRoot)},
+                   {"account_proof_nodes", proof.value("accountProof", json::array()).size()}};
+        json props = json::object();
+        for (const json& prop : item.props) {
+            props[prop.get<std::string>()] = accountFieldValue(state, prop);
+        }
+        json slotValues = json::object();
+        const json storageProofs = proof.value("storageProof", json::array());
+        for (const json& slot : item.slotKeys) {
+            const QByteArray slotBytes =
+                *crypto::fromHex(QString::fromStdString(slot.get<std::string>()));
+            const json* match = nullptr;
+            for (const json& candidate : storageProofs) {
+                const auto key =
+                    crypto::fromHex(QString::fromStdString(candidate.value("key", std::string())));
+                if (key && chain::stripLeadingZeros(*key) == chain::stripLeadingZeros(slotBytes)) {
+                    match = &candidate;
+                    break;
+                }
+            }
+            if (!match) {
                 throw ChainError("eth_getProof for " + address + " at block " +
-                                 std::to_string(item.block) + " returned no proof");
+                                 std::to_string(item.block) + " has no proof of slot " +
+                                 slot.get<std::string>());
             }
-            const chain::BlockHeader header = storedHeader(m_store, chainId, item.block);
-            const chain::AccountState state = chain::verifyAccountProof(
-                header.stateRoot(), addressBytes,
-                proofNodes(proof.value("accountProof", json()), "accountProof"), apeChain);
-            json entry{{"block", item.block},
-                       {"selector", item.selector},
-                       {"block_hash", hex0x(header.hash)},
-                       {"state_root", hex0x(header.stateRoot())},
-                       {"account_exists", state.exists},
-                       {"storage_hash", hex0x(state.storageRoot)},
-                       {"account_proof_nodes", proof.value("accountProof", json::array()).size()}};
-            json props = json::object();
-            for (const json& prop : item.props) {
-                props[prop.get<std::string>()] = accountFieldValue(state, prop);
-            }
-            json slotValues = json::object();
-            const json storageProofs = proof.value("storageProof", json::array());
-            for (const json& slot : item.slotKeys) {
-                const QByteArray slotBytes =
-                    *crypto::fromHex(QString::fromStdString(slot.get<std::string>()));
-                const json* match = nullptr;
-                for (const json& candidate : storageProofs) {
-                    const auto key = crypto::fromHex(
-                        QString::fromStdString(candidate.value("key", std::string())));
-                    if (key &&
-                        chain::stripLeadingZeros(*key) == chain::stripLeadingZeros(slotBytes)) {
-                        match = &candidate;
-                        break;
-                    }
-                }
-                if (!match) {
-                    throw ChainError("eth_getProof for " + address + " at block " +
-                                     std::to_string(item.block) + " has no proof of slot " +
-                                     slot.get<std::string>());
-                }
-                const QByteArray value = chain::verifyStorageProof(
-                    state.storageRoot, slotBytes,
-                    proofNodes(match->value("proof", json()), "storageProof"));
-                slotValues[slot.get<std::string>()] = chain::quantityHex(value).toStdString();
-            }
-            entry["props"] = props;
-            entry["slots"] = slotValues;
-            values.push_back(entry);
+            const QByteArray value = chain::verifyStorageProof(
+                state.storageRoot, slotBytes,
+                proofNodes(match->value("proof", json()), "storageProof"));
+            slotValues[slot.get<std::string>()] = chain::quantityHex(value).toStdString();
         }
-        outcome.results = {{"account", address}, {"values", values}};
-        return outcome;
+        entry["props"] = props;
+        entry["slots"] = slotValues;
+        values.push_back(entry);
     }
+    outcome.results = {{"account", address}, {"values", values}};
+    return outcome;
+}
 
-    if (name == kCheckFacts) {
-        json facts = json::array();
-        for (const json& fact : inputs.at("fact_hashes")) {
-            const std::string hash = fact.at("fact_hash");
-            const bool mocked = fact.at("is_mocked");
-            const std::optional<std::string> entry = m_facts ? m_facts(hash, mocked) : std::nullopt;
-            if (!entry) {
-                throw ChainError("fact " + hash + " is not in the " + (mocked ? "mocked" : "real") +
-                                 " fact registry: prove it first (proof service), or set "
-                                 "is_mocked to match how it was registered");
-            }
-            facts.push_back(
-                {{"fact_hash", hash}, {"is_mocked", mocked}, {"registry_entry", *entry}});
+RequestService::Outcome RequestService::checkFacts(const QueryRow& /*query*/,
+                                                   const ActionRow& action,
+                                                   const std::vector<ActionRow>& /*actions*/,
+                                                   JobContext& /*context*/) {
+    const json& inputs = action.method.at("inputs");
+    Outcome outcome;
+    json facts = json::array();
+    for (const json& fact : inputs.at("fact_hashes")) {
+        const std::string hash = fact.at("fact_hash");
+        const bool mocked = fact.at("is_mocked");
+        const std::optional<std::string> entry = m_facts ? m_facts(hash, mocked) : std::nullopt;
+        if (!entry) {
+            throw ChainError("fact " + hash + " is not in the " + (mocked ? "mocked" : "real") +
+                             " fact registry: prove it first (proof service), or set "
+                             "is_mocked to match how it was registered");
         }
-        outcome.results = {{"facts", facts}};
-        return outcome;
+        facts.push_back({{"fact_hash", hash}, {"is_mocked", mocked}, {"registry_entry", *entry}});
     }
+    outcome.results = {{"facts", facts}};
+    return outcome;
+}
 
-    if (name == kDeliver) {
-        const std::string origin = inputs.at("origin_chain_id");
-        const std::string destination = inputs.contains("destination_chain_id")
-                                            ? inputs["destination_chain_id"].get<std::string>()
-                                            : inputs.at("settle_chain_id").get<std::string>();
-        auto values = std::make_shared<std::vector<api::ProvenValue>>();
-        const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
-        auto add = [&](std::int64_t block, const std::string& kind,
-                       std::optional<std::string> account, const std::string& field,
-                       const std::string& value) {
-            values->push_back({destination, origin, block, kind, std::move(account), field, value,
-                               query.id, now});
-        };
-        for (int dependency : action.dependsOn) {
-            const json& done = method(dependency);
-            const std::string doneName = done.at("name");
-            const json& results = done.at("results");
-            if (doneName == kProveHeaders) {
-                for (const auto& [block, entry] : results.at("headers").items()) {
-                    const json fields = entry.value("fields", json::object());
-                    for (const auto& [field, value] : fields.items()) {
-                        add(std::stoll(block), "header", std::nullopt, field, value);
-                    }
+RequestService::Outcome RequestService::deliver(const QueryRow& query, const ActionRow& action,
+                                                const std::vector<ActionRow>& actions,
+                                                JobContext& /*context*/) {
+    const json& inputs = action.method.at("inputs");
+    Outcome outcome;
+    const std::string origin = inputs.at("origin_chain_id");
+    const std::string destination = inputs.contains("destination_chain_id")
+                                        ? inputs["destination_chain_id"].get<std::string>()
+                                        : inputs.at("settle_chain_id").get<std::string>();
+    auto values = std::make_shared<std::vector<api::ProvenValue>>();
+    const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
+    auto add = [&](std::int64_t block, const std::string& kind, std::optional<std::string> account,
+                   const std::string& field, const std::string& value) {
+        values->push_back(
+            {destination, origin, block, kind, std::move(account), field, value, query.id, now});
+    };
+    for (int dependency : action.dependsOn) {
+        const json& done = actions.at(std::size_t(dependency)).method;
+        const std::string doneName = done.at("name");
+        const json& results = done.at("results");
+        if (doneName == kProveHeaders) {
+            for (const auto& [block, entry] : results.at("headers").items()) {
+                const json fields = entry.value("fields", json::object());
+                for (const auto& [field, value] : fields.items()) {
+                    add(std::stoll(block), "header", std::nullopt, field, value);
                 }
-            } else if (doneName == kProveAccount) {
-                const std::string account = results.at("account");
-                for (const json& entry : results.at("values")) {
-                    const std::int64_t block = entry.at("block");
-                    for (const auto& [field, value] : entry.at("props").items()) {
-                        add(block, "account", account, field, value);
-                    }
-                    for (const auto& [slot, value] : entry.at("slots").items()) {
-                        add(block, "storage", account, slot, value);
-                    }
-                }
-            } else if (doneName == kAccumulateMmr && !results.at("newest_block").is_null()) {
-                add(results.at("newest_block"), "mmr", std::nullopt, results.at("hashing_function"),
-                    results.at("mmr_root"));
             }
+        } else if (doneName == kProveAccount) {
+            const std::string account = results.at("account");
+            for (const json& entry : results.at("values")) {
+                const std::int64_t block = entry.at("block");
+                for (const auto& [field, value] : entry.at("props").items()) {
+                    add(block, "account", account, field, value);
+                }
+                for (const auto& [slot, value] : entry.at("slots").items()) {
+                    add(block, "storage", account, slot, value);
+                }
+            }
+        } else if (doneName == kAccumulateMmr && !results.at("newest_block").is_null()) {
+            add(results.at("newest_block"), "mmr", std::nullopt, results.at("hashing_function"),
+                results.at("mmr_root"));
         }
-        outcome.results = {{"destination_chain_id", destination},
-                           {"values_written", values->size()}};
-        outcome.commit = [this, values](json&) {
-            for (const api::ProvenValue& value : *values) {
-                m_store.exec(QStringLiteral("INSERT INTO proven_values (destination_chain_id, "
-                                            "origin_chain_id, block_number, kind, account, name, "
-                                            "value, query_id, created_at) VALUES (?, ?, ?, ?, ?, "
-                                            "?, ?, ?, ?)"),
-                             {qstr(value.destinationChainId), qstr(value.originChainId),
-                              qlonglong(value.blockNumber), qstr(value.kind),
-                              value.account ? QVariant(qstr(*value.account)) : QVariant(),
-                              qstr(value.name), qstr(value.value), qstr(value.queryId),
-                              qstr(value.createdAt)});
-            }
-        };
-        return outcome;
     }
-    throw ChainError("unknown action method " + name);
+    outcome.results = {{"destination_chain_id", destination}, {"values_written", values->size()}};
+    outcome.commit = [this, values](json&) {
+        for (const api::ProvenValue& value : *values) {
+            m_store.exec(QStringLiteral("INSERT INTO proven_values (destination_chain_id, "
+                                        "origin_chain_id, block_number, kind, account, name, "
+                                        "value, query_id, created_at) VALUES (?, ?, ?, ?, ?, "
+                                        "?, ?, ?, ?)"),
+                         {qstr(value.destinationChainId), qstr(value.originChainId),
+                          qlonglong(value.blockNumber), qstr(value.kind),
+                          value.account ? QVariant(qstr(*value.account)) : QVariant(),
+                          qstr(value.name), qstr(value.value), qstr(value.queryId),
+                          qstr(value.createdAt)});
+        }
+    };
+    return outcome;
+}
+
+RequestService::Outcome RequestService::perform(const QueryRow& query, const ActionRow& action,
+                                                JobContext& context) {
+    using Work = Outcome (RequestService::*)(const QueryRow&, const ActionRow&,
+                                             const std::vector<ActionRow>&, JobContext&);
+    static const std::map<std::string, Work> kWork{{kResolveBlocks, &RequestService::resolveBlocks},
+                                                   {kProveHeaders, &RequestService::proveHeaders},
+                                                   {kAccumulateMmr, &RequestService::accumulateMmr},
+                                                   {kProveAccount, &RequestService::proveAccount},
+                                                   {kCheckFacts, &RequestService::checkFacts},
+                                                   {kDeliver, &RequestService::deliver}};
+    const std::string name = action.method.at("name");
+    const auto work = kWork.find(name);
+    if (work == kWork.end()) {
+        throw ChainError("unknown action method " + name);
+    }
+    return (this->*work->second)(query, action, loadActions(query.id), context);
 }
 
 void RequestService::completeIn(const QueryRow& query, const ActionRow& action, Outcome& outcome) {

@@ -110,6 +110,19 @@ private:
     struct Outcome;
     JobOutcome runAction(const JobRecord& job, JobContext& context);
     Outcome perform(const QueryRow& query, const ActionRow& action, JobContext& context);
+    // The actions' work (docs/api.md, "Queries and actions").
+    Outcome resolveBlocks(const QueryRow& query, const ActionRow& action,
+                          const std::vector<ActionRow>& actions, JobContext& context);
+    Outcome proveHeaders(const QueryRow& query, const ActionRow& action,
+                         const std::vector<ActionRow>& actions, JobContext& context);
+    Outcome accumulateMmr(const QueryRow& query, const ActionRow& action,
+                          const std::vector<ActionRow>& actions, JobContext& context);
+    Outcome proveAccount(const QueryRow& query, const ActionRow& action,
+                         const std::vector<ActionRow>& actions, JobContext& context);
+    Outcome checkFacts(const QueryRow& query, const ActionRow& action,
+                       const std::vector<ActionRow>& actions, JobContext& context);
+    Outcome deliver(const QueryRow& query, const ActionRow& action,
+                    const std::vector<ActionRow>& actions, JobContext& context);
     void completeIn(const QueryRow& query, const ActionRow& action, Outcome& outcome);
     void failIn(const std::string& queryId, int index, const std::string& reason);
     void settleGrowOrderIn(const std::string& queryId, bool succeeded);
