@@ -1,6 +1,7 @@
 #include "LocalServerPage.h"
 
 #include "PageParts.h"
+#include "client/ProofClient.h"
 #include "models/RequestLogModel.h"
 
 #include <QFormLayout>
@@ -24,8 +25,9 @@ QLabel* selectableLabel(const QString& objectName) {
 } // namespace
 
 LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoints& remote,
-                                 models::RequestLogModel* requestLog, QWidget* parent)
-    : QWidget(parent), m_server(server) {
+                                 models::RequestLogModel* requestLog, client::ProofClient* proofs,
+                                 QWidget* parent)
+    : QWidget(parent), m_server(server), m_proofs(proofs) {
     setObjectName(QStringLiteral("localServerPageWidget"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(m_server ? tr("Local server") : tr("Remote deployment")));
@@ -52,6 +54,8 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     form->addRow(tr("Sign-in service"), m_authUrl);
     form->addRow(tr("Data dir"), m_dataDir);
     form->addRow(tr("Prover"), m_prover);
+    m_credits = selectableLabel(QStringLiteral("creditsLabel"));
+    form->addRow(tr("Credits"), m_credits);
     layout->addLayout(form);
     if (!m_server) {
         m_requestUrl->setText(remote.requestUrl);
@@ -72,7 +76,33 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
         connect(m_toggle, &QPushButton::clicked, this, &LocalServerPage::toggle);
         connect(m_server, &LocalServerControl::runningChanged, this, &LocalServerPage::showState);
     }
+    if (m_proofs) {
+        connect(m_proofs, &client::ProofClient::apiKeyChanged, this,
+                &LocalServerPage::refreshCredits);
+    }
     showState();
+}
+
+void LocalServerPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    refreshCredits();
+}
+
+void LocalServerPage::refreshCredits() {
+    if (!m_proofs || m_proofs->apiKey().isEmpty()) {
+        m_credits->setText(tr("(no API key yet)"));
+        return;
+    }
+    m_proofs->credits(this, [this](client::Result<std::optional<qint64>> answer) {
+        if (auto* error = std::get_if<client::ApiError>(&answer)) {
+            m_credits->setText(tr("unknown: %1").arg(error->message()));
+            return;
+        }
+        const auto& credits = std::get<std::optional<qint64>>(answer);
+        m_credits->setText(
+            credits ? tr("%1 left for this key's project (one per submission)").arg(*credits)
+                    : tr("unlimited for this key's project"));
+    });
 }
 
 void LocalServerPage::showState() {

@@ -7,6 +7,9 @@
 class QLabel;
 class QPushButton;
 
+namespace proofdesk::client {
+class ProofClient;
+}
 namespace proofdesk::models {
 class RequestLogModel;
 }
@@ -15,18 +18,27 @@ namespace proofdesk::ui {
 
 // The local server: its state with start/stop, where each service listens, the data dir, the
 // prover setting, and the live request log (method, path, status, ms). On the Remote profile
-// (no control) it says which deployment the console talks to instead.
+// (no control) it says which deployment the console talks to instead. Both show the credits of
+// the project the console's API key belongs to, read when the page is shown.
 class LocalServerPage : public QWidget {
     Q_OBJECT
 public:
     LocalServerPage(LocalServerControl* server, const ServerEndpoints& remote,
-                    models::RequestLogModel* requestLog, QWidget* parent = nullptr);
+                    models::RequestLogModel* requestLog, client::ProofClient* proofs,
+                    QWidget* parent = nullptr);
+
+    void refreshCredits();
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     void showState();
     void toggle();
 
     LocalServerControl* m_server;
+    client::ProofClient* m_proofs;
+    QLabel* m_credits;
     QLabel* m_banner;
     QLabel* m_state;
     QPushButton* m_toggle;

@@ -61,7 +61,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     addPage(tr("Grow orders"), m_growOrders);
     addPage(tr("Wallet and API keys"), new KeysPage(parts.session, parts.proofs, parts.secrets));
     addPage(parts.server ? tr("Local server") : tr("Deployment"),
-            new LocalServerPage(parts.server, parts.endpoints, parts.requestLog));
+            new LocalServerPage(parts.server, parts.endpoints, parts.requestLog, parts.proofs));
     connect(m_navigation, &QListWidget::currentRowChanged, pages, &QStackedWidget::setCurrentIndex);
     m_navigation->setCurrentRow(0);
     setPollInterval(parts.settings.pollIntervalMs);

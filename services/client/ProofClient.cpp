@@ -227,6 +227,17 @@ void ProofClient::createBucket(const BucketForm& form, QObject* context,
         failWith(done));
 }
 
+void ProofClient::credits(QObject* context,
+                          std::function<void(Result<std::optional<qint64>>)> done) {
+    handle(
+        get(QStringLiteral("/credits"), {}, keyHeader()), context,
+        [done](const nlohmann::json& answer) {
+            const nlohmann::json& credits = answer.at("credits");
+            done(credits.is_null() ? std::nullopt : std::optional<qint64>(credits.get<qint64>()));
+        },
+        failWith(done));
+}
+
 void ProofClient::listBuckets(QObject* context,
                               std::function<void(Result<std::vector<api::ProofBucket>>)> done) {
     handle(

@@ -97,6 +97,8 @@ public:
     void lookupFact(const QString& chain, const QString& factHash, bool mocked, QObject* context,
                     std::function<void(Result<FactLookup>)> done);
 
+    // GET /credits (ours): the key's project credits; nullopt when unlimited.
+    void credits(QObject* context, std::function<void(Result<std::optional<qint64>>)> done);
     void createBucket(const BucketForm& form, QObject* context,
                       std::function<void(Result<api::ProofBucket>)> done);
     void listBuckets(QObject* context,

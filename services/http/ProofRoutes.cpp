@@ -419,6 +419,16 @@ void addProofRoutes(Router& router, proof::ProofService& proofs, auth::ApiKeyReg
                                              "attachment; filename=\"" + artifact.name + "\"");
                     return response;
                 }});
+    // Ours: the caller's project credits (null: unlimited), for the console.
+    router.add(
+        {"GET", "/credits", group, message, kJsonBodyLimit,
+         [&proofs, &keys](const HttpRequest& request) {
+             const proof::Caller caller = callerOf(request, keys);
+             const auto credits = proofs.credits(caller.projectId);
+             return HttpResponse::json(
+                 200, {{"projectId", caller.projectId.toStdString()},
+                       {"credits", credits ? nlohmann::json(*credits) : nlohmann::json(nullptr)}});
+         }});
     router.add({"GET", "/fact-registry/([^/]+)/([^/]+)", group, message, kJsonBodyLimit,
                 [&proofs](const HttpRequest& request) {
                     const std::string chain = request.pathParams.at(0);

@@ -1,5 +1,7 @@
 #include "ConsoleHarness.h"
 #include "ProofTestData.h"
+#include "auth/ApiKeyRegistry.h"
+#include "proof/ProofService.h"
 
 #include "client/ProofClient.h"
 #include "models/BucketModel.h"
@@ -279,6 +281,25 @@ private slots:
         QCOMPARE(table->model()->rowCount(), 1);
         QCOMPARE(table->model()->index(0, models::RequestLogModel::StatusColumn).data().toInt(),
                  401);
+    }
+
+    void localServerPageShowsTheProjectCredits() {
+        test::ConsoleHarness console;
+        const QString key = console.server.mintKey(QStringLiteral("credits"));
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(QStringLiteral("localServerPageWidget"));
+        auto* credits = window.findChild<QLabel*>(QStringLiteral("creditsLabel"));
+        QTRY_COMPARE(credits->text(), QStringLiteral("(no API key yet)"));
+        console.proofs.setApiKey(key);
+        QTRY_VERIFY(credits->text().startsWith(QStringLiteral("unlimited")));
+        const QString project =
+            console.server.server().apiKeys().adminProjectNamed(QStringLiteral("credits"));
+        console.server.server().proofs().setCredits(project, 7);
+        window.showPage(QStringLiteral("proofJobsPageWidget"));
+        window.showPage(QStringLiteral("localServerPageWidget"));
+        QTRY_VERIFY(credits->text().startsWith(QStringLiteral("7 left")));
     }
 };
 
