@@ -44,6 +44,11 @@ std::vector<Migration> RequestService::migrations() {
              QStringLiteral("CREATE INDEX proven_values_destination ON proven_values "
                             "(destination_chain_id, origin_chain_id, block_number)"),
          }},
+        {2,
+         QStringLiteral("proven values by query"),
+         {
+             QStringLiteral("CREATE INDEX proven_values_query ON proven_values (query_id)"),
+         }},
     };
 }
 

@@ -7,6 +7,7 @@
 #include "ProofTestData.h"
 
 #include "client/Wallet.h"
+#include "ui/LocalServerControl.h"
 #include "ui/ProofJobsPage.h"
 
 #include <QApplication>
@@ -57,6 +58,26 @@ void submit(QWidget* window, int kind, const QString& path, const QString& resul
     waitFor([button] { return button->isEnabled(); });
 }
 
+// The harness's in-process server, shown as the Local profile's embedded server (the app's
+// EmbeddedServer plays this part in `proofdesk`).
+class HarnessServerControl : public ui::LocalServerControl {
+public:
+    explicit HarnessServerControl(test::TestServer& server) : m_server(server) {}
+    bool isRunning() const override { return true; }
+    bool start(QString*) override { return true; }
+    void stop() override {}
+    ui::ServerEndpoints endpoints() const override {
+        return {m_server.url(), m_server.url(), m_server.url(), m_server.dataDir()};
+    }
+    QString proverSummary() const override {
+        return QStringLiteral("mock (proofs are mocked: isProofMocked=true, facts in the mocked "
+                              "namespace)");
+    }
+
+private:
+    test::TestServer& m_server;
+};
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -77,7 +98,17 @@ int main(int argc, char** argv) {
                      qPrintable(chainError));
     }
     test::ConsoleHarness console(QString(), options);
-    ui::MainWindow window(console.parts());
+    HarnessServerControl serverControl(console.server);
+    console.server.server().requestLog().setSink([&console](const http::RequestLogEntry& entry) {
+        const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs), entry.method,
+                                        entry.path, entry.status, entry.milliseconds};
+        QMetaObject::invokeMethod(
+            &console.requestLog, [&console, row] { console.requestLog.append(row); },
+            Qt::QueuedConnection);
+    });
+    ui::ConsoleParts parts = console.parts();
+    parts.server = &serverControl;
+    ui::MainWindow window(parts);
     window.resize(1280, 800);
     window.show();
     if (!QTest::qWaitForWindowExposed(&window)) {
