@@ -26,11 +26,11 @@ value() { awk -v k="$2" '$1 == k {print $2; exit}' "$OUT/$1" 2>/dev/null; }
 printf '\n%-58s %14s %12s  %s\n' figure value target result
 row() { # name value comparison threshold
     local result="-"
-    if [ -n "$2" ] && [ -n "$3" ]; then
+    if [ -n "${2:-}" ] && [ -n "${3:-}" ]; then
         result=$(awk -v v="$2" -v op="$3" -v t="$4" 'BEGIN {
             ok = (op == ">=") ? (v >= t) : (v < t); print ok ? "pass" : "FAIL" }')
     fi
-    printf '%-58s %14s %12s  %s\n' "$1" "${2:-n/a}" "${3:+$3 $4}" "${2:+$result}"
+    printf '%-58s %14s %12s  %s\n' "$1" "${2:-n/a}" "${3:+$3 ${4:-}}" "${2:+$result}"
 }
 row "sign-in round trips/s (8 clients)" "$(value signin.txt signin_roundtrips_per_second)" ">=" 300
 row "VM steps/s, no trace" "$(value vm.txt vm_steps_per_second_no_trace)" ">=" 5000000
