@@ -31,21 +31,6 @@
 namespace proofdesk::ui {
 namespace {
 
-const QStringList kHeaderFields{QStringLiteral("ParentHash"),
-                                QStringLiteral("OmmersHash"),
-                                QStringLiteral("Beneficiary"),
-                                QStringLiteral("StateRoot"),
-                                QStringLiteral("TransactionsRoot"),
-                                QStringLiteral("ReceiptsRoot"),
-                                QStringLiteral("LogsBloom"),
-                                QStringLiteral("Difficulty"),
-                                QStringLiteral("Number"),
-                                QStringLiteral("GasLimit"),
-                                QStringLiteral("GasUsed"),
-                                QStringLiteral("Timestamp"),
-                                QStringLiteral("ExtraData"),
-                                QStringLiteral("MixHash"),
-                                QStringLiteral("Nonce")};
 const QString kRecentKey = QStringLiteral("console/recentRequests");
 
 QStringList splitList(const QString& text) {
@@ -104,7 +89,7 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     form->addRow(tr("Blocks"), selector);
     m_headerFields = new QListWidget;
     m_headerFields->setObjectName(QStringLiteral("headerFieldsListWidget"));
-    for (const QString& field : kHeaderFields) {
+    for (const QString& field : toStringList(api::request_enums::kBlockHeaderFields)) {
         auto* item = new QListWidgetItem(field, m_headerFields);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);

@@ -1,6 +1,22 @@
 #include "RequestWire.h"
 
 namespace proofdesk::api {
+
+namespace request_enums {
+const std::vector<std::string> kProvableChainIds{"1",     "11155111", "10",    "11155420",
+                                                 "42161", "421614",   "480",   "4801",
+                                                 "8453",  "84532",    "33139", "33111"};
+const std::vector<std::string> kChainIds{"1",        "11155111", "STARKNET", "SN_SEPOLIA", "10",
+                                         "11155420", "42161",    "421614",   "480",        "4801",
+                                         "8453",     "84532",    "33139",    "33111",      "300"};
+const std::vector<std::string> kBlockHeaderFields{
+    "ParentHash",   "OmmersHash", "Beneficiary", "StateRoot", "TransactionsRoot",
+    "ReceiptsRoot", "LogsBloom",  "Difficulty",  "Number",    "GasLimit",
+    "GasUsed",      "Timestamp",  "ExtraData",   "MixHash",   "Nonce"};
+const std::vector<std::string> kAccountFields{"Nonce",     "Balance",  "StorageRoot",
+                                              "CodeHash",  "ApeFlags", "ApeFixed",
+                                              "ApeShares", "ApeDebt",  "ApeDelegate"};
+} // namespace request_enums
 namespace {
 
 template <typename T> nlohmann::json orNull(const std::optional<T>& value) {

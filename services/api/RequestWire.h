@@ -12,6 +12,17 @@
 
 namespace proofdesk::api {
 
+// Enumerations of spec §2.1, in the spec's order and spelling: one list for the server, the chain
+// code and the console.
+namespace request_enums {
+extern const std::vector<std::string> kChainIds;
+// The chains whose data can be proven here (EVM state in a Merkle-Patricia trie); STARKNET,
+// SN_SEPOLIA and zkSync Era (300) are destinations only.
+extern const std::vector<std::string> kProvableChainIds;
+extern const std::vector<std::string> kBlockHeaderFields; // in the header's RLP order
+extern const std::vector<std::string> kAccountFields;
+} // namespace request_enums
+
 // The request-service Query record. `typ` names the query's kind and chain (docs/api.md).
 struct RequestQuery {
     std::string internalId;

@@ -2,6 +2,7 @@
 
 #include "ChainError.h"
 #include "Rlp.h"
+#include "api/RequestWire.h"
 #include "crypto/Hex.h"
 #include "crypto/Keccak.h"
 
@@ -158,21 +159,13 @@ BlockHeader headerFromRlp(const QByteArray& rlp) {
 }
 
 const std::vector<QString>& blockHeaderFieldNames() {
-    static const std::vector<QString> names{QStringLiteral("ParentHash"),
-                                            QStringLiteral("OmmersHash"),
-                                            QStringLiteral("Beneficiary"),
-                                            QStringLiteral("StateRoot"),
-                                            QStringLiteral("TransactionsRoot"),
-                                            QStringLiteral("ReceiptsRoot"),
-                                            QStringLiteral("LogsBloom"),
-                                            QStringLiteral("Difficulty"),
-                                            QStringLiteral("Number"),
-                                            QStringLiteral("GasLimit"),
-                                            QStringLiteral("GasUsed"),
-                                            QStringLiteral("Timestamp"),
-                                            QStringLiteral("ExtraData"),
-                                            QStringLiteral("MixHash"),
-                                            QStringLiteral("Nonce")};
+    static const std::vector<QString> names = [] {
+        std::vector<QString> list;
+        for (const std::string& name : api::request_enums::kBlockHeaderFields) {
+            list.push_back(QString::fromStdString(name));
+        }
+        return list;
+    }();
     return names;
 }
 

@@ -1,16 +1,19 @@
 #include "ChainRegistry.h"
 
+#include "api/RequestWire.h"
+
 #include <QUrl>
 
 namespace proofdesk::chain {
 
 const QStringList& knownChainIds() {
-    static const QStringList ids{
-        QStringLiteral("1"),          QStringLiteral("11155111"), QStringLiteral("STARKNET"),
-        QStringLiteral("SN_SEPOLIA"), QStringLiteral("10"),       QStringLiteral("11155420"),
-        QStringLiteral("42161"),      QStringLiteral("421614"),   QStringLiteral("480"),
-        QStringLiteral("4801"),       QStringLiteral("8453"),     QStringLiteral("84532"),
-        QStringLiteral("33139"),      QStringLiteral("33111"),    QStringLiteral("300")};
+    static const QStringList ids = [] {
+        QStringList list;
+        for (const std::string& id : api::request_enums::kChainIds) {
+            list << QString::fromStdString(id);
+        }
+        return list;
+    }();
     return ids;
 }
 

@@ -1,5 +1,7 @@
 #include "UserRequest.h"
 
+#include "api/RequestWire.h"
+
 #include "chain/BlockHeader.h"
 #include "chain/ChainRegistry.h"
 #include "chain/Mmr.h"
@@ -60,12 +62,8 @@ std::string upperSnake(const std::string& camel) {
     return out;
 }
 
-std::vector<std::string> headerFieldNames() {
-    std::vector<std::string> names;
-    for (const QString& name : chain::blockHeaderFieldNames()) {
-        names.push_back(name.toStdString());
-    }
-    return names;
+const std::vector<std::string>& headerFieldNames() {
+    return api::request_enums::kBlockHeaderFields;
 }
 
 std::vector<std::string> enumList(const json* value, const std::vector<std::string>& allowed,
@@ -372,10 +370,7 @@ void checkFloatOrMap(const json* value, const std::string& path) {
 } // namespace
 
 const std::vector<std::string>& accountFieldNames() {
-    static const std::vector<std::string> names{"Nonce",     "Balance",  "StorageRoot",
-                                                "CodeHash",  "ApeFlags", "ApeFixed",
-                                                "ApeShares", "ApeDebt",  "ApeDelegate"};
-    return names;
+    return api::request_enums::kAccountFields;
 }
 
 std::optional<std::string> canonicalEnum(const std::string& given,

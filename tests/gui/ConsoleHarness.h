@@ -13,10 +13,25 @@
 #include "ui/MainWindow.h"
 
 #include <QNetworkAccessManager>
+#include <QPushButton>
+#include <QTest>
 
 #include <memory>
 
 namespace proofdesk::test {
+
+// The named child widget; a test that names a widget the window lacks stops at once.
+template <class T> T* child(QWidget* root, const char* name) {
+    T* found = root->findChild<T*>(QLatin1String(name));
+    if (!found) {
+        qFatal("no widget named %s", name);
+    }
+    return found;
+}
+
+inline void click(QWidget* root, const char* name) {
+    QTest::mouseClick(child<QPushButton>(root, name), Qt::LeftButton);
+}
 
 class ConsoleHarness {
 public:

@@ -27,23 +27,13 @@
 #include <QTest>
 
 using namespace proofdesk;
+using test::child;
+using test::click;
 
 namespace {
 
 QString samplePath(const char* name) {
     return QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/") + QLatin1String(name);
-}
-
-template <class T> T* child(QWidget* root, const char* name) {
-    T* found = root->findChild<T*>(QLatin1String(name));
-    if (!found) {
-        qFatal("no widget named %s", name);
-    }
-    return found;
-}
-
-void click(QWidget* root, const char* name) {
-    QTest::mouseClick(child<QPushButton>(root, name), Qt::LeftButton);
 }
 
 } // namespace

@@ -23,20 +23,10 @@
 #include <QTest>
 
 using namespace proofdesk;
+using test::child;
+using test::click;
 
 namespace {
-
-template <class T> T* child(QWidget* root, const char* name) {
-    T* found = root->findChild<T*>(QLatin1String(name));
-    if (!found) {
-        qFatal("no widget named %s", name);
-    }
-    return found;
-}
-
-void click(QWidget* root, const char* name) {
-    QTest::mouseClick(child<QPushButton>(root, name), Qt::LeftButton);
-}
 
 QString cell(QTableView* table, int row, int column) {
     return table->model()->index(row, column).data().toString();

@@ -3,8 +3,10 @@
 // made from our own anvil dev chain (data/devchain_vectors.json); the fixtures in
 // ../shared/fixtures/ethereum are checked too when present.
 
+#include "api/RequestWire.h"
 #include "chain/BlockHeader.h"
 #include "chain/ChainError.h"
+#include "chain/ChainRegistry.h"
 #include "chain/MerkleProof.h"
 #include "chain/Mmr.h"
 #include "chain/Rlp.h"
@@ -320,6 +322,21 @@ private slots:
             QCOMPARE(Mmr::elementIndexOfLeaf(leaf), elements[leaf]);
         }
         QVERIFY(!Mmr::fromState(HashingFunction::Keccak, 3, {word(1)}));
+    }
+
+    void chainKindsAgreeWithTheProvableList() {
+        const auto& provable = api::request_enums::kProvableChainIds;
+        for (const std::string& id : api::request_enums::kChainIds) {
+            const bool listed = std::find(provable.begin(), provable.end(), id) != provable.end();
+            QCOMPARE(canBeOrigin(QString::fromStdString(id)), listed);
+        }
+        QVERIFY(!chainKind(QStringLiteral("137")));
+        ChainRegistry registry;
+        QString error;
+        QVERIFY(!registry.addAssignment(QStringLiteral("137=http://x"), &error));
+        QVERIFY(!registry.addAssignment(QStringLiteral("1=ftp://x"), &error));
+        QVERIFY(registry.addAssignment(QStringLiteral("1 = https://rpc.example.org"), &error));
+        QCOMPARE(*registry.rpcUrl(QStringLiteral("1")), QStringLiteral("https://rpc.example.org"));
     }
 
     void fixtureHeadersAndProofs() {
