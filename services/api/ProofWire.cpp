@@ -1,5 +1,7 @@
 #include "ProofWire.h"
 
+#include "WireJson.h"
+
 #include <algorithm>
 
 namespace proofdesk::api {
@@ -27,19 +29,10 @@ bool contains(const std::vector<std::string>& values, const std::string& value) 
 }
 } // namespace proof_enums
 
+using detail::optionalOf;
+using detail::orNull;
+
 namespace {
-
-template <class T> nlohmann::json orNull(const std::optional<T>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-template <class T> std::optional<T> optionalOf(const nlohmann::json& json, const char* name) {
-    auto it = json.find(name);
-    if (it == json.end() || it->is_null()) {
-        return std::nullopt;
-    }
-    return it->get<T>();
-}
 
 template <class T> T valueOf(const nlohmann::json& json, const char* name, T fallback) {
     auto it = json.find(name);

@@ -1,5 +1,7 @@
 #include "RequestWire.h"
 
+#include "WireJson.h"
+
 namespace proofdesk::api {
 
 namespace request_enums {
@@ -17,23 +19,8 @@ const std::vector<std::string> kAccountFields{"Nonce",     "Balance",  "StorageR
                                               "CodeHash",  "ApeFlags", "ApeFixed",
                                               "ApeShares", "ApeDebt",  "ApeDelegate"};
 } // namespace request_enums
-namespace {
-
-template <typename T> nlohmann::json orNull(const std::optional<T>& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-template <typename T>
-void readOptional(const nlohmann::json& in, const char* name, std::optional<T>& out) {
-    const auto it = in.find(name);
-    if (it == in.end() || it->is_null()) {
-        out.reset();
-    } else {
-        out = it->get<T>();
-    }
-}
-
-} // namespace
+using detail::optionalOf;
+using detail::orNull;
 
 void to_json(nlohmann::json& out, const RequestQuery& query) {
     out = {{"internal_id", query.internalId},
@@ -48,7 +35,7 @@ void from_json(const nlohmann::json& in, RequestQuery& query) {
     in.at("status").get_to(query.status);
     query.typ = in.at("typ");
     in.at("created_at").get_to(query.createdAt);
-    readOptional(in, "completed_at", query.completedAt);
+    query.completedAt = optionalOf<std::string>(in, "completed_at");
 }
 
 void to_json(nlohmann::json& out, const RequestAction& action) {
@@ -71,8 +58,8 @@ void from_json(const nlohmann::json& in, RequestAction& action) {
     in.at("can_trigger").get_to(action.canTrigger);
     action.method = in.at("method");
     in.at("created_at").get_to(action.createdAt);
-    readOptional(in, "completed_at", action.completedAt);
-    readOptional(in, "tracking_id", action.trackingId);
+    action.completedAt = optionalOf<std::string>(in, "completed_at");
+    action.trackingId = optionalOf<std::string>(in, "tracking_id");
 }
 
 void to_json(nlohmann::json& out, const GrowOrder& order) {
@@ -103,10 +90,10 @@ void from_json(const nlohmann::json& in, GrowOrder& order) {
     in.at("next_from_block_number").get_to(order.nextFromBlockNumber);
     in.at("created_at").get_to(order.createdAt);
     in.at("updated_at").get_to(order.updatedAt);
-    readOptional(in, "finish_block_number", order.finishBlockNumber);
-    readOptional(in, "active_query_id", order.activeQueryId);
-    readOptional(in, "cancelled_at", order.cancelledAt);
-    readOptional(in, "completed_at", order.completedAt);
+    order.finishBlockNumber = optionalOf<std::int64_t>(in, "finish_block_number");
+    order.activeQueryId = optionalOf<std::string>(in, "active_query_id");
+    order.cancelledAt = optionalOf<std::string>(in, "cancelled_at");
+    order.completedAt = optionalOf<std::string>(in, "completed_at");
 }
 
 void to_json(nlohmann::json& out, const ProvenValue& value) {
@@ -126,7 +113,7 @@ void from_json(const nlohmann::json& in, ProvenValue& value) {
     in.at("origin_chain_id").get_to(value.originChainId);
     in.at("block_number").get_to(value.blockNumber);
     in.at("kind").get_to(value.kind);
-    readOptional(in, "account", value.account);
+    value.account = optionalOf<std::string>(in, "account");
     in.at("name").get_to(value.name);
     in.at("value").get_to(value.value);
     in.at("query_id").get_to(value.queryId);
