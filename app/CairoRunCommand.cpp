@@ -25,7 +25,9 @@ const char* kUsage =
     "         [--air_public_input F] [--air_private_input F] [--max_steps N]\n"
     "         [--steps N | --min_steps N] [--print_memory] [--print_segments] [--relocate_prints]\n"
     "         [--cairo_pie_output F] [--cairo_layout_params_file F] [--allow_missing_builtins]\n"
-    "         [--no_trace]\n";
+    "         [--no_trace] [--cairo_vm rust|python] [--python_hint_time_limit SECONDS]\n"
+    "  --cairo_vm python runs hints without a native implementation as Python (the hint code\n"
+    "  is the program's own: run only programs you trust).\n";
 
 // cairo-run style flags: "--name value", "--name=value" and boolean "--name".
 struct Flags {
@@ -42,11 +44,20 @@ struct Flags {
 };
 
 bool parseFlags(int argc, char** argv, Flags* flags, std::string* error) {
-    static const std::vector<std::string> withValue = {
-        "program",           "program_input", "layout",
-        "trace_file",        "memory_file",   "air_public_input",
-        "air_private_input", "max_steps",     "cairo_layout_params_file",
-        "cairo_pie_output",  "steps",         "min_steps"};
+    static const std::vector<std::string> withValue = {"program",
+                                                       "program_input",
+                                                       "layout",
+                                                       "trace_file",
+                                                       "memory_file",
+                                                       "air_public_input",
+                                                       "air_private_input",
+                                                       "max_steps",
+                                                       "cairo_layout_params_file",
+                                                       "cairo_pie_output",
+                                                       "steps",
+                                                       "min_steps",
+                                                       "cairo_vm",
+                                                       "python_hint_time_limit"};
     static const std::vector<std::string> booleans = {
         "proof_mode", "print_output", "print_info",     "allow_missing_builtins",
         "no_trace",   "print_memory", "print_segments", "relocate_prints"};
@@ -150,6 +161,27 @@ int runCairoRunCommand(int argc, char** argv) {
                     return 2;
                 }
             }
+        }
+        const std::string cairoVm = flags.value("cairo_vm").value_or("rust");
+        if (cairoVm == "python") {
+            options.hints.execution = HintExecution::NativeThenPython;
+        } else if (cairoVm != "rust") {
+            std::cerr << "--cairo_vm is rust or python, not " << cairoVm << "\n";
+            return 2;
+        }
+        if (auto seconds = flags.value("python_hint_time_limit")) {
+            double value = 0;
+            try {
+                value = std::stod(*seconds);
+            } catch (const std::exception&) {
+                value = -1;
+            }
+            if (!(value > 0)) {
+                std::cerr << "--python_hint_time_limit expects a positive number of seconds\n";
+                return 2;
+            }
+            options.hints.pythonTimeLimit =
+                std::chrono::milliseconds(static_cast<std::int64_t>(value * 1000));
         }
         if (auto path = flags.value("program_input")) {
             const auto text = readFile(*path);

@@ -117,6 +117,13 @@ int runServeCommand(int argc, char** argv) {
                        "11155111=http://127.0.0.1:8545 (repeatable; settings chainRpc/<id> are "
                        "read first)."),
         QStringLiteral("id=url"));
+    const QCommandLineOption pythonHints(
+        QStringLiteral("python-hints"),
+        QStringLiteral("on or off: run submitted programs' Python hints for cairoVm=python. That "
+                       "is code from whoever submits it: default on for a loopback-only server, "
+                       "off with --allow-remote."),
+        QStringLiteral("on|off"));
+    parser.addOption(pythonHints);
     parser.addOption(chainRpc);
     parser.addOption(listen);
     parser.addOption(dataDir);
@@ -138,6 +145,16 @@ int runServeCommand(int argc, char** argv) {
     http::ServerOptions options;
     options.dataDir = parser.value(dataDir);
     options.allowRemote = parser.isSet(allowRemote);
+    if (parser.isSet(pythonHints)) {
+        const QString value = parser.value(pythonHints);
+        if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
+            err << "--python-hints is on or off, got " << value << Qt::endl;
+            return 2;
+        }
+        options.provers.pythonHints = value == QStringLiteral("on");
+    } else {
+        options.provers.pythonHints = !options.allowRemote;
+    }
     QString error;
     const auto mainAddress = http::parseListenAddress(parser.value(listen));
     if (!mainAddress) {
@@ -209,6 +226,11 @@ int runServeCommand(int argc, char** argv) {
         << "  data dir:        " << options.dataDir << '\n'
         << "  prover:          " << proverDescription(options.provers) << '\n'
         << "  chains:          " << chainDescription(options.requests.chains) << '\n'
+        << "  python hints:    "
+        << (options.provers.pythonHints
+                ? QStringLiteral("on (cairoVm=python runs submitted hint code)")
+                : QStringLiteral("off (cairoVm=python is refused)"))
+        << '\n'
         << "Press Ctrl+C to stop." << Qt::endl;
 
     int received = 0;

@@ -1,5 +1,7 @@
 #include "HintProcessor.h"
 
+#include "PythonHints.h"
+
 #include <regex>
 
 namespace proofdesk::cairo {
@@ -41,6 +43,17 @@ void ExecutionScopes::exit() {
         throw VmError("vm_exit_scope() with no scope to exit");
     }
     m_scopes.pop_back();
+    m_levelIds.pop_back();
+}
+
+std::map<std::string, Felt> ExecutionScopes::innermostFelts() const {
+    std::map<std::string, Felt> felts;
+    for (const auto& [name, value] : m_scopes.back()) {
+        if (value.type() == typeid(Felt)) {
+            felts.emplace(name, std::any_cast<const Felt&>(value));
+        }
+    }
+    return felts;
 }
 
 std::any* ExecutionScopes::find(const std::string& name) {
@@ -59,9 +72,7 @@ void HintContext::fail(const std::string& message) const {
     throw VmError(message);
 }
 
-ResolvedReference HintContext::resolve(const std::string& path) {
-    const auto dot = path.find('.');
-    const std::string name = path.substr(0, dot);
+std::optional<ResolvedReference> HintContext::reference(const std::string& name) {
     const ReferenceDef* def = nullptr;
     for (auto scope = m_spec.accessibleScopes.rbegin(); scope != m_spec.accessibleScopes.rend();
          ++scope) {
@@ -76,7 +87,7 @@ ResolvedReference HintContext::resolve(const std::string& path) {
         }
     }
     if (!def) {
-        fail("ids." + name + " is not a reference visible to this hint");
+        return std::nullopt;
     }
     RegisterState registers{m_vm.ap, m_vm.fp};
     if (def->value.find("ap") != std::string::npos) {
@@ -85,7 +96,29 @@ ResolvedReference HintContext::resolve(const std::string& path) {
         }
         registers.ap = m_vm.ap - (m_spec.apTracking.offset - def->apTracking.offset);
     }
-    ResolvedReference current = evaluateReference(def->value, registers, memory());
+    return evaluateReference(def->value, registers, memory());
+}
+
+std::optional<HintContext::IdentifierMatch>
+HintContext::lookupIdentifier(const std::string& name) const {
+    for (auto scope = m_spec.accessibleScopes.rbegin(); scope != m_spec.accessibleScopes.rend();
+         ++scope) {
+        const std::string fullName = *scope + "." + name;
+        if (const nlohmann::json* def = m_program.identifier(fullName)) {
+            return IdentifierMatch{fullName, def};
+        }
+    }
+    return std::nullopt;
+}
+
+ResolvedReference HintContext::resolve(const std::string& path) {
+    const auto dot = path.find('.');
+    const std::string name = path.substr(0, dot);
+    const std::optional<ResolvedReference> top = reference(name);
+    if (!top) {
+        fail("ids." + name + " is not a reference visible to this hint");
+    }
+    ResolvedReference current = *top;
     std::size_t pos = dot;
     while (pos != std::string::npos) {
         const auto next = path.find('.', pos + 1);
@@ -174,8 +207,22 @@ BuiltinRunner* HintContext::builtin(const std::string& name) const {
     return nullptr;
 }
 
-HintProcessor::HintProcessor(const Program& program, nlohmann::json programInput)
-    : m_program(program), m_programInput(std::move(programInput)) {}
+HintProcessor::HintProcessor(const Program& program, nlohmann::json programInput,
+                             HintOptions options)
+    : m_program(program), m_programInput(std::move(programInput)), m_options(options) {}
+
+HintProcessor::~HintProcessor() = default;
+
+namespace {
+const std::regex& programInputPattern() {
+    static const std::regex pattern(R"(^ids\.(\w+) = program_input\['(\w+)'\]$)");
+    return pattern;
+}
+} // namespace
+
+bool HintProcessor::hasNativeImplementation(const std::string& code) {
+    return HintRegistry::instance().find(code) || std::regex_match(code, programInputPattern());
+}
 
 void HintProcessor::attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunner>>& builtins) {
     m_builtins = &builtins;
@@ -186,11 +233,21 @@ void HintProcessor::attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunn
         }
         auto& compiled = m_compiled[pc];
         for (const HintSpec& spec : hints) {
-            const HintFn* fn = HintRegistry::instance().find(spec.code);
-            if (!fn) {
-                fn = programInputHint(spec.code);
+            CompiledHint hint{&spec, nullptr, -1};
+            if (m_options.execution != HintExecution::PythonOnly) {
+                hint.native = HintRegistry::instance().find(spec.code);
+                if (!hint.native) {
+                    hint.native = programInputHint(spec.code);
+                }
             }
-            compiled.emplace_back(&spec, fn);
+            if (!hint.native && m_options.execution != HintExecution::NativeOnly) {
+                if (!m_python) {
+                    m_python = std::make_unique<PythonHintEngine>(m_programInput, builtins,
+                                                                  m_options.pythonTimeLimit);
+                }
+                hint.python = m_python->compile(spec, pc);
+            }
+            compiled.push_back(hint);
         }
     }
     vm.setHintSites(std::move(sites), [this](Vm& v, std::uint64_t pc) { run(v, pc); });
@@ -198,9 +255,8 @@ void HintProcessor::attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunn
 
 const HintFn* HintProcessor::programInputHint(const std::string& code) {
     // Program-specific input hints: `ids.<name> = program_input['<key>']`, one line.
-    static const std::regex pattern(R"(^ids\.(\w+) = program_input\['(\w+)'\]$)");
     std::smatch match;
-    if (!std::regex_match(code, match, pattern)) {
+    if (!std::regex_match(code, match, programInputPattern())) {
         return nullptr;
     }
     const std::string name = match[1].str();
@@ -232,15 +288,20 @@ void HintProcessor::run(Vm& vm, std::uint64_t pcOffset) {
     if (it == m_compiled.end()) {
         return;
     }
-    for (const auto& [spec, fn] : it->second) {
-        if (!fn) {
+    for (const CompiledHint& hint : it->second) {
+        if (!hint.native && hint.python < 0) {
             throw VmError("unknown hint at pc " + std::to_string(pcOffset) +
-                          " (no native implementation; Python hints are not supported):\n" +
-                          spec->code);
+                          " (no native implementation; run with cairoVm=python to run it as "
+                          "Python):\n" +
+                          hint.spec->code);
         }
-        HintContext context(vm, m_program, *spec, m_scopes, m_programInput, *m_builtins);
+        HintContext context(vm, m_program, *hint.spec, m_scopes, m_programInput, *m_builtins);
+        if (hint.python >= 0) {
+            m_python->run(context, hint.python, pcOffset);
+            continue;
+        }
         try {
-            (*fn)(context);
+            (*hint.native)(context);
         } catch (const VmError& error) {
             throw VmError("hint at pc " + std::to_string(pcOffset) + " failed: " + error.what());
         }

@@ -6,6 +6,7 @@
 #include "Vm.h"
 
 #include <any>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <map>
@@ -16,6 +17,7 @@
 namespace proofdesk::cairo {
 
 class HintContext;
+class PythonHintEngine;
 using HintFn = std::function<void(HintContext&)>;
 
 // Native hints, matched by the exact code text of the compiled program (as cairo-vm does).
@@ -30,18 +32,24 @@ private:
     std::map<std::string, HintFn> m_hints;
 };
 
-// Execution scopes (vm_enter_scope / vm_exit_scope) holding hint variables of any type.
+// Execution scopes (vm_enter_scope / vm_exit_scope) holding hint variables of any type. Each level
+// has an id of its own, so Python hints (PythonHints.h) can keep their scope dictionaries in step.
 class ExecutionScopes {
 public:
-    ExecutionScopes() : m_scopes(1) {}
-    void enter(std::map<std::string, std::any> locals = {}) {
+    ExecutionScopes() : m_scopes(1), m_levelIds{0} {}
+    std::uint64_t enter(std::map<std::string, std::any> locals = {}) {
         m_scopes.push_back(std::move(locals));
+        m_levelIds.push_back(++m_lastLevelId);
+        return m_lastLevelId;
     }
     void exit();
     std::any* find(const std::string& name); // innermost scope only, as in cairo-lang
     void set(const std::string& name, std::any value) { m_scopes.back()[name] = std::move(value); }
     void erase(const std::string& name) { m_scopes.back().erase(name); }
     std::size_t depth() const { return m_scopes.size(); }
+    const std::vector<std::uint64_t>& levelIds() const { return m_levelIds; }
+    // The innermost scope's variables that hold a field element.
+    std::map<std::string, Felt> innermostFelts() const;
     // A variable shared by the whole run (e.g. __dict_manager), created on first use.
     template <class T> T& global(const std::string& name) {
         auto it = m_globals.find(name);
@@ -53,6 +61,8 @@ public:
 
 private:
     std::vector<std::map<std::string, std::any>> m_scopes;
+    std::vector<std::uint64_t> m_levelIds;
+    std::uint64_t m_lastLevelId = 0;
     std::map<std::string, std::shared_ptr<void>> m_globals;
 };
 
@@ -80,6 +90,18 @@ public:
     Felt constant(const std::string& name);
 
     BuiltinRunner* builtin(const std::string& name) const;
+    const std::vector<std::unique_ptr<BuiltinRunner>>& builtins() const { return m_builtins; }
+
+    // The reference `name` evaluated at this hint (no struct members), or nullopt if the hint
+    // has no reference of that name.
+    std::optional<ResolvedReference> reference(const std::string& name);
+    // An identifier (constant, struct, function, namespace) visible from the hint's scopes,
+    // innermost first, aliases followed.
+    struct IdentifierMatch {
+        std::string fullName;
+        const nlohmann::json* definition = nullptr;
+    };
+    std::optional<IdentifierMatch> lookupIdentifier(const std::string& name) const;
 
     [[noreturn]] void fail(const std::string& message) const;
 
@@ -106,23 +128,44 @@ private:
     const std::vector<std::unique_ptr<BuiltinRunner>>& m_builtins;
 };
 
+// Where hints without a native implementation go (the spec's cairoVm: rust = NativeOnly,
+// python = NativeThenPython). PythonOnly runs every hint as Python, to check the Python path
+// against the native one.
+enum class HintExecution { NativeOnly, NativeThenPython, PythonOnly };
+
+struct HintOptions {
+    HintExecution execution = HintExecution::NativeOnly;
+    std::chrono::milliseconds pythonTimeLimit{std::chrono::minutes(5)}; // per run, all hints
+};
+
 // Compiles a program's hints against the registry and runs them before their instructions.
 // An unknown hint fails the run when it is reached, naming its code and pc.
 class HintProcessor {
 public:
-    HintProcessor(const Program& program, nlohmann::json programInput);
+    HintProcessor(const Program& program, nlohmann::json programInput, HintOptions options = {});
+    ~HintProcessor();
     void attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunner>>& builtins);
     void run(Vm& vm, std::uint64_t pcOffset);
 
+    // Whether a hint's code has a native implementation (cairoVm=rust runs it).
+    static bool hasNativeImplementation(const std::string& code);
+
 private:
+    struct CompiledHint {
+        const HintSpec* spec = nullptr;
+        const HintFn* native = nullptr;
+        int python = -1; // index in m_python, when the hint runs as Python
+    };
     const HintFn* programInputHint(const std::string& code);
 
     const Program& m_program;
     nlohmann::json m_programInput;
+    HintOptions m_options;
     std::deque<HintFn> m_patternHints;
     ExecutionScopes m_scopes;
     const std::vector<std::unique_ptr<BuiltinRunner>>* m_builtins = nullptr;
-    std::map<std::uint64_t, std::vector<std::pair<const HintSpec*, const HintFn*>>> m_compiled;
+    std::unique_ptr<PythonHintEngine> m_python;
+    std::map<std::uint64_t, std::vector<CompiledHint>> m_compiled;
 };
 
 // Families of native hints, each registering its code strings.

@@ -135,7 +135,7 @@ void CairoRunner::initialize() {
     for (auto& builtin : m_builtins) {
         m_vm->addBuiltin(builtin.get());
     }
-    m_hints = std::make_unique<HintProcessor>(m_program, m_options.programInput);
+    m_hints = std::make_unique<HintProcessor>(m_program, m_options.programInput, m_options.hints);
     m_hints->attach(*m_vm, m_builtins);
 }
 

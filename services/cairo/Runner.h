@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Builtins.h"
+#include "HintProcessor.h"
 #include "Layout.h"
 #include "Program.h"
 #include "Vm.h"
@@ -15,8 +16,6 @@
 
 namespace proofdesk::cairo {
 
-class HintProcessor;
-
 struct RunOptions {
     std::string layout = "plain"; // a named layout, "dynamic", or "auto" (see autoLayout)
     std::optional<nlohmann::json> dynamicLayoutParams; // for layout "dynamic"
@@ -27,6 +26,7 @@ struct RunOptions {
     std::optional<std::uint64_t> minSteps; // run at least this many (cairo-run --min_steps)
     bool traceEnabled = true;
     nlohmann::json programInput; // exposed to hints as program_input
+    HintOptions hints;           // native only (cairoVm=rust) or with Python hints
     bool padTrace = true;        // proof mode: pad to a power of two that fits the layout
 };
 

@@ -223,6 +223,7 @@ void ProofService::traceGeneration(Loaded& loaded) {
         options.layout = inputText(loaded.inputs, "layout");
         options.proofMode = false;
         options.programInput = programInput;
+        options.hints = m_provers.hintOptions(loaded.query.cairoVm);
         options.traceEnabled = false; // a PIE needs the memory, not the trace
         options.maxSteps = m_provers.maxSteps;
         cairo::CairoRunner runner(program, options);
@@ -310,7 +311,8 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
     const QString workDir = m_workDir + QLatin1Char('/') + qstr(loaded.query.id);
     QDir(workDir).removeRecursively();
     const std::string proof = proveWithStone(
-        m_provers, program, programInput, loaded.query.layout.value_or("auto"), workDir, context);
+        m_provers, program, programInput, m_provers.hintOptions(loaded.query.cairoVm),
+        loaded.query.layout.value_or("auto"), workDir, context);
     QDir(workDir).removeRecursively();
     addArtifact(loaded, "proof.json", proof);
     loaded.query.isProofMocked = false;

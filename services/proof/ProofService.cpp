@@ -7,6 +7,7 @@
 #include "cairo/Layout.h"
 #include "cairo/Program.h"
 #include "cairo/ProgramHash.h"
+#include "cairo/PythonHints.h"
 #include "core/ServiceError.h"
 #include "core/Ulid.h"
 #include "crypto/Hex.h"
@@ -173,6 +174,39 @@ std::string ProofService::submitProgram(const UploadedFile& programFile,
     return registerProgram(programFile.content, cairoVersion).programHash;
 }
 
+std::optional<std::string> ProofService::programText(const std::string& programHash) {
+    QSqlQuery known =
+        m_store.exec(QStringLiteral("SELECT sha256 FROM proof_programs WHERE program_hash = ?"),
+                     {qstr(programHash)});
+    if (!known.next()) {
+        return std::nullopt;
+    }
+    return m_artifacts.get(str(known.value(0)));
+}
+
+void ProofService::requireNativeHints(const std::optional<std::string>& programText) {
+    if (!programText) {
+        return; // an unknown programHash gets its own error below
+    }
+    cairo::Program program;
+    try {
+        program = cairo::Program::fromText(*programText);
+    } catch (const std::exception&) {
+        return; // registration reported it
+    }
+    for (const auto& [pc, hints] : program.hints) {
+        for (const cairo::HintSpec& hint : hints) {
+            if (!cairo::HintProcessor::hasNativeImplementation(hint.code)) {
+                badRequest("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON",
+                           "with an inputFile the program's hints read it, and the hint at pc " +
+                               std::to_string(pc) +
+                               " has no native implementation: submit with cairoVm=python to "
+                               "run it as Python");
+            }
+        }
+    }
+}
+
 bool ProofService::programExists(const std::string& programHash) {
     QSqlQuery known = m_store.exec(
         QStringLiteral("SELECT 1 FROM proof_programs WHERE program_hash = ?"), {qstr(programHash)});
@@ -200,9 +234,17 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
         oneOf(in.mockFactHash, "false", {"true", "false"}, "INVALID_MOCK_FACT_HASH");
     inputs["mockFactHash"] = mockFact == "true";
     if (query.cairoVm == "python") {
-        badRequest("CAIRO_VM_PYTHON_NOT_AVAILABLE",
-                   "cairoVm=python (arbitrary Python hints) is not available on this server; "
-                   "use cairoVm=rust, which runs the native hints");
+        if (!m_provers.pythonHints) {
+            badRequest("CAIRO_VM_PYTHON_DISABLED",
+                       "cairoVm=python (running the program's Python hints) is turned off on "
+                       "this server (proofdesk serve --python-hints on enables it); use "
+                       "cairoVm=rust, which runs the native hints");
+        }
+        std::string why;
+        if (!cairo::pythonHintsAvailable(&why)) {
+            badRequest("CAIRO_VM_PYTHON_NOT_AVAILABLE",
+                       "cairoVm=python cannot run on this server: " + why);
+        }
     }
     std::string layout = in.layout.value_or("");
     if (layout.empty()) {
@@ -289,6 +331,10 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
                 badRequest("INVALID_PROGRAM_HASH", "programHash is not a field element");
             }
             programHash = felt->toHex();
+        }
+        if (in.inputFile && query.cairoVm == "rust") {
+            requireNativeHints(in.programFile ? std::optional<std::string>(in.programFile->content)
+                                              : programText(*programHash));
         }
         query.steps = {"TRACE_GENERATION"};
         if (query.result != "TRACE_GENERATION") {

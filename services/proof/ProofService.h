@@ -97,6 +97,8 @@ public:
     // POST /v1/submit-program: registers a compiled Cairo 0 program; returns its program hash.
     std::string submitProgram(const UploadedFile& programFile, const std::string& cairoVersion);
     bool programExists(const std::string& programHash);
+    // The registered program's JSON text, if the hash is known and its artifact present.
+    std::optional<std::string> programText(const std::string& programHash);
 
     api::CoreQueryResponse coreQuery(const std::string& id);
     // The body of GET /core-query/{id}, {"coreQuery": full record, "metadataUrls": [...]}, built
@@ -125,6 +127,8 @@ public:
     void setCredits(const QString& projectId, std::optional<qint64> credits);
 
 private:
+    // cairoVm=rust with an inputFile: 400 unless every hint of the program runs natively.
+    void requireNativeHints(const std::optional<std::string>& programText);
     struct NewArtifact {
         std::string name;
         std::string sha256;

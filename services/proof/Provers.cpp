@@ -100,9 +100,18 @@ nlohmann::json stoneProverConfig() {
             {"table_prover_n_tasks_per_segment", 32}};
 }
 
+cairo::HintOptions ProverSettings::hintOptions(const std::string& cairoVm) const {
+    cairo::HintOptions options;
+    options.execution = cairoVm == "python" ? cairo::HintExecution::NativeThenPython
+                                            : cairo::HintExecution::NativeOnly;
+    options.pythonTimeLimit = pythonHintTimeLimit;
+    return options;
+}
+
 std::string proveWithStone(const ProverSettings& settings, const cairo::Program& program,
-                           const nlohmann::json& programInput, const std::string& layout,
-                           const QString& workDir, const JobContext& context) {
+                           const nlohmann::json& programInput, const cairo::HintOptions& hints,
+                           const std::string& layout, const QString& workDir,
+                           const JobContext& context) {
     if (settings.stoneProver.isEmpty() || !QFileInfo(settings.stoneProver).isExecutable()) {
         throw StageFailure(false, "the Stone prover is not available at \"" +
                                       settings.stoneProver.toStdString() +
@@ -118,6 +127,7 @@ std::string proveWithStone(const ProverSettings& settings, const cairo::Program&
     options.layout = layout;
     options.proofMode = true;
     options.programInput = programInput;
+    options.hints = hints;
     options.maxSteps = settings.maxSteps;
     cairo::CairoRunner runner(program, options);
     try {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cairo/HintProcessor.h"
 #include "core/JobEngine.h"
 
 #include <nlohmann/json.hpp>
@@ -26,8 +27,15 @@ struct ProverSettings {
     // The VM's step limit for one trace generation (and a Stone proof-mode run): a program that
     // runs longer fails with a reason instead of holding a worker forever.
     std::uint64_t maxSteps = std::uint64_t{1} << 26;
+    // cairoVm=python: hints without a native implementation run as Python inside the server.
+    // That code is the submitter's, so a server others can reach should leave this off
+    // (`proofdesk serve` turns it off with --allow-remote unless --python-hints on).
+    bool pythonHints = true;
+    std::chrono::milliseconds pythonHintTimeLimit{std::chrono::minutes(5)}; // per run
 
     QString effectiveEngine() const;
+    // How a query's hints run: native only (cairoVm=rust) or native, then Python.
+    cairo::HintOptions hintOptions(const std::string& cairoVm) const;
 };
 
 // A permanent (deterministic) or transient failure of a pipeline stage.
@@ -63,8 +71,9 @@ nlohmann::json stoneProverConfig();
 // text. Throws StageFailure: permanent for a program Stone cannot take, transient for a prover
 // crash or timeout.
 std::string proveWithStone(const ProverSettings& settings, const cairo::Program& program,
-                           const nlohmann::json& programInput, const std::string& layout,
-                           const QString& workDir, const JobContext& context);
+                           const nlohmann::json& programInput, const cairo::HintOptions& hints,
+                           const std::string& layout, const QString& workDir,
+                           const JobContext& context);
 
 // Runs cpu_air_verifier on a proof; throws StageFailure when it does not verify (permanent) or the
 // verifier cannot run (transient on crash/timeout, permanent when not configured).
