@@ -5,6 +5,8 @@
 //   Pedersen hashes/s                                            target >= 50,000
 //   Poseidon hashes/s                                            target >= 150,000
 // and @scure/starknet (npm, node) on the same inputs in the same run, for the ratio.
+// Issue #8: steps/s of a hint-heavy loop (a hint on every other step) with the hints native and
+// with every hint run as Python (cairoVm=python's path), and the ratio.
 //
 // Usage: cairo_vm_bench [--steps N] [--scure path/to/scure_hashes.mjs]
 
@@ -52,6 +54,35 @@ std::vector<crypto::Felt> inputs(int n) {
         out.push_back(y0 + crypto::Felt::fromU64(static_cast<std::uint64_t>(i) * 104729));
     }
     return out;
+}
+
+// The countdown loop with cairo-lang's assert_not_zero hint on its body (pc 2): the hint reads
+// the loop counter through a typed reference, so each run of it resolves ids as hints do.
+cairo::Program hintHeavyLoop(std::uint64_t n) {
+    nlohmann::json program = test::Asm::countdown(n).program();
+    const nlohmann::json tracking = {{"group", 0}, {"offset", 0}};
+    program["reference_manager"]["references"] = {
+        {{"ap_tracking_data", tracking}, {"pc", 2}, {"value", "[cast(ap + (-1), felt*)]"}}};
+    program["hints"] = {
+        {"2",
+         {{{"code", "from starkware.cairo.common.math_utils import assert_integer\n"
+                    "assert_integer(ids.value)\n"
+                    "assert ids.value % PRIME != 0, f'assert_not_zero failed: {ids.value} = 0.'"},
+           {"accessible_scopes", {"__main__", "__main__.main"}},
+           {"flow_tracking_data",
+            {{"ap_tracking", tracking}, {"reference_ids", {{"__main__.main.value", 0}}}}}}}}};
+    return cairo::Program::fromJson(program);
+}
+
+// Steps per second of a run of `program` with its hints run as `execution`.
+double hintRunRate(const cairo::Program& program, cairo::HintExecution execution) {
+    cairo::RunOptions options;
+    options.traceEnabled = false;
+    options.hints.execution = execution;
+    cairo::CairoRunner runner(program, options);
+    const auto start = SteadyClock::now();
+    runner.run();
+    return static_cast<double>(runner.vm().steps()) / seconds(start);
 }
 
 } // namespace
@@ -117,6 +148,16 @@ int main(int argc, char** argv) {
         const double s = seconds(start);
         std::printf("vm_steps_per_second_with_trace_and_memory_files %.0f (target >= 2000000)\n",
                     static_cast<double>(runner.vm().steps()) / s);
+    }
+    {
+        const cairo::Program native = hintHeavyLoop(500'000);
+        const cairo::Program python = hintHeavyLoop(50'000);
+        hintRunRate(hintHeavyLoop(100), cairo::HintExecution::PythonOnly); // interpreter start
+        const double nativeRate = hintRunRate(native, cairo::HintExecution::NativeOnly);
+        const double pythonRate = hintRunRate(python, cairo::HintExecution::PythonOnly);
+        std::printf("vm_hint_loop_steps_per_second_native_hints %.0f\n", nativeRate);
+        std::printf("vm_hint_loop_steps_per_second_python_hints %.0f (native / python = %.1fx)\n",
+                    pythonRate, nativeRate / pythonRate);
     }
     const int pedersenCount = 20000;
     const int poseidonCount = 100000;

@@ -36,6 +36,8 @@ row "sign-in round trips/s (8 clients)" "$(value signin.txt signin_roundtrips_pe
 row "VM steps/s, no trace" "$(value vm.txt vm_steps_per_second_no_trace)" ">=" 5000000
 row "VM steps/s, trace and memory files" "$(value vm.txt vm_steps_per_second_with_trace_and_memory_files)" ">=" 2000000
 row "VM proof-mode peak RSS bytes/step" "$(value vm.txt vm_proof_mode_peak_rss_bytes_per_step)" "<" 120
+row "VM steps/s, hint every other step, native hints" "$(value vm.txt vm_hint_loop_steps_per_second_native_hints)"
+row "VM steps/s, hint every other step, Python hints" "$(value vm.txt vm_hint_loop_steps_per_second_python_hints)"
 row "Pedersen hashes/s" "$(value vm.txt pedersen_hashes_per_second)" ">=" 50000
 row "Poseidon hashes/s" "$(value vm.txt poseidon_hashes_per_second)" ">=" 150000
 row "header RLP + keccak verifications/s" "$(value chain.txt chain_header_verifications_per_second)" ">=" 100000

@@ -5,9 +5,11 @@
 // native hints run one after another on one scope stack, as a Cairo function would run them.
 
 #include "cairo/HintProcessor.h"
+#include "cairo/PythonHints.h"
 #include "cairo/Vm.h"
 #include "crypto/BigInt.h"
 
+#include <QCoreApplication>
 #include <QTest>
 
 #include <map>
@@ -32,7 +34,8 @@ struct Fixture {
     std::map<std::string, int> offsets;
 
     // `types` gives some names a struct type laid out at their cell: "BigInt3" (d0, d1, d2),
-    // "BigInt5" (d0..d4) or "EcPoint" (x and y, each a BigInt3).
+    // "BigInt5" (d0..d4) or "EcPoint" (x and y, each a BigInt3); a type ending in '*' (such as
+    // "DictAccess*") makes the name's one cell a typed pointer.
     explicit Fixture(const std::vector<std::string>& names,
                      const std::map<std::string, std::uint64_t>& constants = {},
                      const std::map<std::string, std::string>& types = {}) {
@@ -89,11 +92,13 @@ struct Fixture {
                                            : name == "loop_temps" ? "LoopTemps"
                                                                   : "";
             const std::string type = structType.empty() ? "felt*" : "__main__." + structType + "*";
-            const int size = structType == "LoopTemps" ? 4
-                             : structType == "BigInt3" ? 3
-                             : structType == "BigInt5" ? 5
-                             : structType == "EcPoint" ? 6
-                                                       : 1;
+            const bool pointer = !structType.empty() && structType.back() == '*';
+            const int size = pointer                     ? 1
+                             : structType == "LoopTemps" ? 4
+                             : structType == "BigInt3"   ? 3
+                             : structType == "BigInt5"   ? 5
+                             : structType == "EcPoint"   ? 6
+                                                         : 1;
             spec.referenceIds["__main__." + name] =
                 static_cast<int>(json["reference_manager"]["references"].size());
             json["reference_manager"]["references"].push_back(
@@ -123,6 +128,9 @@ struct Fixture {
     }
     // A scope variable a hint left as a big integer (secp hints).
     crypto::BigInt scopeValue(const std::string& name) {
+        if (execution == HintExecution::PythonOnly) {
+            return pythonScopeValue(name);
+        }
         std::any* value = scopes.find(name);
         if (!value || value->type() != typeid(crypto::BigInt)) {
             qWarning("scope variable %s is not a BigInt", name.c_str());
@@ -130,12 +138,64 @@ struct Fixture {
         }
         return *std::any_cast<crypto::BigInt>(value);
     }
+    // NativeOnly runs the registered native hint; PythonOnly runs the same code as Python
+    // (suites run once each way, so both paths meet the same expectations).
+    static inline HintExecution execution = HintExecution::NativeOnly;
+    std::unique_ptr<PythonHintEngine> python;
+
+    // Python keeps its scope variables itself: a hint writes the value's sign and four 128-bit
+    // limbs of its magnitude to a scratch segment, which is read back here.
+    crypto::BigInt pythonScopeValue(const std::string& name) {
+        const Relocatable scratch = memory.addSegment();
+        const Relocatable savedAp = vm->ap;
+        vm->ap = scratch;
+        run("__value = int(" + name +
+            ")\nmemory[ap] = 1 if __value < 0 else 0\nfor __i in range(4):\n"
+            "    memory[ap + 1 + __i] = (abs(__value) >> (128 * __i)) % 2**128\n"
+            "del __value, __i");
+        vm->ap = savedAp;
+        crypto::BigInt magnitude(0);
+        for (int i = 3; i >= 0; --i) {
+            magnitude =
+                (magnitude << 128) + crypto::BigInt::fromFelt(memory.get(scratch + (1 + i)).felt());
+        }
+        return memory.get(scratch).felt() == Felt::one() ? -magnitude : magnitude;
+    }
+
     void run(const std::string& code) {
+        HintContext context(*vm, program, spec, scopes, nlohmann::json::object(), builtins);
+        if (execution == HintExecution::PythonOnly) {
+            if (!python) {
+                python = std::make_unique<PythonHintEngine>(nlohmann::json::object(), builtins,
+                                                            std::chrono::seconds(20));
+            }
+            HintSpec pythonSpec = spec;
+            pythonSpec.code = code;
+            python->run(context, python->compile(pythonSpec, 0), 0);
+            return;
+        }
         const HintFn* fn = HintRegistry::instance().find(code);
         QVERIFY2(fn, code.c_str());
-        HintContext context(*vm, program, spec, scopes, nlohmann::json::object(), builtins);
         (*fn)(context);
     }
 };
+
+template <typename Suite> int execSuite(int argc, char** argv) {
+    Suite suite;
+    return QTest::qExec(&suite, argc, argv);
+}
+
+// Runs each suite once with the native hints, then once more with every hint run as its Python
+// code (cairo-lang's own hint text through the embedded interpreter and our helper modules), so
+// both paths meet the same expectations.
+template <typename... Suites> int execWithNativeThenPythonHints(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    int failures = 0;
+    for (const HintExecution execution : {HintExecution::NativeOnly, HintExecution::PythonOnly}) {
+        Fixture::execution = execution;
+        failures += (execSuite<Suites>(argc, argv) + ...);
+    }
+    return failures;
+}
 
 } // namespace proofdesk::test

@@ -40,7 +40,8 @@ private slots:
     void squashDictWalksKeysAndAccesses() {
         Fixture f({"dict_accesses", "ptr_diff", "n_accesses", "big_keys", "first_key",
                    "range_check_ptr", "should_skip_loop", "loop_temps", "n_used_accesses",
-                   "next_key"});
+                   "next_key"},
+                  {}, {{"dict_accesses", "DictAccess*"}});
         // Accesses: key 5, key 2, key 5 (key, prev, new).
         const Relocatable accesses = f.memory.addSegment();
         const int keys[] = {5, 2, 5};
@@ -69,7 +70,8 @@ private slots:
 
     void squashDictLoopsOverOneKeysAccesses() {
         Fixture f({"dict_accesses", "ptr_diff", "n_accesses", "big_keys", "first_key",
-                   "range_check_ptr", "should_skip_loop", "loop_temps"});
+                   "range_check_ptr", "should_skip_loop", "loop_temps"},
+                  {}, {{"dict_accesses", "DictAccess*"}});
         const Relocatable accesses = f.memory.addSegment();
         for (int i = 0; i < 3; ++i) {
             f.memory.set(accesses + 3 * i, Felt::fromU64(7));
@@ -117,5 +119,7 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(CairoDictHintsTest)
+int main(int argc, char** argv) {
+    return proofdesk::test::execWithNativeThenPythonHints<CairoDictHintsTest>(argc, argv);
+}
 #include "tst_cairo_dict_hints.moc"

@@ -48,6 +48,10 @@ private slots:
         Fixture f({"keccak_ptr_end"}, kKeccakConstants);
         const Relocatable end = f.memory.addSegment();
         f.set("keccak_ptr_end", end);
+        if (Fixture::execution == HintExecution::PythonOnly) {
+            // In a program, an earlier hint of the scope (_block_permutation's) imported it.
+            f.run("from starkware.cairo.common.cairo_keccak.keccak_utils import keccak_func");
+        }
         f.run("# Add dummy pairs of input and output.\n_keccak_state_size_felts = "
               "int(ids.KECCAK_STATE_SIZE_FELTS)\n_block_size = int(ids.BLOCK_SIZE)\nassert 0 <= "
               "_keccak_state_size_felts < 100\nassert 0 <= _block_size < 10\ninp = [0] * "
@@ -257,16 +261,7 @@ segments.write_arg(ids.sha256_ptr_end, padding))");
 };
 
 int main(int argc, char** argv) {
-    int status = 0;
-    {
-        CairoKeccakHintsTest keccak;
-        status |= QTest::qExec(&keccak, argc, argv);
-    }
-    {
-        CairoBlake2sHintsTest blake;
-        status |= QTest::qExec(&blake, argc, argv);
-    }
-    return status;
+    return proofdesk::test::execWithNativeThenPythonHints<CairoKeccakHintsTest,
+                                                          CairoBlake2sHintsTest>(argc, argv);
 }
-
 #include "tst_cairo_hash_hints.moc"

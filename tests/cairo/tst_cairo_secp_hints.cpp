@@ -263,5 +263,7 @@ value = slope = ec_double_slope(point=(x, y), alpha=ALPHA, p=SECP_P))");
     }
 };
 
-QTEST_GUILESS_MAIN(CairoSecpHintsTest)
+int main(int argc, char** argv) {
+    return proofdesk::test::execWithNativeThenPythonHints<CairoSecpHintsTest>(argc, argv);
+}
 #include "tst_cairo_secp_hints.moc"

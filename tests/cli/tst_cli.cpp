@@ -191,6 +191,48 @@ private slots:
         QCOMPARE(both.exitCode(), 2);
     }
 
+    void cairoRunWithPythonHints() {
+        const QString samples = QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/");
+        const QStringList sample{QStringLiteral("cairo-run"),
+                                 QStringLiteral("--program"),
+                                 samples + QStringLiteral("sum_of_squares.json"),
+                                 QStringLiteral("--program_input"),
+                                 samples + QStringLiteral("sum_of_squares_input.json"),
+                                 QStringLiteral("--layout"),
+                                 QStringLiteral("small"),
+                                 QStringLiteral("--print_output")};
+        QProcess python;
+        python.start(kBinary,
+                     sample + QStringList{QStringLiteral("--cairo_vm"), QStringLiteral("python"),
+                                          QStringLiteral("--python_hint_time_limit"),
+                                          QStringLiteral("30")});
+        QVERIFY(python.waitForFinished(20000));
+        QCOMPARE(python.exitCode(), 0);
+        QVERIFY(python.readAllStandardOutput().contains("Program output:\n  169\n"));
+
+        // Without Python hints, the hint is refused, naming the option that runs it.
+        QProcess native;
+        native.start(kBinary, sample);
+        QVERIFY(native.waitForFinished(20000));
+        QCOMPARE(native.exitCode(), 1);
+        QVERIFY(native.readAllStandardError().contains("run with cairoVm=python"));
+
+        QProcess badVm;
+        badVm.start(kBinary,
+                    sample + QStringList{QStringLiteral("--cairo_vm"), QStringLiteral("pypy")});
+        QVERIFY(badVm.waitForFinished(20000));
+        QCOMPARE(badVm.exitCode(), 2);
+        QVERIFY(badVm.readAllStandardError().contains("--cairo_vm is rust or python, not pypy"));
+
+        QProcess badLimit;
+        badLimit.start(kBinary,
+                       sample + QStringList{QStringLiteral("--cairo_vm"), QStringLiteral("python"),
+                                            QStringLiteral("--python_hint_time_limit"),
+                                            QStringLiteral("-3")});
+        QVERIFY(badLimit.waitForFinished(20000));
+        QCOMPARE(badLimit.exitCode(), 2);
+    }
+
     void cairoRunRefusesBadInput() {
         QTemporaryDir dir;
         const QString broken = dir.filePath(QStringLiteral("broken.json"));

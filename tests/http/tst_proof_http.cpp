@@ -15,6 +15,15 @@ using namespace proofdesk;
 using namespace proofdesk::test;
 using nlohmann::json;
 
+namespace {
+
+std::string readSample(const char* name) {
+    QFile file(QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/") + QLatin1String(name));
+    return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string();
+}
+
+} // namespace
+
 class ProofHttpTest : public QObject {
     Q_OBJECT
 private slots:
@@ -452,6 +461,63 @@ private slots:
                  std::string("NON_RETRIABLE_ERROR"));
         QVERIFY2(query["errorReason"].get<std::string>().find("5000 steps") != std::string::npos,
                  query["errorReason"].get<std::string>().c_str());
+    }
+
+    void pythonHintsReadTheInputFile() {
+        TestServer server;
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const std::string program = readSample("sum_of_squares.json");
+        const Part programFile = file("programFile", program, "sum_of_squares.json");
+        const Part inputFile =
+            file("inputFile", readSample("sum_of_squares_input.json"), "in.json");
+
+        // Its hint has no native implementation: cairoVm=rust cannot read the input with it.
+        const Reply native = http.postMultipart(
+            "/core-query", {programFile, inputFile, text("result", "TRACE_GENERATION")},
+            keyHeader(project));
+        QCOMPARE(native.status, 400);
+        QCOMPARE(native.json()["message"].get<std::string>(),
+                 std::string("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON"));
+
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {programFile, inputFile, text("result", "TRACE_GENERATION"), text("cairoVm", "python")},
+            keyHeader(project));
+        QCOMPARE(submitted.status, 201);
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("DONE"));
+        QCOMPARE(query["cairoVm"].get<std::string>(), std::string("python"));
+        const crypto::Felt hash = *crypto::Felt::parse(programHashOf(program));
+        QCOMPARE(query["sharpFactHash"].get<std::string>(),
+                 cairo::sharpFactHash(hash, {crypto::Felt::fromU64(169)}));
+
+        // A hint that raises fails the query with its Python traceback.
+        const Reply badInput = http.postMultipart(
+            "/core-query",
+            {programFile, file("inputFile", R"({"values": [3, "four"]})", "in.json"),
+             text("result", "TRACE_GENERATION"), text("cairoVm", "python")},
+            keyHeader(project));
+        QCOMPARE(badInput.status, 201);
+        const json failed = waitForEnd(http, badInput.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(failed["status"].get<std::string>(), std::string("FAILED"));
+        const std::string reason = failed["errorReason"];
+        QVERIFY2(reason.find("Python hint at pc 8 raised:") != std::string::npos, reason.c_str());
+
+        // A server started with Python hints off refuses cairoVm=python and stores nothing.
+        http::ServerOptions options;
+        options.provers.pythonHints = false;
+        TestServer off(options);
+        const Project offProject = newProject(off, QStringLiteral("beta"));
+        TestHttp offHttp(off.url());
+        const Reply refused = offHttp.postMultipart(
+            "/core-query", {programFile, inputFile, text("cairoVm", "python")},
+            keyHeader(offProject));
+        QCOMPARE(refused.status, 400);
+        QCOMPARE(refused.json()["message"].get<std::string>(),
+                 std::string("CAIRO_VM_PYTHON_DISABLED"));
+        QCOMPARE(offHttp.get("/core-queries", keyHeader(offProject)).json()["total"].get<int>(), 0);
     }
 
     void readsListsAndDedupLookups() {

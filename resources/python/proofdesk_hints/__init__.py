@@ -219,7 +219,7 @@ class BuiltinRunner:
 
     def __init__(self, name, base):
         self.name = name
-        self.base = _cooked(base)
+        self.base = None if base is None else _cooked(base)
         if name == "range_check":
             self.bound = 2**128
         elif name == "range_check96":
@@ -370,6 +370,9 @@ class Session:
         self._scopes = []  # [native scope id, dict], innermost last
         self._program_input = program_input
         self._builtins = {f"{name}_builtin": BuiltinRunner(name, base) for name, base in builtins}
+        # Library hints compare with range_check_builtin.bound even where the layout has no
+        # range check (the bound is a constant of the VM).
+        self._builtins.setdefault("range_check_builtin", BuiltinRunner("range_check", None))
 
     def compile(self, code, pc):
         filename = f"<hint at pc {pc}>"

@@ -1,5 +1,6 @@
 """Integer and modular arithmetic that hint code imports (starkware.python.math_utils)."""
 
+import hashlib as _hashlib
 import math
 import random as _random
 
@@ -157,16 +158,36 @@ def ec_mult(m, point, alpha, p):
     return result
 
 
+class NotOnCurveException(Exception):
+    pass
+
+
 def recover_y(x, alpha, beta, p):
-    """A y with y^2 = x^3 + alpha*x + beta (mod p)."""
-    return sqrt(x**3 + alpha * x + beta, p)
+    """The smaller y with y^2 = x^3 + alpha*x + beta (mod p); NotOnCurveException if none."""
+    rhs = (pow(x, 3, p) + alpha * x + beta) % p
+    if not is_quad_residue(rhs, p):
+        raise NotOnCurveException(f"{x} is not the x coordinate of a point on the curve")
+    return sqrt(rhs, p)
 
 
-def random_ec_point(alpha, beta, p, seed=None):
-    rng = _random.Random(seed)
-    while True:
-        x = rng.randrange(p)
-        rhs = (x**3 + alpha * x + beta) % p
-        if is_quad_residue(rhs, p):
-            y = sqrt(rhs, p)
-            return x, (y if rng.randrange(2) else (-y) % p)
+def random_ec_point(p, alpha, beta, seed=None):
+    """A point of y^2 = x^3 + alpha*x + beta (mod p). With a seed (bytes) the point depends only
+    on it: s = sha256(seed); candidate i has x = sha256(s[1:] + i as 10 little-endian bytes),
+    the first on the curve wins, its y negated when s[0] is odd."""
+    if seed is not None:
+        if p >= 2**256:
+            raise ValueError("a seeded point needs a field prime below 2**256")
+        seed = _hashlib.sha256(seed).digest()
+    for i in range(100):
+        if seed is None:
+            x = _random.randrange(p)
+            negate = _random.randrange(2) == 1
+        else:
+            x = int.from_bytes(_hashlib.sha256(seed[1:] + i.to_bytes(10, "little")).digest(), "big")
+            negate = seed[0] & 1 == 1
+        try:
+            y = recover_y(x, alpha, beta, p)
+        except NotOnCurveException:
+            continue
+        return x % p, (-y) % p if negate else y
+    raise ValueError("no point on the curve found in 100 candidates")

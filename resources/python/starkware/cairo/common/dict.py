@@ -6,7 +6,7 @@ the next DictAccess goes.
 
 import collections
 
-from proofdesk_hints import RelocatableValue
+from proofdesk_hints import RelocatableValue, TypedReference
 
 
 class DictTracker:
@@ -37,6 +37,8 @@ class DictManager:
         return base
 
     def get_tracker(self, dict_ptr):
+        if isinstance(dict_ptr, TypedReference):  # ids.dict_ptr of type DictAccess*
+            dict_ptr = dict_ptr.address_
         if not isinstance(dict_ptr, RelocatableValue):
             raise TypeError(f"a dictionary pointer is an address, not {dict_ptr!r}")
         tracker = self.trackers.get(dict_ptr.segment_index)
