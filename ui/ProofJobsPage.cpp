@@ -171,6 +171,14 @@ QWidget* ProofJobsPage::buildForm() {
                         QStringLiteral("starknet"), QStringLiteral("starknet_with_keccak"),
                         QStringLiteral("dynamic"), QStringLiteral("all_cairo")});
     m_form->addRow(tr("Layout"), m_layout);
+    m_cairoVm = new QComboBox;
+    m_cairoVm->setObjectName(QStringLiteral("cairoVmComboBox"));
+    m_cairoVm->addItem(tr("Native hints only (rust)"), QStringLiteral("rust"));
+    m_cairoVm->addItem(tr("Native and Python hints (python)"), QStringLiteral("python"));
+    m_cairoVm->setToolTip(
+        tr("cairoVm. With python, the server runs the program's hints that have no native "
+           "implementation as Python (needed when your own hints read the input file)."));
+    m_form->addRow(tr("Hints"), m_cairoVm);
     m_stoneVersion = new QComboBox;
     m_stoneVersion->setObjectName(QStringLiteral("stoneVersionComboBox"));
     m_stoneVersion->addItems({QStringLiteral("stone6"), QStringLiteral("stone5")});
@@ -294,6 +302,7 @@ void ProofJobsPage::kindChanged() {
     m_form->setRowVisible(m_programHash, runsProgram);
     m_form->setRowVisible(m_result, k == Kind::CoreQuery);
     m_form->setRowVisible(m_layout, k == Kind::CoreQuery || k == Kind::TraceAndProof);
+    m_form->setRowVisible(m_cairoVm, k == Kind::CoreQuery);
     m_form->setRowVisible(m_stoneVersion, k == Kind::VerificationL2);
     m_form->setRowVisible(m_memoryVerification, k == Kind::VerificationL2);
     m_form->setRowVisible(m_mockFact, k == Kind::CoreQuery || k == Kind::ProofAndVerificationL1 ||
@@ -442,6 +451,7 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error)
         form.programHash = path.isEmpty() ? programHash : QString();
         form.result = m_result->currentText();
         form.layout = m_layout->currentText();
+        form.cairoVm = m_cairoVm->currentData().toString();
         form.mockFactHash = m_mockFact->isChecked();
         form.dedupId = m_dedupId->text().trimmed();
         form.externalId = m_externalId->text().trimmed();

@@ -92,6 +92,7 @@ private:
     QLineEdit* m_programHash;
     QComboBox* m_result;
     QComboBox* m_layout;
+    QComboBox* m_cairoVm;
     QComboBox* m_stoneVersion;
     QComboBox* m_memoryVerification;
     QCheckBox* m_mockFact;

@@ -58,6 +58,7 @@ Submission toSubmission(const CoreQueryForm& form) {
     };
     addText(QStringLiteral("result"), form.result);
     addText(QStringLiteral("layout"), form.layout);
+    addText(QStringLiteral("cairoVm"), form.cairoVm);
     addText(QStringLiteral("mockFactHash"),
             form.mockFactHash ? QStringLiteral("true") : QStringLiteral("false"));
     addText(QStringLiteral("externalId"), form.externalId);

@@ -29,6 +29,7 @@ struct CoreQueryForm {
     QString programHash;
     QString result = QStringLiteral("PROOF_GENERATION");
     QString layout = QStringLiteral("auto");
+    QString cairoVm = QStringLiteral("rust"); // python: hints without a native implementation too
     bool mockFactHash = false;
     QString externalId;
     QString dedupId;

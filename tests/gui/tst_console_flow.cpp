@@ -1,7 +1,7 @@
 // The console driven as a user would, against the embedded server: sign in with a fresh wallet
 // (keychain replaced by the in-memory seam), mint a key, run a trace-generation job with the
-// sample program and download its PIE, fill and close a bucket and watch its tree complete, and
-// see bad uploads refused in the banner.
+// sample program and download its PIE, fill and close a bucket and watch its tree complete, run
+// a program whose own Python hint reads its input file, and see bad uploads refused in the banner.
 #include "ConsoleHarness.h"
 
 #include "client/Wallet.h"
@@ -136,9 +136,32 @@ private slots:
                                   10000);
         QVERIFY(!child<QPushButton>(&window, "closeBucketPushButton")->isEnabled());
 
-        // --- Bad uploads: refused before sending, and refused by the server, both in the banner.
+        // --- A program whose own hint reads the input file: refused with native hints only, DONE
+        // with Python hints.
         window.showPage(QStringLiteral("proofJobsPageWidget"));
         auto* banner = child<QLabel>(&window, "errorBannerLabel");
+        child<QComboBox>(&window, "submissionKindComboBox")->setCurrentIndex(0); // core query
+        child<QLineEdit>(&window, "bucketIdLineEdit")->clear();
+        child<QCheckBox>(&window, "mockFactHashCheckBox")->setChecked(false);
+        child<QComboBox>(&window, "resultComboBox")
+            ->setCurrentText(QStringLiteral("TRACE_GENERATION"));
+        child<QLineEdit>(&window, "programPathLineEdit")
+            ->setText(samplePath("sum_of_squares.json"));
+        child<QLineEdit>(&window, "inputPathLineEdit")
+            ->setText(samplePath("sum_of_squares_input.json"));
+        auto* cairoVm = child<QComboBox>(&window, "cairoVmComboBox");
+        QVERIFY(cairoVm->isVisible());
+        QCOMPARE(cairoVm->currentData().toString(), QStringLiteral("rust"));
+        click(&window, "submitPushButton");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            banner->text().contains(QStringLiteral("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON")), 10000);
+        cairoVm->setCurrentIndex(cairoVm->findData(QStringLiteral("python")));
+        click(&window, "submitPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 30000);
+        QCOMPARE(finished.last().at(1).toString(), QStringLiteral("DONE"));
+        child<QLineEdit>(&window, "inputPathLineEdit")->clear();
+
+        // --- Bad uploads: refused before sending, and refused by the server, both in the banner.
         QTemporaryDir dir;
         const QString words = dir.filePath(QStringLiteral("notes.txt"));
         const QString notAProgram = dir.filePath(QStringLiteral("empty.json"));

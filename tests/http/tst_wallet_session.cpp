@@ -185,6 +185,7 @@ private slots:
         QCOMPARE(core, QStringLiteral("curl -sS -X POST \\\n    -H 'api-key: k1' \\\n"
                                       "    -F 'result=PROOF_GENERATION' \\\n"
                                       "    -F 'layout=auto' \\\n"
+                                      "    -F 'cairoVm=rust' \\\n"
                                       "    -F 'mockFactHash=true' \\\n"
                                       "    -F 'network=TESTNET' \\\n"
                                       "    -F 'declaredJobSize=S' \\\n"
