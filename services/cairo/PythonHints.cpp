@@ -15,6 +15,7 @@
 #include "crypto/Poseidon.h"
 
 #include <QByteArray>
+#include <QCryptographicHash>
 
 #include <array>
 #include <condition_variable>
@@ -22,6 +23,27 @@
 #include <map>
 #include <mutex>
 #include <thread>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PROOFDESK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROOFDESK_ASAN 1
+#endif
+#endif
+#ifdef PROOFDESK_ASAN
+// Sanitizer builds: the embedded interpreter is never finalized (a hint's thread may outlive the
+// run), so the objects libpython allocated are still there at exit and LeakSanitizer would report
+// them. Leaks whose allocation does not pass through libpython are still reported.
+extern "C" const char* __lsan_default_suppressions();
+extern "C" const char* __lsan_default_options();
+extern "C" const char* __lsan_default_options() {
+    return "print_suppressions=0";
+}
+extern "C" const char* __lsan_default_suppressions() {
+    return "leak:libpython3\n";
+}
+#endif
 
 namespace proofdesk::cairo {
 namespace {
@@ -384,6 +406,19 @@ PyObject* keccak256(PyObject*, PyObject* args) {
     return PyBytes_FromStringAndSize(digest.constData(), digest.size());
 }
 
+// SHA-256 without OpenSSL (hashlib would load it into the interpreter for our helpers).
+PyObject* sha256(PyObject*, PyObject* args) {
+    Py_buffer data;
+    if (!PyArg_ParseTuple(args, "y*", &data)) {
+        return nullptr;
+    }
+    const QByteArray digest = QCryptographicHash::hash(
+        QByteArrayView(static_cast<const char*>(data.buf), static_cast<qsizetype>(data.len)),
+        QCryptographicHash::Sha256);
+    PyBuffer_Release(&data);
+    return PyBytes_FromStringAndSize(digest.constData(), digest.size());
+}
+
 PyObject* keccakF(PyObject*, PyObject* args) {
     PyObject* list = nullptr;
     if (!PyArg_ParseTuple(args, "O", &list)) {
@@ -524,6 +559,7 @@ PyMethodDef kMethods[] = {
     {"struct_def", structDef, METH_VARARGS, "a struct's size and members"},
     {"add_signature", addSignature, METH_VARARGS, "ecdsa_builtin.add_signature"},
     {"keccak256", keccak256, METH_VARARGS, "Keccak-256 of bytes"},
+    {"sha256", sha256, METH_VARARGS, "SHA-256 of bytes"},
     {"keccak_f", keccakF, METH_VARARGS, "Keccak-f[1600] of 25 lanes"},
     {"pedersen", pedersen, METH_VARARGS, "StarkWare Pedersen hash of two felts"},
     {"poseidon_hash_many", poseidonMany, METH_VARARGS, "Poseidon hash of felts"},

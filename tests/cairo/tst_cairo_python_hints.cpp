@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <sstream>
+#include <thread>
 
 using namespace proofdesk::cairo;
 using proofdesk::test::Asm;
@@ -118,6 +119,45 @@ private slots:
         CairoRunner runner(program, options);
         runner.run();
         QCOMPARE(outputHex(runner), std::vector<std::string>{Felt::fromU64(169).toHex()});
+    }
+
+    // The proof service runs jobs on several workers: runs with Python hints in parallel threads
+    // each see their own input, scopes and memory.
+    void parallelRunsKeepTheirOwnState() {
+        const Program program = sample("sum_of_squares.json");
+        constexpr int kThreads = 4;
+        constexpr int kRunsPerThread = 25;
+        std::vector<std::string> failures(kThreads);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < kThreads; ++t) {
+            threads.emplace_back([&program, &failures, t] {
+                for (int run = 0; run < kRunsPerThread; ++run) {
+                    RunOptions options = withHints(HintExecution::PythonOnly);
+                    const int a = t + 1;
+                    const int b = run;
+                    options.programInput = nlohmann::json{{"values", {a, b}}};
+                    try {
+                        CairoRunner runner(program, options);
+                        runner.run();
+                        const std::string want =
+                            Felt::fromU64(std::uint64_t(a * a + b * b)).toHex();
+                        if (outputHex(runner) != std::vector<std::string>{want}) {
+                            failures[std::size_t(t)] = "wrong output in run " + std::to_string(run);
+                            return;
+                        }
+                    } catch (const std::exception& e) {
+                        failures[std::size_t(t)] = e.what();
+                        return;
+                    }
+                }
+            });
+        }
+        for (std::thread& thread : threads) {
+            thread.join();
+        }
+        for (const std::string& failure : failures) {
+            QVERIFY2(failure.empty(), failure.c_str());
+        }
     }
 
     void hintInputIsCheckedByTheHint() {

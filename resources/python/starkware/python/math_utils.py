@@ -1,8 +1,9 @@
 """Integer and modular arithmetic that hint code imports (starkware.python.math_utils)."""
 
-import hashlib as _hashlib
 import math
 import random as _random
+
+from _proofdesk_vm import sha256 as _sha256
 
 
 def safe_div(x, y):
@@ -177,13 +178,13 @@ def random_ec_point(p, alpha, beta, seed=None):
     if seed is not None:
         if p >= 2**256:
             raise ValueError("a seeded point needs a field prime below 2**256")
-        seed = _hashlib.sha256(seed).digest()
+        seed = _sha256(seed)
     for i in range(100):
         if seed is None:
             x = _random.randrange(p)
             negate = _random.randrange(2) == 1
         else:
-            x = int.from_bytes(_hashlib.sha256(seed[1:] + i.to_bytes(10, "little")).digest(), "big")
+            x = int.from_bytes(_sha256(seed[1:] + i.to_bytes(10, "little")), "big")
             negate = seed[0] & 1 == 1
         try:
             y = recover_y(x, alpha, beta, p)
