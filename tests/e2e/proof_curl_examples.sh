@@ -108,4 +108,12 @@ done
 [ "$BUCKET_STATUS" = DONE ] || fail "bucket not DONE: $B"
 echo "$B" | grep -q '"step":"FACT_HASH_REGISTRATION"' || fail "no aggregator: $B"
 curl -sf -H "api-key: $KEY" "$P/buckets" | grep -q "$BUCKET" || fail "bucket list"
+# 7. A program whose own Python hint reads the input file: cairoVm=python (the server runs it).
+SQUARES=resources/samples/sum_of_squares.json
+ID7=$(created "$(curl -s -H "api-key: $KEY" -F programFile=@$SQUARES \
+    -F inputFile=@resources/samples/sum_of_squares_input.json -F cairoVm=python \
+    -F result=TRACE_GENERATION "$P/core-query")")
+wait_done "$ID7" >/dev/null
+# 3² + 4² + 12² = 169 = 0xa9.
+[ "$(curl -sf "$P/artifacts/$ID7/output.json")" = '["0xa9"]' ] || fail "Python hint output"
 echo "proof service examples: all DONE"
