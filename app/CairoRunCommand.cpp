@@ -190,6 +190,7 @@ int runCairoRunCommand(int argc, char** argv) {
                 return 1;
             }
             options.programInput = parseExactJson(*text);
+            options.hints.programInputText = *text;
             if (options.programInput.is_discarded()) {
                 std::cerr << "program input " << *path << " is not valid JSON\n";
                 return 1;

@@ -29,15 +29,6 @@ Felt::Limbs shiftRight(const Felt::Limbs& value, int bits) {
     return out;
 }
 
-class OutputBuiltin : public BuiltinRunner {
-public:
-    using BuiltinRunner::BuiltinRunner;
-    std::optional<Value> deduce(const Memory&, const Relocatable&) const override {
-        return std::nullopt;
-    }
-    nlohmann::json airPrivateInput(const Memory&) const override { return nullptr; }
-};
-
 class PedersenBuiltin : public BuiltinRunner {
 public:
     using BuiltinRunner::BuiltinRunner;
@@ -414,6 +405,51 @@ std::unique_ptr<BuiltinRunner> makeBuiltinRunner(const std::string& name, const 
         return std::make_unique<ModBuiltin>(name, spec, included, name == "mul_mod");
     }
     throw VmError("the " + name + " builtin is not supported yet");
+}
+
+void OutputBuiltin::newState(const Relocatable& base) {
+    setState({base, {}, nlohmann::json::object()});
+}
+
+void OutputBuiltin::setState(const OutputBuiltinState& state) {
+    m_base = state.base;
+    m_pages = state.pages;
+    m_attributes = state.attributes.is_object() ? state.attributes : nlohmann::json::object();
+}
+
+void OutputBuiltin::addPage(std::uint64_t id, const Relocatable& start, std::uint64_t size) {
+    if (start.segment != m_base.segment || start.offset < m_base.offset) {
+        throw VmError("output page " + std::to_string(id) + " starts at " + start.toString() +
+                      ", outside the output that starts at " + m_base.toString());
+    }
+    if (!m_pages.emplace(id, OutputPage{start.offset - m_base.offset, size}).second) {
+        throw VmError("output page " + std::to_string(id) + " was already added");
+    }
+}
+
+void OutputBuiltin::addAttribute(const std::string& name, nlohmann::json value) {
+    m_attributes[name] = std::move(value);
+}
+
+std::uint64_t OutputBuiltin::pageOf(std::uint64_t offset) const {
+    if (offset < m_base.offset) {
+        return 0;
+    }
+    offset -= m_base.offset;
+    for (const auto& [id, page] : m_pages) {
+        if (offset >= page.start && offset - page.start < page.size) {
+            return id;
+        }
+    }
+    return 0;
+}
+
+nlohmann::json OutputBuiltin::additionalData() const {
+    nlohmann::json pages = nlohmann::json::object();
+    for (const auto& [id, page] : m_pages) {
+        pages[std::to_string(id)] = {page.start, page.size};
+    }
+    return {{"pages", pages}, {"attributes", m_attributes}};
 }
 
 } // namespace proofdesk::cairo

@@ -66,6 +66,47 @@ protected:
     Relocatable m_base;
 };
 
+// A page of the output builtin (cairo-lang's PublicMemoryPage): offsets from the output's base.
+struct OutputPage {
+    std::uint64_t start = 0;
+    std::uint64_t size = 0;
+};
+
+// What output_builtin.get_state() returns and new_state()/set_state() replace.
+struct OutputBuiltinState {
+    Relocatable base;
+    std::map<std::uint64_t, OutputPage> pages; // page id -> page (id 0 is the implicit rest)
+    nlohmann::json attributes = nlohmann::json::object();
+};
+
+// The output builtin. A bootloader moves it to other segments while its tasks run and splits
+// the output into pages (the fact topology); the AIR public input and the PIE show the pages.
+class OutputBuiltin : public BuiltinRunner {
+public:
+    using BuiltinRunner::BuiltinRunner;
+    std::optional<Value> deduce(const Memory&, const Relocatable&) const override {
+        return std::nullopt;
+    }
+    nlohmann::json airPrivateInput(const Memory&) const override { return nullptr; }
+
+    OutputBuiltinState state() const { return {m_base, m_pages, m_attributes}; }
+    void newState(const Relocatable& base);
+    void setState(const OutputBuiltinState& state);
+    // Throws VmError if the page is not in the current segment or its id is taken.
+    void addPage(std::uint64_t id, const Relocatable& start, std::uint64_t size);
+    void addAttribute(const std::string& name, nlohmann::json value);
+    const std::map<std::uint64_t, OutputPage>& pages() const { return m_pages; }
+    const nlohmann::json& attributes() const { return m_attributes; }
+    // The page of the output cell at `offset` in the segment (0 when no page holds it).
+    std::uint64_t pageOf(std::uint64_t offset) const;
+    // The PIE's additional data: {"pages": {"<id>": [start, size]}, "attributes": {...}}.
+    nlohmann::json additionalData() const;
+
+private:
+    std::map<std::uint64_t, OutputPage> m_pages;
+    nlohmann::json m_attributes = nlohmann::json::object();
+};
+
 std::unique_ptr<BuiltinRunner> makeBuiltinRunner(const std::string& name, const LayoutBuiltin& spec,
                                                  bool included);
 

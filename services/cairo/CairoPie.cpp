@@ -162,6 +162,11 @@ CairoPie CairoPie::fromRun(const CairoRunner& runner) {
         nlohmann::json data;
         if (name == "output") {
             data = {{"pages", nlohmann::json::object()}, {"attributes", nlohmann::json::object()}};
+            for (const auto& builtin : runner.builtins()) {
+                if (const auto* output = dynamic_cast<const OutputBuiltin*>(builtin.get())) {
+                    data = output->additionalData();
+                }
+            }
         } else if (name == "pedersen") {
             data = nlohmann::json::array();
             for (std::uint64_t offset = 2; offset < segment.size; offset += 3) {

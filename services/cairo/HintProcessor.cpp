@@ -19,6 +19,7 @@ const HintRegistry& HintRegistry::instance() {
         registerSecpHints(r);
         registerSha256Hints(r);
         registerModuloHints(r);
+        registerBootloaderHints(r);
         return r;
     }();
     return registry;
@@ -70,6 +71,22 @@ HintContext::HintContext(Vm& vm, const Program& program, const HintSpec& spec,
 
 void HintContext::fail(const std::string& message) const {
     throw VmError(message);
+}
+
+const nlohmann::json& HintContext::programInput() {
+    if (std::any* scoped = m_scopes.find("program_input")) {
+        if (scoped->type() == typeid(nlohmann::json)) {
+            return *std::any_cast<nlohmann::json>(scoped);
+        }
+    }
+    return m_programInput;
+}
+
+void HintContext::loadProgram(std::shared_ptr<const Program> program, const Relocatable& base) {
+    if (!m_programLoader) {
+        fail("vm_load_program is not available to this hint");
+    }
+    m_programLoader(std::move(program), base);
 }
 
 std::optional<ResolvedReference> HintContext::reference(const std::string& name) {
@@ -224,6 +241,25 @@ bool HintProcessor::hasNativeImplementation(const std::string& code) {
     return HintRegistry::instance().find(code) || std::regex_match(code, programInputPattern());
 }
 
+HintProcessor::CompiledHint HintProcessor::compile(const Program& program, const HintSpec& spec,
+                                                   std::uint64_t pc) {
+    CompiledHint hint{&program, pc, &spec, nullptr, -1};
+    if (m_options.execution != HintExecution::PythonOnly) {
+        hint.native = HintRegistry::instance().find(spec.code);
+        if (!hint.native) {
+            hint.native = programInputHint(spec.code);
+        }
+    }
+    if (!hint.native && m_options.execution != HintExecution::NativeOnly) {
+        if (!m_python) {
+            m_python = std::make_unique<PythonHintEngine>(
+                m_programInput, *m_builtins, m_options.pythonTimeLimit, m_options.programInputText);
+        }
+        hint.python = m_python->compile(spec, pc);
+    }
+    return hint;
+}
+
 void HintProcessor::attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunner>>& builtins) {
     m_builtins = &builtins;
     std::vector<bool> sites(m_program.data.size(), false);
@@ -231,26 +267,32 @@ void HintProcessor::attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunn
         if (pc < sites.size()) {
             sites[pc] = true;
         }
-        auto& compiled = m_compiled[pc];
+        auto& compiled = m_compiled[packAddress({0, pc})];
         for (const HintSpec& spec : hints) {
-            CompiledHint hint{&spec, nullptr, -1};
-            if (m_options.execution != HintExecution::PythonOnly) {
-                hint.native = HintRegistry::instance().find(spec.code);
-                if (!hint.native) {
-                    hint.native = programInputHint(spec.code);
-                }
-            }
-            if (!hint.native && m_options.execution != HintExecution::NativeOnly) {
-                if (!m_python) {
-                    m_python = std::make_unique<PythonHintEngine>(m_programInput, builtins,
-                                                                  m_options.pythonTimeLimit);
-                }
-                hint.python = m_python->compile(spec, pc);
-            }
-            compiled.push_back(hint);
+            compiled.push_back(compile(m_program, spec, pc));
         }
     }
-    vm.setHintSites(std::move(sites), [this](Vm& v, std::uint64_t pc) { run(v, pc); });
+    vm.setHintSites(std::move(sites), [this](Vm& v, const Relocatable& pc) { run(v, pc); });
+}
+
+void HintProcessor::loadProgram(Vm& vm, std::shared_ptr<const Program> program,
+                                const Relocatable& base) {
+    if (base.segment <= 0) {
+        throw VmError("vm_load_program: a program is loaded into a segment of its own, not " +
+                      base.toString());
+    }
+    for (const auto& [pc, hints] : program->hints) {
+        const Relocatable site = base + static_cast<std::int64_t>(pc);
+        auto& compiled = m_compiled[packAddress(site)];
+        if (!compiled.empty()) {
+            throw VmError("vm_load_program: " + site.toString() + " already has hints");
+        }
+        for (const HintSpec& spec : hints) {
+            compiled.push_back(compile(*program, spec, pc));
+        }
+        vm.addHintSite(site);
+    }
+    m_loadedPrograms.push_back(std::move(program));
 }
 
 const HintFn* HintProcessor::programInputHint(const std::string& code) {
@@ -283,27 +325,36 @@ const HintFn* HintProcessor::programInputHint(const std::string& code) {
     return &m_patternHints.back();
 }
 
-void HintProcessor::run(Vm& vm, std::uint64_t pcOffset) {
-    auto it = m_compiled.find(pcOffset);
+void HintProcessor::run(Vm& vm, const Relocatable& pc) {
+    auto it = m_compiled.find(packAddress(pc));
     if (it == m_compiled.end()) {
         return;
     }
     for (const CompiledHint& hint : it->second) {
+        const std::string where = pc.segment == 0 ? "pc " + std::to_string(pc.offset)
+                                                  : "pc " + pc.toString() + " (pc " +
+                                                        std::to_string(hint.programPc) +
+                                                        " of a loaded program)";
         if (!hint.native && hint.python < 0) {
-            throw VmError("unknown hint at pc " + std::to_string(pcOffset) +
+            throw VmError("unknown hint at " + where +
                           " (no native implementation; run with cairoVm=python to run it as "
                           "Python):\n" +
                           hint.spec->code);
         }
-        HintContext context(vm, m_program, *hint.spec, m_scopes, m_programInput, *m_builtins);
+        HintContext context(vm, *hint.program, *hint.spec, m_scopes, m_programInput, *m_builtins);
+        context.setProgramLoader(
+            [this, &vm](std::shared_ptr<const Program> program, const Relocatable& base) {
+                loadProgram(vm, std::move(program), base);
+            });
+        context.setFileWritesAllowed(m_options.allowFileWrites);
         if (hint.python >= 0) {
-            m_python->run(context, hint.python, pcOffset);
+            m_python->run(context, hint.python, hint.programPc);
             continue;
         }
         try {
             (*hint.native)(context);
         } catch (const VmError& error) {
-            throw VmError("hint at pc " + std::to_string(pcOffset) + " failed: " + error.what());
+            throw VmError("hint at " + where + " failed: " + error.what());
         }
     }
 }

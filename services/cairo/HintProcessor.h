@@ -76,7 +76,8 @@ public:
     Vm& vm() { return m_vm; }
     Memory& memory() { return m_vm.memory(); }
     ExecutionScopes& scopes() { return m_scopes; }
-    const nlohmann::json& programInput() const { return m_programInput; }
+    // program_input: the innermost scope's (a bootloader task's input), else the run's.
+    const nlohmann::json& programInput();
     const Program& program() const { return m_program; }
 
     // ids.<path>, where path may name struct members ("locs.bit").
@@ -105,6 +106,16 @@ public:
 
     [[noreturn]] void fail(const std::string& message) const;
 
+    // vm_load_program: the program's hints run when the VM reaches `base + pc`.
+    using ProgramLoader =
+        std::function<void(std::shared_ptr<const Program> program, const Relocatable& base)>;
+    void setProgramLoader(ProgramLoader loader) { m_programLoader = std::move(loader); }
+    void loadProgram(std::shared_ptr<const Program> program, const Relocatable& base);
+
+    // Whether hints may write files their input names (cairo-run: yes; a server: no).
+    bool fileWritesAllowed() const { return m_fileWritesAllowed; }
+    void setFileWritesAllowed(bool allowed) { m_fileWritesAllowed = allowed; }
+
     // segments.write_arg: the values in consecutive cells from `start`.
     void writeArg(const Relocatable& start, const std::vector<Felt>& values);
 
@@ -126,6 +137,8 @@ private:
     ExecutionScopes& m_scopes;
     const nlohmann::json& m_programInput;
     const std::vector<std::unique_ptr<BuiltinRunner>>& m_builtins;
+    ProgramLoader m_programLoader;
+    bool m_fileWritesAllowed = true;
 };
 
 // Where hints without a native implementation go (the spec's cairoVm: rust = NativeOnly,
@@ -136,6 +149,9 @@ enum class HintExecution { NativeOnly, NativeThenPython, PythonOnly };
 struct HintOptions {
     HintExecution execution = HintExecution::NativeOnly;
     std::chrono::milliseconds pythonTimeLimit{std::chrono::minutes(5)}; // per run, all hints
+    bool allowFileWrites = true; // e.g. the bootloader's fact_topologies_path; off on a server
+    // The program input file's text, for Python hints (integers beyond 64 bits stay ints).
+    std::string programInputText;
 };
 
 // Compiles a program's hints against the registry and runs them before their instructions.
@@ -145,18 +161,24 @@ public:
     HintProcessor(const Program& program, nlohmann::json programInput, HintOptions options = {});
     ~HintProcessor();
     void attach(Vm& vm, const std::vector<std::unique_ptr<BuiltinRunner>>& builtins);
-    void run(Vm& vm, std::uint64_t pcOffset);
+    void run(Vm& vm, const Relocatable& pc);
+    // vm_load_program: a program loaded into memory at `base` by a hint (a bootloader task); its
+    // hints run with its own identifiers and references.
+    void loadProgram(Vm& vm, std::shared_ptr<const Program> program, const Relocatable& base);
 
     // Whether a hint's code has a native implementation (cairoVm=rust runs it).
     static bool hasNativeImplementation(const std::string& code);
 
 private:
     struct CompiledHint {
+        const Program* program = nullptr;
+        std::uint64_t programPc = 0; // the hint's pc in its program
         const HintSpec* spec = nullptr;
         const HintFn* native = nullptr;
         int python = -1; // index in m_python, when the hint runs as Python
     };
     const HintFn* programInputHint(const std::string& code);
+    CompiledHint compile(const Program& program, const HintSpec& spec, std::uint64_t pc);
 
     const Program& m_program;
     nlohmann::json m_programInput;
@@ -165,7 +187,8 @@ private:
     ExecutionScopes m_scopes;
     const std::vector<std::unique_ptr<BuiltinRunner>>* m_builtins = nullptr;
     std::unique_ptr<PythonHintEngine> m_python;
-    std::map<std::uint64_t, std::vector<CompiledHint>> m_compiled;
+    std::map<std::uint64_t, std::vector<CompiledHint>> m_compiled; // by packed pc
+    std::vector<std::shared_ptr<const Program>> m_loadedPrograms;
 };
 
 // Families of native hints, each registering its code strings.
@@ -179,5 +202,6 @@ void registerBlake2sHints(HintRegistry& registry);
 void registerSecpHints(HintRegistry& registry);
 void registerSha256Hints(HintRegistry& registry);
 void registerModuloHints(HintRegistry& registry);
+void registerBootloaderHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo

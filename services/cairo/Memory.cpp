@@ -216,4 +216,19 @@ std::size_t Memory::cellCount() const {
     return count;
 }
 
+void Memory::finalizeSegment(std::int64_t segment, std::uint64_t size) {
+    if (segment < 0 || static_cast<std::size_t>(segment) >= m_segments.size()) {
+        throw VmError("segments.finalize: no segment " + std::to_string(segment));
+    }
+    m_finalizedSizes[segment] = size;
+}
+
+std::optional<std::uint64_t> Memory::finalizedSize(std::int64_t segment) const {
+    auto it = m_finalizedSizes.find(segment);
+    if (it == m_finalizedSizes.end()) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
 } // namespace proofdesk::cairo

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace proofdesk::cairo {
@@ -42,6 +43,9 @@ public:
     // Used size of a segment: highest written offset + 1 (0 if empty).
     std::uint64_t segmentUsedSize(std::int64_t segment) const;
     const std::vector<Cell>& segmentCells(std::int64_t segment) const;
+    // segments.finalize(index, size): the segment's size for relocation, whatever it uses.
+    void finalizeSegment(std::int64_t segment, std::uint64_t size);
+    std::optional<std::uint64_t> finalizedSize(std::int64_t segment) const;
 
     void addValidator(std::int64_t segment, Validator validator);
 
@@ -64,6 +68,7 @@ private:
     std::vector<std::vector<bool>> m_accessed;
     std::map<std::int64_t, std::vector<Validator>> m_validators;
     std::map<std::int64_t, Relocatable> m_relocationRules;
+    std::map<std::int64_t, std::uint64_t> m_finalizedSizes;
 };
 
 } // namespace proofdesk::cairo

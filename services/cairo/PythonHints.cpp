@@ -806,7 +806,8 @@ struct PythonHintEngine::State {
 
 PythonHintEngine::PythonHintEngine(const nlohmann::json& programInput,
                                    const std::vector<std::unique_ptr<BuiltinRunner>>& builtins,
-                                   std::chrono::milliseconds timeLimit)
+                                   std::chrono::milliseconds timeLimit,
+                                   const std::string& programInputText)
     : m_state(std::make_unique<State>()) {
     m_state->timeLimit = timeLimit;
     std::string why;
@@ -817,7 +818,10 @@ PythonHintEngine::PythonHintEngine(const nlohmann::json& programInput,
     PyObject* json = PyImport_ImportModule("json");
     PyObject* runtime = PyImport_ImportModule("proofdesk_hints");
     PyObject* input =
-        json ? PyObject_CallMethod(json, "loads", "s", programInput.dump().c_str()) : nullptr;
+        json ? PyObject_CallMethod(
+                   json, "loads", "s",
+                   (programInputText.empty() ? programInput.dump() : programInputText).c_str())
+             : nullptr;
     PyObject* builtinList = PyList_New(0);
     for (const auto& builtin : builtins) {
         PyObject* entry = Py_BuildValue("(sN)", builtin->name().c_str(), toPython(builtin->base()));
@@ -878,6 +882,26 @@ void PythonHintEngine::run(HintContext& context, int index, std::uint64_t pc) {
         PyDict_SetItemString(felts, name.c_str(), item);
         Py_DECREF(item);
     }
+    // A bootloader task's own program_input, which a native hint put in the task's scope.
+    PyObject* scopeInput = nullptr;
+    if (std::any* scoped = context.scopes().find("program_input");
+        scoped && scoped->type() == typeid(nlohmann::json)) {
+        PyObject* json = PyImport_ImportModule("json");
+        scopeInput =
+            json ? PyObject_CallMethod(json, "loads", "s",
+                                       std::any_cast<nlohmann::json>(scoped)->dump().c_str())
+                 : nullptr;
+        Py_XDECREF(json);
+        if (!scopeInput) {
+            const std::string error = fetchPythonError();
+            Py_DECREF(levels);
+            Py_DECREF(felts);
+            throw VmError("the task's program_input cannot be given to Python hints: " + error);
+        }
+    } else {
+        Py_INCREF(Py_None);
+        scopeInput = Py_None;
+    }
     Vm& vm = context.vm();
 
     HintContext* outer = t_context;
@@ -885,9 +909,9 @@ void PythonHintEngine::run(HintContext& context, int index, std::uint64_t pc) {
     const auto started = std::chrono::steady_clock::now();
     const std::uint64_t token =
         Watchdog::instance().arm(PyThread_get_thread_ident(), started + remaining);
-    PyObject* result = PyObject_CallMethod(m_state->session, "run", "iNNNNNK", index, levels, felts,
-                                           toPython(vm.pc), toPython(vm.ap), toPython(vm.fp),
-                                           static_cast<unsigned long long>(vm.steps()));
+    PyObject* result = PyObject_CallMethod(m_state->session, "run", "iNNNNNKN", index, levels,
+                                           felts, toPython(vm.pc), toPython(vm.ap), toPython(vm.fp),
+                                           static_cast<unsigned long long>(vm.steps()), scopeInput);
     const bool timedOut = Watchdog::instance().disarm(token);
     m_state->used += std::chrono::steady_clock::now() - started;
     t_context = outer;

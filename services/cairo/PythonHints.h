@@ -28,10 +28,12 @@ bool pythonHintsAvailable(std::string* why = nullptr);
 // One run's Python hints: their compiled code and the run's scope dictionaries.
 class PythonHintEngine {
 public:
-    // `timeLimit` bounds the total time the run may spend in Python hints.
+    // `timeLimit` bounds the total time the run may spend in Python hints. `programInputText`,
+    // when given, is the input file as written: Python reads it again, so integers of any size
+    // stay Python ints (programInput keeps those beyond 64 bits as decimal strings).
     PythonHintEngine(const nlohmann::json& programInput,
                      const std::vector<std::unique_ptr<BuiltinRunner>>& builtins,
-                     std::chrono::milliseconds timeLimit);
+                     std::chrono::milliseconds timeLimit, const std::string& programInputText = {});
     ~PythonHintEngine();
     PythonHintEngine(const PythonHintEngine&) = delete;
     PythonHintEngine& operator=(const PythonHintEngine&) = delete;

@@ -280,6 +280,9 @@ std::uint64_t CairoRunner::segmentSize(std::int64_t segment) const {
     if (index < m_finalSizes.size() && m_finalSizes[index]) {
         return *m_finalSizes[index];
     }
+    if (auto finalized = m_memory.finalizedSize(segment)) {
+        return *finalized;
+    }
     return m_memory.segmentUsedSize(segment);
 }
 

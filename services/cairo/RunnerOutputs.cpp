@@ -120,10 +120,10 @@ nlohmann::ordered_json CairoRunner::airPublicInput() const {
                                            {"stop_ptr", relocate(m_stopPointers[i])}};
     }
     nlohmann::ordered_json publicMemory = nlohmann::ordered_json::array();
-    auto add = [&](const Relocatable& address) {
+    auto add = [&](const Relocatable& address, std::uint64_t page = 0) {
         publicMemory.push_back({{"address", relocate(address)},
                                 {"value", hexValue(m_memory.get(address), *this)},
-                                {"page", 0}});
+                                {"page", page}});
     };
     for (std::size_t i = 0; i < m_program.data.size(); ++i) {
         add(programBase() + static_cast<std::int64_t>(i));
@@ -132,10 +132,10 @@ nlohmann::ordered_json CairoRunner::airPublicInput() const {
         add({executionBase().segment, offset});
     }
     for (const auto& builtin : m_builtins) {
-        if (builtin->name() == "output") {
+        if (const auto* output = dynamic_cast<const OutputBuiltin*>(builtin.get())) {
             const auto& cells = m_memory.segmentCells(builtin->base().segment);
             for (std::size_t i = 0; i < cells.size(); ++i) {
-                add(builtin->base() + static_cast<std::int64_t>(i));
+                add(builtin->base() + static_cast<std::int64_t>(i), output->pageOf(i));
             }
         }
     }

@@ -62,9 +62,14 @@ bool Vm::readOrDeduce(const Relocatable& address, Value* out) {
 }
 
 void Vm::step() {
-    if (m_hintRunner && pc.segment == 0 && pc.offset < m_hintSites.size() &&
-        m_hintSites[pc.offset]) {
-        m_hintRunner(*this, pc.offset);
+    if (m_hintRunner) {
+        if (pc.segment == 0) {
+            if (pc.offset < m_hintSites.size() && m_hintSites[pc.offset]) {
+                m_hintRunner(*this, pc);
+            }
+        } else if (!m_loadedHintSites.empty() && m_loadedHintSites.count(packAddress(pc)) != 0) {
+            m_hintRunner(*this, pc);
+        }
     }
     const Instruction& in = instructionAt(pc);
     const int size = in.size();

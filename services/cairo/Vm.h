@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 namespace proofdesk::cairo {
@@ -25,8 +26,8 @@ inline Relocatable unpackAddress(std::uint64_t packed) {
 }
 
 class Vm;
-// Runs the hints of a pc (program-segment offset) before its instruction.
-using HintRunner = std::function<void(Vm& vm, std::uint64_t pcOffset)>;
+// Runs the hints of a pc before its instruction.
+using HintRunner = std::function<void(Vm& vm, const Relocatable& pc)>;
 
 // The Cairo CPU (cairo-lang vm_core.py semantics): one step = hints, decode, operands with
 // deduction, assertions, trace entry, register updates.
@@ -39,7 +40,10 @@ public:
     Relocatable pc, ap, fp;
 
     void addBuiltin(BuiltinRunner* builtin);
+    // Hint sites of the program segment (by offset), and the runner called at each.
     void setHintSites(std::vector<bool> sites, HintRunner runner);
+    // A hint site outside the program segment (a program loaded at run time, vm_load_program).
+    void addHintSite(const Relocatable& pc) { m_loadedHintSites.insert(packAddress(pc)); }
     void setTraceEnabled(bool enabled) { m_traceEnabled = enabled; }
 
     void step();
@@ -62,6 +66,7 @@ private:
     Instruction m_scratch;
     std::vector<BuiltinRunner*> m_builtinBySegment;
     std::vector<bool> m_hintSites;
+    std::unordered_set<std::uint64_t> m_loadedHintSites; // packed addresses
     HintRunner m_hintRunner;
     bool m_traceEnabled = true;
     std::vector<TraceEntry> m_trace;

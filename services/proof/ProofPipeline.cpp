@@ -7,6 +7,7 @@
 #include "ProofInternal.h"
 #include "StoneProof.h"
 #include "cairo/CairoPie.h"
+#include "cairo/ExactJson.h"
 #include "cairo/FactHashes.h"
 #include "cairo/Layout.h"
 #include "cairo/Program.h"
@@ -210,12 +211,14 @@ void ProofService::traceGeneration(Loaded& loaded) {
         throw StageFailure(true, "the program file is missing from the artifact store");
     }
     nlohmann::json programInput = nlohmann::json::object();
+    cairo::HintOptions hints = m_provers.hintOptions(loaded.query.cairoVm);
     if (const std::string input = inputText(loaded.inputs, "input"); !input.empty()) {
         const auto text = m_artifacts.get(input);
         if (!text) {
             throw StageFailure(true, "the input file is missing from the artifact store");
         }
-        programInput = nlohmann::json::parse(*text, nullptr, false);
+        programInput = cairo::parseExactJson(*text); // felts beyond 64 bits stay exact
+        hints.programInputText = *text;
     }
     try {
         const cairo::Program program = cairo::Program::fromText(*programText);
@@ -223,7 +226,7 @@ void ProofService::traceGeneration(Loaded& loaded) {
         options.layout = inputText(loaded.inputs, "layout");
         options.proofMode = false;
         options.programInput = programInput;
-        options.hints = m_provers.hintOptions(loaded.query.cairoVm);
+        options.hints = hints;
         options.traceEnabled = false; // a PIE needs the memory, not the trace
         options.maxSteps = m_provers.maxSteps;
         cairo::CairoRunner runner(program, options);
@@ -299,8 +302,10 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
         throw StageFailure(true, "the program file is missing from the artifact store");
     }
     nlohmann::json programInput = nlohmann::json::object();
+    cairo::HintOptions hints = m_provers.hintOptions(loaded.query.cairoVm);
     if (const std::string input = inputText(loaded.inputs, "input"); !input.empty()) {
-        programInput = nlohmann::json::parse(m_artifacts.get(input).value_or("{}"), nullptr, false);
+        hints.programInputText = m_artifacts.get(input).value_or("{}");
+        programInput = cairo::parseExactJson(hints.programInputText);
     }
     cairo::Program program;
     try {
@@ -310,9 +315,9 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
     }
     const QString workDir = m_workDir + QLatin1Char('/') + qstr(loaded.query.id);
     QDir(workDir).removeRecursively();
-    const std::string proof = proveWithStone(
-        m_provers, program, programInput, m_provers.hintOptions(loaded.query.cairoVm),
-        loaded.query.layout.value_or("auto"), workDir, context);
+    const std::string proof =
+        proveWithStone(m_provers, program, programInput, hints,
+                       loaded.query.layout.value_or("auto"), workDir, context);
     QDir(workDir).removeRecursively();
     addArtifact(loaded, "proof.json", proof);
     loaded.query.isProofMocked = false;

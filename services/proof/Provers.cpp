@@ -105,6 +105,7 @@ cairo::HintOptions ProverSettings::hintOptions(const std::string& cairoVm) const
     options.execution = cairoVm == "python" ? cairo::HintExecution::NativeThenPython
                                             : cairo::HintExecution::NativeOnly;
     options.pythonTimeLimit = pythonHintTimeLimit;
+    options.allowFileWrites = false; // e.g. a bootloader input's fact_topologies_path
     return options;
 }
 

@@ -1,7 +1,7 @@
 // Conformance with cairo-lang over ../shared/fixtures/cairo (skipped when it is absent): every
 // program runs in proof mode on its layout with the recorded program hash and output, and every
 // reference run is reproduced exactly (trace byte for byte, memory as an address -> value map,
-// AIR public input field by field).
+// AIR public and private input field by field), the bootloader's run included.
 
 #include "cairo/CairoPie.h"
 #include "cairo/ExactJson.h"
@@ -52,6 +52,21 @@ std::map<std::uint64_t, std::pair<std::string, int>> publicMemory(const nlohmann
             Felt::parse(entry["value"].get<std::string>())->toHex(), entry["page"].get<int>()};
     }
     return out;
+}
+
+// The bootloader's program_input for one RunProgramTask (the fixtures do not include the one the
+// reference run used; this is what its output, [0, pedersen(0, 0), 1, 2, program hash], says it
+// was: simple bootloader hash 0, no supported verifiers, one plain packed output).
+nlohmann::json bootloaderInputFor(const nlohmann::json& taskProgram) {
+    return {{"tasks", nlohmann::json::array({{{"type", "RunProgramTask"},
+                                              {"program", taskProgram},
+                                              {"program_input", nlohmann::json::object()}}})},
+            {"fact_topologies_path", nullptr},
+            {"single_page", true},
+            {"bootloader_config",
+             {{"simple_bootloader_program_hash", 0},
+              {"supported_cairo_verifier_program_hashes", nlohmann::json::array()}}},
+            {"packed_outputs", nlohmann::json::array({{{"type", "PlainPackedOutput"}}})}};
 }
 
 } // namespace
@@ -183,31 +198,51 @@ private slots:
         QTest::addColumn<QString>("trace");
         QTest::addColumn<QString>("memory");
         QTest::addColumn<QString>("publicInput");
+        QTest::addColumn<QString>("privateInput");
+        QTest::addColumn<QString>("bootloaderTask"); // the run is the bootloader's, on this task
         QTest::newRow("lambdaworks_fibonacci_10") << "lambdaworks_fibonacci_10_nonproof"
                                                   << "fibonacci_10.json"
                                                   << "plain" << false << "fibonacci_10.trace"
                                                   << "fibonacci_10.memory"
+                                                  << ""
+                                                  << ""
                                                   << "";
         QTest::newRow("lambdaworks_call_func") << "lambdaworks_call_func_nonproof"
                                                << "call_func.json"
                                                << "plain" << false << "call_func.trace"
                                                << "call_func.memory"
+                                               << ""
+                                               << ""
                                                << "";
         QTest::newRow("lambdaclass_struct_legacy") << "lambdaclass_struct_nonproof_legacy"
                                                    << "struct.json"
                                                    << "plain" << false << "struct.trace"
                                                    << "struct.memory"
+                                                   << ""
+                                                   << ""
                                                    << "";
         QTest::newRow("moonsong_fibonacci") << "moonsong_fibonacci_starknet_with_keccak"
                                             << "fibonacci.json"
                                             << "starknet_with_keccak" << true << "trace.bin"
                                             << "memory.bin"
-                                            << "air_public_input.json";
+                                            << "air_public_input.json"
+                                            << "air_private_input.json"
+                                            << "";
         QTest::newRow("sandstorm_array_sum") << "sandstorm_array_sum_recursive"
                                              << "array-sum.json"
                                              << "recursive" << true << "trace.bin"
                                              << "memory.bin"
-                                             << "air-public-input.json";
+                                             << "air-public-input.json"
+                                             << "air-private-input.json"
+                                             << "";
+        QTest::newRow("moonsong_bootloader_fibonacci")
+            << "moonsong_bootloader_fibonacci_starknet_with_keccak"
+            << "bootloader-v0.13.0.json"
+            << "starknet_with_keccak" << true << "trace.bin"
+            << "memory.bin"
+            << "air_public_input.json"
+            << "air_private_input.json"
+            << "task_fibonacci_program.json";
     }
 
     void referenceRuns() {
@@ -218,11 +253,16 @@ private slots:
         QFETCH(QString, trace);
         QFETCH(QString, memory);
         QFETCH(QString, publicInput);
+        QFETCH(QString, privateInput);
+        QFETCH(QString, bootloaderTask);
         const QString base = kFixtures + QStringLiteral("/runs/") + dir + QLatin1Char('/');
         const Program compiled = Program::fromFile(QString(base + program).toStdString());
         RunOptions options;
         options.layout = layout.toStdString();
         options.proofMode = proof;
+        if (!bootloaderTask.isEmpty()) {
+            options.programInput = bootloaderInputFor(readJson(base + bootloaderTask));
+        }
         CairoRunner runner(compiled, options);
         runner.run();
 
@@ -239,6 +279,16 @@ private slots:
                 QVERIFY2(ours[field] == want[field], field);
             }
             QVERIFY(publicMemory(ours) == publicMemory(want));
+        }
+        if (!privateInput.isEmpty()) {
+            const nlohmann::json want = readJson(base + privateInput);
+            const nlohmann::json ours =
+                nlohmann::json::parse(runner.airPrivateInput("t", "m").dump());
+            for (const auto& [field, value] : want.items()) {
+                if (field != "trace_path" && field != "memory_path") {
+                    QVERIFY2(ours[field] == value, field.c_str());
+                }
+            }
         }
     }
 };

@@ -5,6 +5,7 @@
 
 #include "TestPrograms.h"
 
+#include "cairo/ExactJson.h"
 #include "cairo/PythonHints.h"
 #include "cairo/Runner.h"
 
@@ -119,6 +120,22 @@ private slots:
         CairoRunner runner(program, options);
         runner.run();
         QCOMPARE(outputHex(runner), std::vector<std::string>{Felt::fromU64(169).toHex()});
+    }
+
+    void bigIntegersInTheInputStayIntegers() {
+        // 2^130 does not fit 64 bits: the parsed input keeps it as a decimal string, and Python
+        // hints read the input file's own text, where it is an integer.
+        const std::string text = R"({"values": [1361129467683753853853498429727072845824, 1]})";
+        RunOptions options = withHints(HintExecution::NativeThenPython);
+        options.programInput = parseExactJson(text);
+        options.hints.programInputText = text;
+        const Program program = sample("sum_of_squares.json");
+        CairoRunner runner(program, options);
+        runner.run();
+        // (2^130)^2 + 1 = 2^260 + 1, reduced mod p.
+        const Felt twoTo130 = *Felt::parse("1361129467683753853853498429727072845824");
+        QCOMPARE(outputHex(runner),
+                 std::vector<std::string>{(twoTo130 * twoTo130 + Felt::one()).toHex()});
     }
 
     // The proof service runs jobs on several workers: runs with Python hints in parallel threads

@@ -520,6 +520,69 @@ private slots:
         QCOMPARE(offHttp.get("/core-queries", keyHeader(offProject)).json()["total"].get<int>(), 0);
     }
 
+    void bootloaderReadsItsTasksNatively() {
+        // cairo-lang's bootloader (from ../shared/fixtures) with our sample as its task: every
+        // bootloader hint is native, so cairoVm=rust takes its inputFile.
+        QFile bootloaderFile(QStringLiteral(
+            PROOFDESK_FIXTURES_DIR "/cairo/runs/moonsong_bootloader_fibonacci_starknet_with_keccak/"
+                                   "bootloader-v0.13.0.json"));
+        if (!bootloaderFile.open(QIODevice::ReadOnly)) {
+            QSKIP("../shared/fixtures is not present");
+        }
+        const std::string bootloader = bootloaderFile.readAll().toStdString();
+        const std::string task = readSample("fibonacci.json");
+        json input = {{"tasks",
+                       {{{"type", "RunProgramTask"},
+                         {"program", json::parse(task)},
+                         {"program_input", json::object()}}}},
+                      {"single_page", true},
+                      {"fact_topologies_path", nullptr},
+                      {"bootloader_config",
+                       {{"simple_bootloader_program_hash", "0x1234"},
+                        {"supported_cairo_verifier_program_hashes", json::array()}}},
+                      {"packed_outputs", {{{"type", "PlainPackedOutput"}}}}};
+        TestServer server;
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Part programFile = file("programFile", bootloader, "bootloader.json");
+        const auto submit = [&](const json& tasks) {
+            return http.postMultipart("/core-query",
+                                      {programFile, file("inputFile", tasks.dump(), "tasks.json"),
+                                       text("result", "TRACE_GENERATION"),
+                                       text("layout", "starknet_with_keccak")},
+                                      keyHeader(project));
+        };
+        const Reply submitted = submit(input);
+        QCOMPARE(submitted.status, 201);
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("DONE"));
+        // [simple bootloader hash, hash of no verifiers, tasks, task output size, task hash, 89]
+        const std::vector<crypto::Felt> output = {
+            crypto::Felt::fromU64(0x1234),
+            *crypto::Felt::parse(
+                "0x49ee3eba8c1600700ee1b87eb599f16716b0b1022947733551fde4050ca6804"),
+            crypto::Felt::one(),
+            crypto::Felt::fromU64(3),
+            *crypto::Felt::parse(programHashOf(task)),
+            crypto::Felt::fromU64(89)};
+        QCOMPARE(query["sharpFactHash"].get<std::string>(),
+                 cairo::sharpFactHash(*crypto::Felt::parse(programHashOf(bootloader)), output));
+
+        // The server does not write a file the input names.
+        input["fact_topologies_path"] = "/tmp/proofdesk-fact-topologies.json";
+        QFile::remove(QStringLiteral("/tmp/proofdesk-fact-topologies.json"));
+        const Reply writes = submit(input);
+        QCOMPARE(writes.status, 201);
+        const json failed = waitForEnd(http, writes.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(failed["status"].get<std::string>(), std::string("FAILED"));
+        const std::string reason = failed["errorReason"];
+        QVERIFY2(reason.find("fact_topologies_path is not written by this run") !=
+                     std::string::npos,
+                 reason.c_str());
+        QVERIFY(!QFile::exists(QStringLiteral("/tmp/proofdesk-fact-topologies.json")));
+    }
+
     void readsListsAndDedupLookups() {
         TestServer server;
         const Project alpha = newProject(server, QStringLiteral("alpha"));

@@ -359,7 +359,9 @@ _RUNNER_NAMES = frozenset(
 
 
 def _vm_load_program(*args, **kwargs):
-    raise NotImplementedError("vm_load_program is not supported by Proofdesk's VM")
+    raise NotImplementedError(
+        "vm_load_program is not available to Python hints in Proofdesk: the bootloader's own "
+        "hints load tasks natively")
 
 
 class Session:
@@ -404,10 +406,16 @@ class Session:
             scope = {"program_input": self._program_input} if level == native_ids[0] else {}
             self._scopes.append([level, scope])
 
-    def run(self, index, native_ids, native_felts, pc, ap, fp, step):
-        """Runs one hint. Returns (None, ints to copy back) or (traceback text, None)."""
+    def run(self, index, native_ids, native_felts, pc, ap, fp, step, scope_input=None):
+        """Runs one hint. Returns (None, ints to copy back) or (traceback text, None).
+
+        scope_input: the program_input of the innermost scope when a native hint set one there
+        (a bootloader task's own input), else None.
+        """
         self._align(native_ids)
         scope = self._scopes[-1][1]
+        if scope_input is not None and "program_input" not in scope:
+            scope["program_input"] = scope_input
         for name, value in native_felts.items():
             current = scope.get(name)
             if not (type(current) is int and current % PRIME == value):
