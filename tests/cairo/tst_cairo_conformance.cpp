@@ -190,6 +190,52 @@ private slots:
         }
     }
 
+    void stoneCpuAirTestRun() {
+        // StarkWare's CPU-AIR test input comes without a program file: its program is the public
+        // memory before the execution segment (which starts two cells before the first ap), and
+        // it ran the public input's n_steps in proof mode.
+        const QString base = kFixtures + QStringLiteral("/runs/stone_cpu_air_test_instructions/");
+        const nlohmann::json pub = readJson(base + QStringLiteral("public_input.json"));
+        const auto& segments = pub["memory_segments"];
+        const std::uint64_t begin = segments["program"]["begin_addr"];
+        const std::uint64_t size =
+            segments["execution"]["begin_addr"].get<std::uint64_t>() - 2 - begin;
+        std::map<std::uint64_t, std::string> publicValues;
+        for (const auto& entry : pub["public_memory"]) {
+            publicValues[entry["address"]] = entry["value"];
+        }
+        nlohmann::json data = nlohmann::json::array();
+        for (std::uint64_t i = 0; i < size; ++i) {
+            data.push_back(publicValues.at(begin + i));
+        }
+        const std::uint64_t end = segments["program"]["stop_ptr"].get<std::uint64_t>() - begin;
+        const Program program = Program::fromJson(
+            {{"prime", "0x800000000000011000000000000000000000000000000000000000000000001"},
+             {"data", data},
+             {"builtins", nlohmann::json::array()},
+             {"hints", nlohmann::json::object()},
+             {"identifiers",
+              {{"__main__.main", {{"type", "function"}, {"pc", 0}}},
+               {"__main__.__start__", {{"type", "label"}, {"pc", 0}}},
+               {"__main__.__end__", {{"type", "label"}, {"pc", end}}}}},
+             {"reference_manager", {{"references", nlohmann::json::array()}}},
+             {"main_scope", "__main__"}});
+        RunOptions options;
+        options.layout = pub["layout"];
+        options.proofMode = true;
+        options.steps = pub["n_steps"].get<std::uint64_t>();
+        CairoRunner runner(program, options);
+        runner.run();
+        std::ostringstream trace;
+        runner.writeTrace(trace);
+        QVERIFY(trace.str() == readAll(base + QStringLiteral("trace.bin")).toStdString());
+        std::ostringstream memory;
+        runner.writeMemory(memory);
+        QVERIFY(memoryMap(memory.str()) ==
+                memoryMap(readAll(base + QStringLiteral("memory.bin")).toStdString()));
+        QVERIFY(nlohmann::json::parse(runner.airPublicInput().dump()) == pub);
+    }
+
     void referenceRuns_data() {
         QTest::addColumn<QString>("dir");
         QTest::addColumn<QString>("program");
