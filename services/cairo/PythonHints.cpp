@@ -6,16 +6,9 @@
 
 #include "Builtins.h"
 #include "HintProcessor.h"
+#include "PythonHashBindings.h"
 #include "PythonSources.h"
-
-#include "crypto/Blake2s.h"
-#include "crypto/Keccak.h"
-#include "crypto/KeccakF.h"
-#include "crypto/Pedersen.h"
-#include "crypto/Poseidon.h"
-
-#include <QByteArray>
-#include <QCryptographicHash>
+#include "PythonValues.h"
 
 #include <array>
 #include <condition_variable>
@@ -52,80 +45,6 @@ namespace {
 thread_local HintContext* t_context = nullptr;
 
 PyObject* g_vmError = nullptr; // _proofdesk_vm.VmError
-PyObject* g_prime = nullptr;   // the field's modulus as a Python int
-
-// --- conversions ------------------------------------------------------------------------------
-
-PyObject* toPython(const Felt& felt) {
-    std::uint8_t bytes[32];
-    felt.toBytesLE(bytes);
-    return _PyLong_FromByteArray(bytes, sizeof bytes, /*little_endian=*/1, /*is_signed=*/0);
-}
-
-PyObject* toPython(const Relocatable& address) {
-    return Py_BuildValue("(LK)", static_cast<long long>(address.segment),
-                         static_cast<unsigned long long>(address.offset));
-}
-
-PyObject* toPython(const Value& value) {
-    return value.isAddress() ? toPython(value.address()) : toPython(value.felt());
-}
-
-bool feltFromPython(PyObject* object, Felt* out) {
-    if (!PyLong_Check(object)) {
-        PyErr_Format(PyExc_TypeError, "expected an int, got %s", Py_TYPE(object)->tp_name);
-        return false;
-    }
-    PyObject* reduced = PyNumber_Remainder(object, g_prime);
-    if (!reduced) {
-        return false;
-    }
-    std::uint8_t bytes[32];
-    const int failed = _PyLong_AsByteArray(reinterpret_cast<PyLongObject*>(reduced), bytes,
-                                           sizeof bytes, /*little_endian=*/0, /*is_signed=*/0);
-    Py_DECREF(reduced);
-    if (failed) {
-        return false;
-    }
-    *out = Felt::fromBytesBE(bytes, sizeof bytes);
-    return true;
-}
-
-bool valueFromPython(PyObject* object, Value* out) {
-    if (PyTuple_Check(object) && PyTuple_GET_SIZE(object) == 2) {
-        const long long segment = PyLong_AsLongLong(PyTuple_GET_ITEM(object, 0));
-        const long long offset = PyLong_AsLongLong(PyTuple_GET_ITEM(object, 1));
-        if (PyErr_Occurred()) {
-            return false;
-        }
-        if (offset < 0) {
-            PyErr_SetString(PyExc_ValueError, "an address offset is not negative");
-            return false;
-        }
-        *out = Value(Relocatable{segment, static_cast<std::uint64_t>(offset)});
-        return true;
-    }
-    Felt felt;
-    if (!feltFromPython(object, &felt)) {
-        return false;
-    }
-    *out = Value(felt);
-    return true;
-}
-
-PyObject* jsonToPython(const nlohmann::json& value) {
-    if (value.is_number_integer()) {
-        return PyLong_FromLongLong(value.get<long long>());
-    }
-    if (value.is_number_unsigned()) {
-        return PyLong_FromUnsignedLongLong(value.get<unsigned long long>());
-    }
-    if (value.is_string()) {
-        const std::string text = value.get<std::string>();
-        return PyLong_FromString(text.c_str(), nullptr, 0);
-    }
-    Py_RETURN_NONE;
-}
 
 // --- the _proofdesk_vm module -----------------------------------------------------------------
 
@@ -395,143 +314,6 @@ PyObject* addSignature(PyObject*, PyObject* args) {
     });
 }
 
-PyObject* keccak256(PyObject*, PyObject* args) {
-    Py_buffer data;
-    if (!PyArg_ParseTuple(args, "y*", &data)) {
-        return nullptr;
-    }
-    const QByteArray digest = crypto::keccak256(
-        QByteArray(static_cast<const char*>(data.buf), static_cast<qsizetype>(data.len)));
-    PyBuffer_Release(&data);
-    return PyBytes_FromStringAndSize(digest.constData(), digest.size());
-}
-
-// SHA-256 without OpenSSL (hashlib would load it into the interpreter for our helpers).
-PyObject* sha256(PyObject*, PyObject* args) {
-    Py_buffer data;
-    if (!PyArg_ParseTuple(args, "y*", &data)) {
-        return nullptr;
-    }
-    const QByteArray digest = QCryptographicHash::hash(
-        QByteArrayView(static_cast<const char*>(data.buf), static_cast<qsizetype>(data.len)),
-        QCryptographicHash::Sha256);
-    PyBuffer_Release(&data);
-    return PyBytes_FromStringAndSize(digest.constData(), digest.size());
-}
-
-PyObject* keccakF(PyObject*, PyObject* args) {
-    PyObject* list = nullptr;
-    if (!PyArg_ParseTuple(args, "O", &list)) {
-        return nullptr;
-    }
-    PyObject* sequence = PySequence_Fast(list, "keccak_f takes 25 lanes");
-    if (!sequence) {
-        return nullptr;
-    }
-    if (PySequence_Fast_GET_SIZE(sequence) != 25) {
-        Py_DECREF(sequence);
-        PyErr_SetString(PyExc_ValueError, "keccak_f takes 25 lanes of 64 bits");
-        return nullptr;
-    }
-    std::array<std::uint64_t, 25> lanes{};
-    for (int i = 0; i < 25; ++i) {
-        lanes[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(sequence, i));
-    }
-    Py_DECREF(sequence);
-    if (PyErr_Occurred()) {
-        return nullptr;
-    }
-    crypto::keccakF1600(lanes);
-    PyObject* out = PyList_New(25);
-    for (int i = 0; i < 25; ++i) {
-        PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(lanes[i]));
-    }
-    return out;
-}
-
-bool feltsFromSequence(PyObject* object, std::vector<Felt>* out) {
-    PyObject* sequence = PySequence_Fast(object, "expected a sequence of ints");
-    if (!sequence) {
-        return false;
-    }
-    const Py_ssize_t size = PySequence_Fast_GET_SIZE(sequence);
-    out->resize(static_cast<std::size_t>(size));
-    for (Py_ssize_t i = 0; i < size; ++i) {
-        if (!feltFromPython(PySequence_Fast_GET_ITEM(sequence, i),
-                            &(*out)[static_cast<std::size_t>(i)])) {
-            Py_DECREF(sequence);
-            return false;
-        }
-    }
-    Py_DECREF(sequence);
-    return true;
-}
-
-PyObject* pedersen(PyObject*, PyObject* args) {
-    PyObject* a = nullptr;
-    PyObject* b = nullptr;
-    Felt x, y;
-    if (!PyArg_ParseTuple(args, "OO", &a, &b) || !feltFromPython(a, &x) || !feltFromPython(b, &y)) {
-        return nullptr;
-    }
-    return toPython(crypto::pedersenHash(x, y));
-}
-
-PyObject* poseidonMany(PyObject*, PyObject* args) {
-    PyObject* list = nullptr;
-    std::vector<Felt> values;
-    if (!PyArg_ParseTuple(args, "O", &list) || !feltsFromSequence(list, &values)) {
-        return nullptr;
-    }
-    return toPython(crypto::poseidonHashMany(values));
-}
-
-PyObject* poseidonPerm(PyObject*, PyObject* args) {
-    PyObject* list = nullptr;
-    std::vector<Felt> values;
-    if (!PyArg_ParseTuple(args, "O", &list) || !feltsFromSequence(list, &values)) {
-        return nullptr;
-    }
-    if (values.size() != 3) {
-        PyErr_SetString(PyExc_ValueError, "the Poseidon permutation takes 3 elements");
-        return nullptr;
-    }
-    std::array<Felt, 3> state{values[0], values[1], values[2]};
-    crypto::hadesPermutation(state);
-    return Py_BuildValue("[NNN]", toPython(state[0]), toPython(state[1]), toPython(state[2]));
-}
-
-PyObject* blake2sCompress(PyObject*, PyObject* args) {
-    PyObject* hList = nullptr;
-    PyObject* messageList = nullptr;
-    unsigned int t0 = 0, t1 = 0, f0 = 0, f1 = 0;
-    if (!PyArg_ParseTuple(args, "OOIIII", &hList, &messageList, &t0, &t1, &f0, &f1)) {
-        return nullptr;
-    }
-    std::vector<Felt> h, message;
-    if (!feltsFromSequence(hList, &h) || !feltsFromSequence(messageList, &message)) {
-        return nullptr;
-    }
-    if (h.size() != 8 || message.size() != 16) {
-        PyErr_SetString(PyExc_ValueError, "blake2s_compress takes 8 state and 16 message words");
-        return nullptr;
-    }
-    std::array<std::uint32_t, 8> state{};
-    std::array<std::uint32_t, 16> block{};
-    for (std::size_t i = 0; i < 8; ++i) {
-        state[i] = static_cast<std::uint32_t>(h[i].low64());
-    }
-    for (std::size_t i = 0; i < 16; ++i) {
-        block[i] = static_cast<std::uint32_t>(message[i].low64());
-    }
-    const auto out = crypto::blake2sCompress(state, block, t0, t1, f0, f1);
-    PyObject* list = PyList_New(8);
-    for (std::size_t i = 0; i < 8; ++i) {
-        PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), PyLong_FromUnsignedLong(out[i]));
-    }
-    return list;
-}
-
 PyObject* moduleSource(PyObject*, PyObject* args) {
     const char* name = nullptr;
     if (!PyArg_ParseTuple(args, "s", &name)) {
@@ -558,13 +340,13 @@ PyMethodDef kMethods[] = {
     {"ids_set", idsSet, METH_VARARGS, "assigns ids.<name>"},
     {"struct_def", structDef, METH_VARARGS, "a struct's size and members"},
     {"add_signature", addSignature, METH_VARARGS, "ecdsa_builtin.add_signature"},
-    {"keccak256", keccak256, METH_VARARGS, "Keccak-256 of bytes"},
-    {"sha256", sha256, METH_VARARGS, "SHA-256 of bytes"},
-    {"keccak_f", keccakF, METH_VARARGS, "Keccak-f[1600] of 25 lanes"},
-    {"pedersen", pedersen, METH_VARARGS, "StarkWare Pedersen hash of two felts"},
-    {"poseidon_hash_many", poseidonMany, METH_VARARGS, "Poseidon hash of felts"},
-    {"poseidon_perm", poseidonPerm, METH_VARARGS, "Hades permutation of 3 felts"},
-    {"blake2s_compress", blake2sCompress, METH_VARARGS, "BLAKE2s compression"},
+    {"keccak256", pyKeccak256, METH_VARARGS, "Keccak-256 of bytes"},
+    {"sha256", pySha256, METH_VARARGS, "SHA-256 of bytes"},
+    {"keccak_f", pyKeccakF, METH_VARARGS, "Keccak-f[1600] of 25 lanes"},
+    {"pedersen", pyPedersen, METH_VARARGS, "StarkWare Pedersen hash of two felts"},
+    {"poseidon_hash_many", pyPoseidonHashMany, METH_VARARGS, "Poseidon hash of felts"},
+    {"poseidon_perm", pyPoseidonPermutation, METH_VARARGS, "Hades permutation of 3 felts"},
+    {"blake2s_compress", pyBlake2sCompress, METH_VARARGS, "BLAKE2s compression"},
     {"module_source", moduleSource, METH_VARARGS, "the source of a shipped helper module"},
     {nullptr, nullptr, 0, nullptr}};
 
@@ -675,8 +457,7 @@ Interpreter& interpreter() {
                         (status.err_msg ? status.err_msg : "unknown reason");
             return s;
         }
-        g_prime = PyLong_FromString(
-            "0x800000000000011000000000000000000000000000000000000000000000001", nullptr, 16);
+        initPythonValues();
         PyObject* main = PyImport_AddModule("__main__");
         PyObject* globals = PyModule_GetDict(main);
         PyObject* result = PyRun_String(kBootstrap, Py_file_input, globals, globals);
