@@ -331,12 +331,14 @@ void HintProcessor::run(Vm& vm, const Relocatable& pc) {
         return;
     }
     for (const CompiledHint& hint : it->second) {
-        const std::string where = pc.segment == 0 ? "pc " + std::to_string(pc.offset)
-                                                  : "pc " + pc.toString() + " (pc " +
-                                                        std::to_string(hint.programPc) +
-                                                        " of a loaded program)";
+        // Only an error names the hint's place: no text is built on the way to a hint.
+        const auto where = [&pc, &hint] {
+            return pc.segment == 0 ? "pc " + std::to_string(pc.offset)
+                                   : "pc " + pc.toString() + " (pc " +
+                                         std::to_string(hint.programPc) + " of a loaded program)";
+        };
         if (!hint.native && hint.python < 0) {
-            throw VmError("unknown hint at " + where +
+            throw VmError("unknown hint at " + where() +
                           " (no native implementation; run with cairoVm=python to run it as "
                           "Python):\n" +
                           hint.spec->code);
@@ -354,7 +356,7 @@ void HintProcessor::run(Vm& vm, const Relocatable& pc) {
         try {
             (*hint.native)(context);
         } catch (const VmError& error) {
-            throw VmError("hint at " + where + " failed: " + error.what());
+            throw VmError("hint at " + where() + " failed: " + error.what());
         }
     }
 }
