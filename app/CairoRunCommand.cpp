@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "core/BoundedJson.h"
 
 #include "cairo/CairoPie.h"
 #include "cairo/ExactJson.h"
@@ -202,7 +203,7 @@ int runCairoRunCommand(int argc, char** argv) {
                 std::cerr << "cannot read layout params " << *path << "\n";
                 return 1;
             }
-            options.dynamicLayoutParams = nlohmann::json::parse(*text, nullptr, false);
+            options.dynamicLayoutParams = proofdesk::parseJsonBounded(*text);
         }
         CairoRunner runner(program, options);
         runner.run();

@@ -1,4 +1,5 @@
 #include "CairoPie.h"
+#include "core/BoundedJson.h"
 
 #include "ExactJson.h"
 #include "ProgramHash.h"
@@ -87,8 +88,13 @@ struct ZipCloser {
 // Largest entry we decompress: far above any real PIE, and a bound on what a hostile archive
 // (a lying size field, a zip bomb) can make us allocate.
 constexpr std::size_t kMaxEntryBytes = std::size_t{512} << 20;
+// All entries together, and how far one may expand beyond its compressed size (real PIEs stay
+// far below 100x; deflate's worst case is about 1000x, which only a bomb approaches).
+constexpr std::size_t kMaxTotalBytes = std::size_t{1} << 30;
+constexpr std::uint64_t kMaxExpansion = 200;
+constexpr std::size_t kSmallEntry = std::size_t{1} << 20; // below this no ratio is checked
 
-std::string readEntry(zip_t* archive, const char* name, bool required) {
+std::string readEntry(zip_t* archive, const char* name, bool required, std::size_t* total) {
     zip_stat_t stat;
     if (zip_stat(archive, name, 0, &stat) != 0) {
         if (required) {
@@ -100,6 +106,7 @@ std::string readEntry(zip_t* archive, const char* name, bool required) {
     if (!file) {
         bad(std::string("cannot open ") + name);
     }
+    const std::uint64_t compressed = (stat.valid & ZIP_STAT_COMP_SIZE) ? stat.comp_size : 0;
     // Read in chunks rather than trusting the size the archive claims.
     std::string content;
     char chunk[65536];
@@ -112,13 +119,24 @@ std::string readEntry(zip_t* archive, const char* name, bool required) {
         if (read == 0) {
             break;
         }
-        if (content.size() + static_cast<std::size_t>(read) > kMaxEntryBytes) {
+        const std::size_t size = content.size() + static_cast<std::size_t>(read);
+        if (size > kMaxEntryBytes) {
             zip_fclose(file);
             bad(std::string(name) + " is larger than 512 MiB");
+        }
+        if (size > kSmallEntry && size > kMaxExpansion * std::max<std::uint64_t>(compressed, 1)) {
+            zip_fclose(file);
+            bad(std::string(name) + " expands more than " + std::to_string(kMaxExpansion) +
+                " times its compressed size (a zip bomb?)");
+        }
+        if (*total + size > kMaxTotalBytes) {
+            zip_fclose(file);
+            bad("the archive's entries together are larger than 1 GiB");
         }
         content.append(chunk, static_cast<std::size_t>(read));
     }
     zip_fclose(file);
+    *total += content.size();
     return content;
 }
 
@@ -308,7 +326,9 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
     std::unique_ptr<zip_t, ZipCloser> archive(raw);
 
     CairoPie pie;
-    const nlohmann::json metadata = parseExactJson(readEntry(raw, "metadata.json", true));
+    std::size_t inflated = 0; // every entry read so far, decompressed
+    const nlohmann::json metadata =
+        parseExactJson(readEntry(raw, "metadata.json", true, &inflated));
     if (!metadata.is_object() || !metadata.contains("program") ||
         !metadata["program"].is_object()) {
         bad("metadata.json has no program");
@@ -359,7 +379,7 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
         bad("segment order or program size is inconsistent");
     }
 
-    const std::string memoryBin = readEntry(raw, "memory.bin", true);
+    const std::string memoryBin = readEntry(raw, "memory.bin", true, &inflated);
     if (memoryBin.size() % 40 != 0) {
         bad("memory.bin is not a whole number of 40-byte cells");
     }
@@ -392,13 +412,13 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
             pie.memory.emplace_back(address, felt);
         }
     }
-    const std::string additional = readEntry(raw, "additional_data.json", true);
-    pie.additionalData = nlohmann::json::parse(additional, nullptr, false);
+    const std::string additional = readEntry(raw, "additional_data.json", true, &inflated);
+    pie.additionalData = parseJsonBounded(additional);
     if (pie.additionalData.is_discarded()) {
         bad("additional_data.json is not JSON");
     }
     const nlohmann::json resources =
-        nlohmann::json::parse(readEntry(raw, "execution_resources.json", true), nullptr, false);
+        parseJsonBounded(readEntry(raw, "execution_resources.json", true, &inflated));
     if (!resources.is_object() || !resources.contains("n_steps")) {
         bad("execution_resources.json lacks n_steps");
     }
@@ -412,9 +432,9 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
     if (pie.resources.nSteps >= (1ULL << 30)) {
         bad("n_steps is out of range");
     }
-    const std::string version = readEntry(raw, "version.json", false);
+    const std::string version = readEntry(raw, "version.json", false, &inflated);
     if (!version.empty()) {
-        const nlohmann::json v = nlohmann::json::parse(version, nullptr, false);
+        const nlohmann::json v = parseJsonBounded(version);
         if (v.is_object() && v.contains("cairo_pie")) {
             pie.version = v["cairo_pie"].get<std::string>();
         }

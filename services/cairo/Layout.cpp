@@ -188,6 +188,10 @@ std::optional<Layout> layoutNamed(const std::string& name) {
     return std::nullopt;
 }
 
+bool isLayoutName(const std::string& name) {
+    return name == "dynamic" || layoutNamed(name).has_value();
+}
+
 const std::vector<std::string>& layoutNames() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;

@@ -33,6 +33,8 @@ struct Layout {
 // The named layouts of cairo-lang 0.14 (not `dynamic`); nullopt for an unknown name.
 std::optional<Layout> layoutNamed(const std::string& name);
 const std::vector<std::string>& layoutNames();
+// A named layout or `dynamic`: what a proof's public input may state.
+bool isLayoutName(const std::string& name);
 // Layout `auto`: among the named layouts whose builtins cover `builtins`, the one with the least
 // prover work, estimated as trace columns × padded steps, padded steps being the larger of the
 // layout's minimum and the power of two above `steps`. Empty if no layout covers the builtins.

@@ -34,9 +34,28 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& why) const {
-        throw VmError("cannot evaluate reference \"" + m_text + "\": " + why + " at " +
+        const std::string shown = m_text.size() > 200 ? m_text.substr(0, 200) + "..." : m_text;
+        throw VmError("cannot evaluate reference \"" + shown + "\": " + why + " at " +
                       std::to_string(m_pos));
     }
+    // Bounds the recursion of nested brackets, casts and signs (a program's references are its
+    // submitter's text).
+    class Nested {
+    public:
+        explicit Nested(Parser& parser) : m_parser(parser) {
+            if (++m_parser.m_depth > kMaxNesting) {
+                m_parser.fail("nested deeper than " + std::to_string(kMaxNesting) + " levels");
+            }
+        }
+        ~Nested() { --m_parser.m_depth; }
+        Nested(const Nested&) = delete;
+        Nested& operator=(const Nested&) = delete;
+
+    private:
+        Parser& m_parser;
+    };
+    static constexpr int kMaxNesting = 128;
+    int m_depth = 0;
     void skipSpaces() {
         while (m_pos < m_text.size() && std::isspace(static_cast<unsigned char>(m_text[m_pos]))) {
             ++m_pos;
@@ -84,6 +103,7 @@ private:
     }
 
     Term unary() {
+        const Nested nested(*this);
         if (accept("-")) {
             const Term inner = unary();
             Term out;

@@ -1,4 +1,5 @@
 #include "JsonRpcClient.h"
+#include "core/BoundedJson.h"
 
 #include "ChainError.h"
 
@@ -68,7 +69,7 @@ nlohmann::json JsonRpcClient::post(const nlohmann::json& body, const std::string
             throw ChainError("the RPC at " + m_url.toStdString() + " answered " + what +
                              " with HTTP " + std::to_string(status));
         }
-        nlohmann::json parsed = nlohmann::json::parse(result->body, nullptr, false);
+        nlohmann::json parsed = parseJsonBounded(result->body);
         if (parsed.is_discarded()) {
             throw ChainError("the RPC at " + m_url.toStdString() + " answered " + what +
                              " with malformed JSON: " + result->body.substr(0, 120));

@@ -20,6 +20,7 @@ enum class ErrorKind {
     RequestTimeout,
     TooManyRequests,
     Internal,
+    Unavailable, // a part of the server this request needs cannot run (503)
 };
 
 // A typed service error: a kind, a stable code string (the body value clients match on), an

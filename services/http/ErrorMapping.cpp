@@ -26,6 +26,8 @@ int statusFor(ErrorKind kind) {
         return 429;
     case ErrorKind::Internal:
         return 500;
+    case ErrorKind::Unavailable:
+        return 503;
     }
     return 500;
 }

@@ -1,5 +1,6 @@
 #include "JsonBody.h"
 
+#include "core/BoundedJson.h"
 #include "core/ServiceError.h"
 
 #include <charconv>
@@ -7,9 +8,12 @@
 namespace proofdesk::http {
 
 nlohmann::json parseJsonObject(const HttpRequest& request, const char* malformedCode) {
-    nlohmann::json value = nlohmann::json::parse(request.body, nullptr, false);
+    std::string why;
+    nlohmann::json value = parseJsonBounded(request.body, &why);
     if (value.is_discarded() || !value.is_object()) {
-        throw ServiceError(ErrorKind::BadRequest, malformedCode, "the body must be a JSON object");
+        throw ServiceError(ErrorKind::BadRequest, malformedCode,
+                           why.empty() ? std::string("the body must be a JSON object")
+                                       : "the body must be a JSON object; it is " + why);
     }
     return value;
 }

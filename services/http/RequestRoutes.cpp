@@ -1,4 +1,5 @@
 #include "RequestRoutes.h"
+#include "core/BoundedJson.h"
 
 #include "ApiKeyGate.h"
 #include "JsonBody.h"
@@ -85,7 +86,7 @@ void addRequestRoutes(Router& router, request::RequestService& requests,
     router.add({"POST", "/submit-request", RG::Request, ErrorBody::StatusAndError, kJsonBodyLimit,
                 [&](const HttpRequest& request) {
                     const auth::KeyIdentity caller = requireApiKey(request, keys);
-                    const json body = json::parse(request.body, nullptr, false);
+                    const json body = parseJsonBounded(request.body);
                     if (body.is_discarded()) {
                         throw ServiceError(ErrorKind::BadRequest, "MALFORMED_JSON",
                                            "the body is not JSON");

@@ -5,18 +5,13 @@
 #include "ProofService.h"
 
 #include "ProofInternal.h"
-#include "StoneProof.h"
-#include "cairo/CairoPie.h"
-#include "cairo/ExactJson.h"
 #include "cairo/FactHashes.h"
 #include "cairo/Layout.h"
-#include "cairo/Program.h"
-#include "cairo/ProgramHash.h"
-#include "cairo/Runner.h"
+#include "core/BoundedJson.h"
 #include "core/ServiceError.h"
-#include "crypto/Keccak.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QSqlQuery>
 
 #include <iostream>
@@ -48,6 +43,13 @@ std::string inputText(const nlohmann::json& inputs, const char* key) {
 
 void ProofService::addArtifact(Loaded& loaded, const std::string& name, const std::string& bytes) {
     loaded.newArtifacts.push_back({name, m_artifacts.put(bytes), bytes.size()});
+}
+
+void ProofService::addStoredArtifact(Loaded& loaded, const std::string& name,
+                                     const std::string& sha256) {
+    const auto size = QFileInfo(m_artifacts.pathOf(sha256)).size();
+    loaded.newArtifacts.push_back(
+        {name, sha256, static_cast<std::size_t>(std::max<qint64>(0, size))});
 }
 
 void ProofService::writeProducedIn(Loaded& loaded) {
@@ -130,7 +132,7 @@ JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
     bool transient = false;
     try {
         if (stage == "TRACE_GENERATION") {
-            traceGeneration(loaded);
+            traceGeneration(loaded, context);
         } else if (stage == "PROOF_GENERATION") {
             proofGeneration(loaded, context);
         } else if (stage == "PROOF_VERIFICATION") {
@@ -205,72 +207,105 @@ void ProofService::describeStatement(Loaded& loaded, const std::string& programH
     addArtifact(loaded, "output.json", hexList(output).dump());
 }
 
-void ProofService::traceGeneration(Loaded& loaded) {
-    const auto programText = m_artifacts.get(inputText(loaded.inputs, "program"));
-    if (!programText) {
+namespace {
+
+// What a sandboxed child reported, checked before the service stores any of it.
+struct RunFacts {
+    std::string programHash;
+    std::vector<crypto::Felt> output;
+    std::uint64_t nSteps = 0;
+    nlohmann::json resources = nlohmann::json::object();
+    std::vector<std::string> builtins;
+    std::string layout;
+};
+
+RunFacts readRunFacts(const nlohmann::json& facts) {
+    const auto malformed = [] {
+        return StageFailure(false, "the sandboxed run returned a malformed result");
+    };
+    RunFacts out;
+    try {
+        out.programHash = facts.at("programHash").get<std::string>();
+        if (!crypto::Felt::parse(out.programHash)) {
+            throw malformed();
+        }
+        for (const nlohmann::json& word : facts.at("output")) {
+            const auto felt = crypto::Felt::parse(word.get<std::string>());
+            if (!felt) {
+                throw malformed();
+            }
+            out.output.push_back(*felt);
+        }
+        out.nSteps = facts.at("nSteps").get<std::uint64_t>();
+        out.resources = facts.value("resources", nlohmann::json::object());
+        out.builtins = facts.value("builtins", std::vector<std::string>{});
+        out.layout = facts.value("layout", std::string());
+    } catch (const nlohmann::json::exception&) {
+        throw malformed();
+    }
+    if (!out.layout.empty() && !cairo::isLayoutName(out.layout)) {
+        throw malformed();
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<sandbox::SandboxInput> ProofService::programInputs(const Loaded& loaded) const {
+    const std::string program = inputText(loaded.inputs, "program");
+    if (!m_artifacts.contains(program)) {
         throw StageFailure(true, "the program file is missing from the artifact store");
     }
-    nlohmann::json programInput = nlohmann::json::object();
-    cairo::HintOptions hints = m_provers.hintOptions(loaded.query.cairoVm);
+    std::vector<sandbox::SandboxInput> files = {
+        {"program", m_artifacts.pathOf(program).toStdString()}};
     if (const std::string input = inputText(loaded.inputs, "input"); !input.empty()) {
-        const auto text = m_artifacts.get(input);
-        if (!text) {
+        if (!m_artifacts.contains(input)) {
             throw StageFailure(true, "the input file is missing from the artifact store");
         }
-        programInput = cairo::parseExactJson(*text); // felts beyond 64 bits stay exact
-        hints.programInputText = *text;
+        files.push_back({"input", m_artifacts.pathOf(input).toStdString()});
     }
-    try {
-        const cairo::Program program = cairo::Program::fromText(*programText);
-        cairo::RunOptions options;
-        options.layout = inputText(loaded.inputs, "layout");
-        options.proofMode = false;
-        options.programInput = programInput;
-        options.hints = hints;
-        options.traceEnabled = false; // a PIE needs the memory, not the trace
-        options.maxSteps = m_provers.maxSteps;
-        cairo::CairoRunner runner(program, options);
-        runner.run();
-        const cairo::CairoPie pie = cairo::CairoPie::fromRun(runner);
-        const cairo::ExecutionResources resources = runner.executionResources();
-        addArtifact(loaded, "pie.zip", pie.toZip());
-        // Registration computed the program hash already (the registry maps it to this file).
-        const std::string programHash = loaded.query.programHash
-                                            ? *loaded.query.programHash
-                                            : cairo::programHash(program).toHex();
-        describeStatement(loaded, programHash, runner.output(), resources.nSteps,
-                          resources.toJson(), program.builtins, runner.layout().name);
-    } catch (const StageFailure&) {
-        throw;
-    } catch (const std::exception& failure) {
-        throw StageFailure(false, failure.what());
+    return files;
+}
+
+void ProofService::traceGeneration(Loaded& loaded, JobContext& context) {
+    const SandboxedWork::Run run = m_sandbox.trace(
+        programInputs(loaded),
+        m_sandbox.runOptions(inputText(loaded.inputs, "layout"), loaded.query.cairoVm),
+        [&context] { return context.stopRequested(); });
+    const RunFacts facts = readRunFacts(run.facts);
+    const std::string pie = run.workDir->file("pie.zip");
+    std::string zip;
+    if (pie.empty() || !readFileBounded(pie, m_provers.sandboxLimits.fileBytes, &zip)) {
+        throw StageFailure(false, "the sandboxed run wrote no PIE");
     }
+    addArtifact(loaded, "pie.zip", zip);
+    // Registration computed the program hash already (the registry maps it to this file).
+    const std::string programHash =
+        loaded.query.programHash ? *loaded.query.programHash : facts.programHash;
+    describeStatement(loaded, programHash, facts.output, facts.nSteps, facts.resources,
+                      facts.builtins, facts.layout);
 }
 
 void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
     const std::string source = inputText(loaded.inputs, "source");
     if (source == "pie" && !loaded.query.programHash) {
-        const auto zip = m_artifacts.get(inputText(loaded.inputs, "pie"));
-        if (!zip) {
+        const std::string pieDigest = inputText(loaded.inputs, "pie");
+        if (!m_artifacts.contains(pieDigest)) {
             throw StageFailure(true, "the PIE file is missing from the artifact store");
         }
-        try {
-            const cairo::CairoPie pie = cairo::CairoPie::fromZip(*zip);
-            std::string layout = inputText(loaded.inputs, "layout");
-            if (layout == "auto") {
-                layout = cairo::autoLayout(pie.builtins, pie.resources.nSteps);
-                if (layout.empty()) {
-                    throw StageFailure(false, "no layout has every builtin the PIE uses");
-                }
+        const nlohmann::json facts =
+            m_sandbox.inspectForStage({{"pie", m_artifacts.pathOf(pieDigest).toStdString()}});
+        const RunFacts pie = readRunFacts(facts.value("pie", nlohmann::json::object()));
+        std::string layout = inputText(loaded.inputs, "layout");
+        if (layout == "auto") {
+            layout = cairo::autoLayout(pie.builtins, pie.nSteps);
+            if (layout.empty()) {
+                throw StageFailure(false, "no layout has every builtin the PIE uses");
             }
-            addArtifact(loaded, "pie.zip", *zip);
-            describeStatement(loaded, pie.programHash().toHex(), pie.output(), pie.resources.nSteps,
-                              pie.resources.toJson(), pie.builtins, layout);
-        } catch (const StageFailure&) {
-            throw;
-        } catch (const std::exception& failure) {
-            throw StageFailure(false, std::string("cannot read the PIE: ") + failure.what());
         }
+        addStoredArtifact(loaded, "pie.zip", pieDigest);
+        describeStatement(loaded, pie.programHash, pie.output, pie.nSteps, pie.resources,
+                          pie.builtins, layout);
     }
     const bool bucketMock = loaded.inputs.value("mockProof", false);
     const QString engine = bucketMock ? QStringLiteral("mock") : m_provers.effectiveEngine();
@@ -297,28 +332,16 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
                                   "the SHARP bootloader, which this server does not run. Submit "
                                   "the programFile (compiled with --proof_mode) instead");
     }
-    const auto programText = m_artifacts.get(inputText(loaded.inputs, "program"));
-    if (!programText) {
-        throw StageFailure(true, "the program file is missing from the artifact store");
+    if (m_provers.stoneProver.isEmpty() || !QFileInfo(m_provers.stoneProver).isExecutable()) {
+        proveWithStone(m_provers, {}, 0, context); // fails with the reason and the remedy
     }
-    nlohmann::json programInput = nlohmann::json::object();
-    cairo::HintOptions hints = m_provers.hintOptions(loaded.query.cairoVm);
-    if (const std::string input = inputText(loaded.inputs, "input"); !input.empty()) {
-        hints.programInputText = m_artifacts.get(input).value_or("{}");
-        programInput = cairo::parseExactJson(hints.programInputText);
-    }
-    cairo::Program program;
-    try {
-        program = cairo::Program::fromText(*programText);
-    } catch (const std::exception& failure) {
-        throw StageFailure(false, failure.what());
-    }
-    const QString workDir = m_workDir + QLatin1Char('/') + qstr(loaded.query.id);
-    QDir(workDir).removeRecursively();
+    const SandboxedWork::Run run = m_sandbox.proofModeRun(
+        programInputs(loaded),
+        m_sandbox.runOptions(loaded.query.layout.value_or("auto"), loaded.query.cairoVm),
+        [&context] { return context.stopRequested(); });
+    const std::uint64_t nSteps = run.facts.value("nSteps", std::uint64_t{0});
     const std::string proof =
-        proveWithStone(m_provers, program, programInput, hints,
-                       loaded.query.layout.value_or("auto"), workDir, context);
-    QDir(workDir).removeRecursively();
+        proveWithStone(m_provers, QString::fromStdString(run.workDir->path()), nSteps, context);
     addArtifact(loaded, "proof.json", proof);
     loaded.query.isProofMocked = false;
 }
@@ -327,20 +350,24 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
     const std::string source = inputText(loaded.inputs, "source");
     std::optional<std::string> proofText;
     if (source == "proof") {
-        proofText = m_artifacts.get(inputText(loaded.inputs, "proof"));
+        const std::string proofDigest = inputText(loaded.inputs, "proof");
+        proofText = m_artifacts.get(proofDigest);
         if (!proofText) {
             throw StageFailure(true, "the proof file is missing from the artifact store");
         }
-        StoneProofStatement statement;
-        try {
-            statement = parseStoneProof(*proofText);
-        } catch (const std::exception& failure) {
-            throw StageFailure(false, std::string("invalid proof: ") + failure.what());
+        const nlohmann::json facts =
+            m_sandbox.inspectForStage({{"proof", m_artifacts.pathOf(proofDigest).toStdString()}})
+                .value("proof", nlohmann::json::object());
+        RunFacts statement = readRunFacts(facts);
+        const auto sharp = facts.value("sharpFactHash", std::string());
+        const auto integrity = crypto::Felt::parse(facts.value("integrityFactHash", std::string()));
+        if (sharp.empty() || !integrity) {
+            throw StageFailure(false, "the sandboxed run returned a malformed result");
         }
         api::ProofQuery& query = loaded.query;
-        query.programHash = statement.programHash().toHex();
-        query.sharpFactHash = statement.sharpFactHash();
-        query.integrityFactHash = bytes32Hex(statement.integrityFactHash());
+        query.programHash = statement.programHash;
+        query.sharpFactHash = sharp;
+        query.integrityFactHash = bytes32Hex(*integrity);
         query.layout = statement.layout;
         detail::setJobSize(query, statement.nSteps);
         loaded.inputs["output"] = hexList(statement.output);
@@ -355,7 +382,7 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
             {"memory_verification", loaded.inputs.value("memoryVerification", "")}};
         addArtifact(loaded, "metadata.json", metadata.dump(2));
         addArtifact(loaded, "output.json", hexList(statement.output).dump());
-        addArtifact(loaded, "proof.json", *proofText);
+        addStoredArtifact(loaded, "proof.json", proofDigest);
     }
     const bool mocked = loaded.inputs.value("mockFactHash", false) || loaded.query.isProofMocked;
     if (!mocked) {

@@ -2,11 +2,7 @@
 
 #include "ProofInternal.h"
 #include "ProofSchema.h"
-#include "StoneProof.h"
-#include "cairo/CairoPie.h"
 #include "cairo/Layout.h"
-#include "cairo/Program.h"
-#include "cairo/ProgramHash.h"
 #include "cairo/PythonHints.h"
 #include "core/ServiceError.h"
 #include "core/Ulid.h"
@@ -45,15 +41,6 @@ std::string oneOf(const std::optional<std::string>& value, const std::string& fa
         badRequest(code, "\"" + *value + "\" is not one of " + list);
     }
     return *value;
-}
-
-bool looksLikeJson(const std::string& text, nlohmann::json* parsed) {
-    *parsed = nlohmann::json::parse(text, nullptr, false);
-    return !parsed->is_discarded();
-}
-
-bool looksLikeZip(const std::string& bytes) {
-    return bytes.size() >= 4 && bytes.compare(0, 4, std::string("PK\x03\x04", 4)) == 0;
 }
 
 std::string chainFor(const std::string& result) {
@@ -116,7 +103,8 @@ ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
                            const QString& dataDir, ProverSettings provers)
     : m_store(store), m_clock(clock), m_jobs(jobs),
       m_artifacts(dataDir + QStringLiteral("/artifacts")),
-      m_workDir(dataDir + QStringLiteral("/work")), m_provers(std::move(provers)) {
+      m_workDir(dataDir + QStringLiteral("/work")), m_provers(std::move(provers)),
+      m_sandbox(m_provers, QString(m_workDir + QStringLiteral("/sandbox")).toStdString()) {
     m_store.migrate(QStringLiteral("proof"), proofMigrations());
     m_jobs.registerHandler(kStageJob, [this](const JobRecord& job, JobContext& context) {
         return runStage(job, context);
@@ -136,42 +124,39 @@ void ProofService::setPublicUrl(const QString& proofUrl) {
 
 // --- programs ---------------------------------------------------------------------------------
 
+std::optional<std::string> ProofService::registeredHash(const std::string& digest) {
+    QSqlQuery known = m_store.exec(
+        QStringLiteral("SELECT program_hash FROM proof_programs WHERE sha256 = ?"), {qstr(digest)});
+    if (known.next() && m_artifacts.contains(digest)) {
+        return str(known.value(0));
+    }
+    return std::nullopt;
+}
+
 ProofService::RegisteredProgram ProofService::registerProgram(const std::string& text,
+                                                              const std::string& digest,
+                                                              const std::string& programHash,
                                                               const std::string& cairoVersion) {
-    const std::string digest = ArtifactStore::sha256Of(text);
-    {
-        QSqlQuery known =
-            m_store.exec(QStringLiteral("SELECT program_hash FROM proof_programs WHERE sha256 = ?"),
-                         {qstr(digest)});
-        if (known.next() && m_artifacts.contains(digest)) {
-            return {str(known.value(0)), digest};
-        }
-    }
-    nlohmann::json parsed;
-    if (!looksLikeJson(text, &parsed)) {
-        badRequest("PROGRAM_FILE_SHOULD_BE_JSON", "programFile is not JSON");
-    }
-    std::string hash;
-    try {
-        const cairo::Program program = cairo::Program::fromJson(parsed);
-        hash = cairo::programHash(program).toHex();
-    } catch (const std::exception& failure) {
-        badRequest("INVALID_PROGRAM_FILE",
-                   std::string("programFile is not a compiled Cairo 0 program: ") + failure.what());
-    }
     m_artifacts.put(text, digest);
     m_store.write([&](QSqlDatabase&) {
         m_store.exec(QStringLiteral("INSERT OR IGNORE INTO proof_programs (program_hash, sha256, "
                                     "cairo_version, size, created_at) VALUES (?, ?, ?, ?, ?)"),
-                     {qstr(hash), qstr(digest), qstr(cairoVersion), qlonglong(text.size()),
+                     {qstr(programHash), qstr(digest), qstr(cairoVersion), qlonglong(text.size()),
                       toIsoTimestamp(m_clock.now())});
     });
-    return {hash, digest};
+    return {programHash, digest};
 }
 
 std::string ProofService::submitProgram(const UploadedFile& programFile,
                                         const std::string& cairoVersion) {
-    return registerProgram(programFile.content, cairoVersion).programHash;
+    const std::string digest = ArtifactStore::sha256Of(programFile.content);
+    if (const auto known = registeredHash(digest)) {
+        return *known;
+    }
+    const nlohmann::json facts =
+        m_sandbox.inspect({{"program", {}, programFile.content}}, false, "INVALID_PROGRAM_FILE");
+    const std::string hash = facts.at("program").value("programHash", std::string());
+    return registerProgram(programFile.content, digest, hash, cairoVersion).programHash;
 }
 
 std::optional<std::string> ProofService::programText(const std::string& programHash) {
@@ -182,29 +167,6 @@ std::optional<std::string> ProofService::programText(const std::string& programH
         return std::nullopt;
     }
     return m_artifacts.get(str(known.value(0)));
-}
-
-void ProofService::requireNativeHints(const std::optional<std::string>& programText) {
-    if (!programText) {
-        return; // an unknown programHash gets its own error below
-    }
-    cairo::Program program;
-    try {
-        program = cairo::Program::fromText(*programText);
-    } catch (const std::exception&) {
-        return; // registration reported it
-    }
-    for (const auto& [pc, hints] : program.hints) {
-        for (const cairo::HintSpec& hint : hints) {
-            if (!cairo::HintProcessor::hasNativeImplementation(hint.code)) {
-                badRequest("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON",
-                           "with an inputFile the program's hints read it, and the hint at pc " +
-                               std::to_string(pc) +
-                               " has no native implementation: submit with cairoVm=python to "
-                               "run it as Python");
-            }
-        }
-    }
 }
 
 bool ProofService::programExists(const std::string& programHash) {
@@ -307,49 +269,75 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
         badRequest("INPUT_FILE_NEEDS_A_PROGRAM", "inputFile goes with programFile or programHash");
     }
 
+    // Every file is read in one sandboxed child: the program (hash, native hints), the input
+    // (JSON), the PIE or the proof (what it states).
+    std::vector<sandbox::SandboxInput> toInspect;
+    const char* fallbackCode = "INVALID_PROGRAM_FILE";
     std::optional<std::string> programHash; // of a programFile (registered below)
+    std::optional<std::string> programDigest;
+    const bool checkNativeHints = in.inputFile && query.cairoVm == "rust";
     if (in.programFile || hasProgramHash) {
         if (query.cairoVersion != "cairo0") {
             badRequest("CAIRO1_PROGRAMS_NOT_SUPPORTED",
                        "this server runs Cairo 0 programs; for Cairo 1 submit the run's pieFile");
         }
-        inputs["source"] = "program";
         if (in.inputFile) {
-            nlohmann::json parsed;
-            if (!looksLikeJson(in.inputFile->content, &parsed)) {
-                badRequest("INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON");
-            }
+            toInspect.push_back({"input", {}, in.inputFile->content});
         }
         if (in.programFile) {
-            const RegisteredProgram registered =
-                registerProgram(in.programFile->content, query.cairoVersion);
-            programHash = registered.programHash;
-            inputs["program"] = registered.sha256;
+            programDigest = ArtifactStore::sha256Of(in.programFile->content);
+            programHash = registeredHash(*programDigest);
+            if (!programHash || checkNativeHints) {
+                toInspect.push_back({"program", {}, in.programFile->content});
+            }
         } else {
             const auto felt = crypto::Felt::parse(*in.programHash);
             if (!felt) {
                 badRequest("INVALID_PROGRAM_HASH", "programHash is not a field element");
             }
             programHash = felt->toHex();
+            QSqlQuery stored = m_store.exec(
+                QStringLiteral("SELECT sha256 FROM proof_programs WHERE program_hash = ?"),
+                {qstr(*programHash)});
+            if (checkNativeHints && stored.next()) {
+                toInspect.push_back(
+                    {"program", m_artifacts.pathOf(str(stored.value(0))).toStdString()});
+            }
         }
-        if (in.inputFile && query.cairoVm == "rust") {
-            requireNativeHints(in.programFile ? std::optional<std::string>(in.programFile->content)
-                                              : programText(*programHash));
+    } else if (in.pieFile) {
+        toInspect.push_back({"pie", {}, in.pieFile->content});
+        fallbackCode = "INVALID_PIE_FILE";
+    } else {
+        toInspect.push_back({"proof", {}, in.proofFile->content});
+        fallbackCode = "INVALID_PROOF_FILE";
+    }
+    const nlohmann::json facts = toInspect.empty()
+                                     ? nlohmann::json::object()
+                                     : m_sandbox.inspect(toInspect, checkNativeHints, fallbackCode);
+    if (checkNativeHints && facts.contains("program") &&
+        facts.at("program").contains("firstPythonOnlyHintPc")) {
+        badRequest("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON",
+                   "with an inputFile the program's hints read it, and the hint at pc " +
+                       facts.at("program").at("firstPythonOnlyHintPc").dump() +
+                       " has no native implementation: submit with cairoVm=python to run it as "
+                       "Python");
+    }
+
+    if (in.programFile || hasProgramHash) {
+        inputs["source"] = "program";
+        if (in.programFile) {
+            if (!programHash) {
+                programHash = facts.at("program").value("programHash", std::string());
+            }
+            inputs["program"] = registerProgram(in.programFile->content, *programDigest,
+                                                *programHash, query.cairoVersion)
+                                    .sha256;
         }
         query.steps = {"TRACE_GENERATION"};
         if (query.result != "TRACE_GENERATION") {
             query.steps.push_back("PROOF_GENERATION");
         }
     } else if (in.pieFile) {
-        if (!looksLikeZip(in.pieFile->content)) {
-            badRequest("PIE_FILE_SHOULD_BE_ZIP");
-        }
-        try {
-            cairo::CairoPie::fromZip(in.pieFile->content);
-        } catch (const std::exception& failure) {
-            badRequest("INVALID_PIE_FILE",
-                       std::string("pieFile is not a Cairo PIE: ") + failure.what());
-        }
         if (query.result == "TRACE_GENERATION") {
             badRequest("INVALID_RESULT_FOR_PIE_FILE",
                        "a pieFile is already a trace: ask for PROOF_GENERATION or a "
@@ -359,25 +347,15 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
         inputs["pie"] = m_artifacts.put(in.pieFile->content);
         query.steps = {"PROOF_GENERATION"};
     } else {
-        nlohmann::json parsed;
-        if (!looksLikeJson(in.proofFile->content, &parsed)) {
-            badRequest("PROOF_FILE_SHOULD_BE_JSON");
-        }
-        StoneProofStatement statement;
-        try {
-            statement = parseStoneProof(parsed);
-        } catch (const StoneProofError& failure) {
-            badRequest("INVALID_PROOF_FILE",
-                       std::string("proofFile is not a Stone proof: ") + failure.what());
-        }
         if (chainFor(query.result) == "OFFCHAIN") {
             badRequest("INVALID_RESULT_FOR_PROOF_FILE",
                        "a proofFile is verified: ask for a PROOF_VERIFICATION_ON_* result");
         }
+        const std::string statedLayout = facts.at("proof").value("layout", std::string());
         inputs["source"] = "proof";
         inputs["proof"] = m_artifacts.put(in.proofFile->content);
-        inputs["layout"] = statement.layout;
-        layout = statement.layout;
+        inputs["layout"] = statedLayout;
+        layout = statedLayout;
         query.steps = {};
     }
     query.chain = chainFor(query.result);

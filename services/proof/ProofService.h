@@ -2,6 +2,7 @@
 
 #include "ArtifactStore.h"
 #include "Provers.h"
+#include "SandboxedWork.h"
 #include "api/ProofWire.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
@@ -127,8 +128,6 @@ public:
     void setCredits(const QString& projectId, std::optional<qint64> credits);
 
 private:
-    // cairoVm=rust with an inputFile: 400 unless every hint of the program runs natively.
-    void requireNativeHints(const std::optional<std::string>& programText);
     struct NewArtifact {
         std::string name;
         std::string sha256;
@@ -151,7 +150,9 @@ private:
     void saveIn(const Loaded& loaded);
     JobOutcome runStage(const JobRecord& job, JobContext& context);
     JobOutcome runAggregation(const JobRecord& job, JobContext& context);
-    void traceGeneration(Loaded& loaded);
+    // The program file and input file of a query, for a sandboxed run.
+    std::vector<sandbox::SandboxInput> programInputs(const Loaded& loaded) const;
+    void traceGeneration(Loaded& loaded, JobContext& context);
     void proofGeneration(Loaded& loaded, JobContext& context);
     void proofVerification(Loaded& loaded, JobContext& context);
     void describeStatement(Loaded& loaded, const std::string& programHash,
@@ -171,7 +172,13 @@ private:
         std::string programHash;
         std::string sha256; // of the program file, its artifact digest
     };
-    RegisteredProgram registerProgram(const std::string& text, const std::string& cairoVersion);
+    // Stores a program file the sandbox has inspected (`facts`: its "program" member) or knows.
+    RegisteredProgram registerProgram(const std::string& text, const std::string& digest,
+                                      const std::string& programHash,
+                                      const std::string& cairoVersion);
+    // The program hash of a stored program file with this digest, if registered.
+    std::optional<std::string> registeredHash(const std::string& digest);
+    void addStoredArtifact(Loaded& loaded, const std::string& name, const std::string& sha256);
     ServiceError paymentRequired(const std::string& projectId, qint64 balance) const;
 
     Store& m_store;
@@ -180,6 +187,7 @@ private:
     ArtifactStore m_artifacts;
     QString m_workDir;
     ProverSettings m_provers;
+    SandboxedWork m_sandbox;
     std::string m_publicUrl;
 };
 

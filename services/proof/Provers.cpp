@@ -1,8 +1,5 @@
 #include "Provers.h"
 
-#include "cairo/Program.h"
-#include "cairo/Runner.h"
-
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -109,47 +106,15 @@ cairo::HintOptions ProverSettings::hintOptions(const std::string& cairoVm) const
     return options;
 }
 
-std::string proveWithStone(const ProverSettings& settings, const cairo::Program& program,
-                           const nlohmann::json& programInput, const cairo::HintOptions& hints,
-                           const std::string& layout, const QString& workDir,
-                           const JobContext& context) {
+std::string proveWithStone(const ProverSettings& settings, const QString& runDir,
+                           std::uint64_t nSteps, const JobContext& context) {
     if (settings.stoneProver.isEmpty() || !QFileInfo(settings.stoneProver).isExecutable()) {
         throw StageFailure(false, "the Stone prover is not available at \"" +
                                       settings.stoneProver.toStdString() +
                                       "\": install cpu_air_prover and start the server with "
                                       "--stone-prover PATH, or use --prover mock");
     }
-    if (!program.identifiers.contains("__main__.__start__")) {
-        throw StageFailure(false, "Stone proves proof-mode runs: compile the program with "
-                                  "cairo-compile --proof_mode (it has no __start__)");
-    }
-    QDir().mkpath(workDir);
-    cairo::RunOptions options;
-    options.layout = layout;
-    options.proofMode = true;
-    options.programInput = programInput;
-    options.hints = hints;
-    options.maxSteps = settings.maxSteps;
-    cairo::CairoRunner runner(program, options);
-    try {
-        runner.run();
-    } catch (const std::exception& failure) {
-        throw StageFailure(false, std::string("proof-mode run failed: ") + failure.what());
-    }
-    const QString trace = workDir + QStringLiteral("/trace.bin");
-    const QString memory = workDir + QStringLiteral("/memory.bin");
-    {
-        std::ofstream out(trace.toStdString(), std::ios::binary);
-        runner.writeTrace(out);
-    }
-    {
-        std::ofstream out(memory.toStdString(), std::ios::binary);
-        runner.writeMemory(out);
-    }
-    writeText(workDir + QStringLiteral("/public_input.json"), runner.airPublicInput().dump(1));
-    writeText(workDir + QStringLiteral("/private_input.json"),
-              runner.airPrivateInput(trace.toStdString(), memory.toStdString()).dump(1));
-    const std::uint64_t nSteps = runner.vm().steps();
+    const QString workDir = runDir;
     writeText(workDir + QStringLiteral("/cpu_air_params.json"), stoneParameters(nSteps).dump(1));
     writeText(workDir + QStringLiteral("/cpu_air_prover_config.json"), stoneProverConfig().dump(1));
 

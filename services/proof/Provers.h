@@ -2,6 +2,7 @@
 
 #include "cairo/HintProcessor.h"
 #include "core/JobEngine.h"
+#include "sandbox/Confinement.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,10 +11,6 @@
 
 #include <optional>
 #include <string>
-
-namespace proofdesk::cairo {
-class Program;
-}
 
 namespace proofdesk::proof {
 
@@ -32,6 +29,11 @@ struct ProverSettings {
     // (`proofdesk serve` turns it off with --allow-remote unless --python-hints on).
     bool pythonHints = true;
     std::chrono::milliseconds pythonHintTimeLimit{std::chrono::minutes(5)}; // per run
+    // Untrusted work (reading submitted files, trace generation, proof-mode runs) runs in this
+    // program, one sandboxed child process per run, within these limits (docs/security.md).
+    // Built beside proofdesk as proofdesk-sandbox.
+    QString sandboxProgram;
+    sandbox::Limits sandboxLimits;
 
     QString effectiveEngine() const;
     // How a query's hints run: native only (cairoVm=rust) or native, then Python.
@@ -67,13 +69,12 @@ ToolRun runTool(const QString& program, const QStringList& arguments, const QStr
 nlohmann::json stoneParameters(std::uint64_t nSteps);
 nlohmann::json stoneProverConfig();
 
-// Runs `program` in proof mode on `layout` and proves it with cpu_air_prover. Returns proof.json's
-// text. Throws StageFailure: permanent for a program Stone cannot take, transient for a prover
-// crash or timeout.
-std::string proveWithStone(const ProverSettings& settings, const cairo::Program& program,
-                           const nlohmann::json& programInput, const cairo::HintOptions& hints,
-                           const std::string& layout, const QString& workDir,
-                           const JobContext& context);
+// Proves a proof-mode run with cpu_air_prover: `runDir` holds the run's trace.bin, memory.bin,
+// public_input.json and private_input.json (a sandboxed proof-mode-run wrote them). Returns
+// proof.json's text. Throws StageFailure: permanent when Stone is not configured, transient for a
+// prover crash or timeout.
+std::string proveWithStone(const ProverSettings& settings, const QString& runDir,
+                           std::uint64_t nSteps, const JobContext& context);
 
 // Runs cpu_air_verifier on a proof; throws StageFailure when it does not verify (permanent) or the
 // verifier cannot run (transient on crash/timeout, permanent when not configured).

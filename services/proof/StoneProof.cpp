@@ -1,6 +1,8 @@
 #include "StoneProof.h"
 
 #include "cairo/FactHashes.h"
+#include "cairo/Layout.h"
+#include "core/BoundedJson.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
 
@@ -8,6 +10,8 @@
 
 namespace proofdesk::proof {
 namespace {
+
+constexpr std::uint64_t kMaxSteps = std::uint64_t{1} << 32;
 
 const nlohmann::json& member(const nlohmann::json& object, const char* name, const char* where) {
     auto it = object.find(name);
@@ -55,9 +59,10 @@ Felt StoneProofStatement::integrityFactHash() const {
 }
 
 StoneProofStatement parseStoneProof(const std::string& text) {
-    nlohmann::json proof = nlohmann::json::parse(text, nullptr, false);
+    std::string why;
+    nlohmann::json proof = parseJsonBounded(text, &why);
     if (proof.is_discarded()) {
-        throw StoneProofError("not JSON");
+        throw StoneProofError("not JSON: " + why);
     }
     return parseStoneProof(proof);
 }
@@ -80,7 +85,15 @@ StoneProofStatement parseStoneProof(const nlohmann::json& proof) {
         throw StoneProofError("public_input.layout is not a string");
     }
     statement.layout = layout.get<std::string>();
+    if (!cairo::isLayoutName(statement.layout)) {
+        throw StoneProofError("public_input.layout \"" + statement.layout.substr(0, 64) +
+                              "\" is not a Cairo layout");
+    }
     statement.nSteps = address(member(pub, "n_steps", "public_input"), "public_input.n_steps");
+    if (statement.nSteps == 0 || statement.nSteps > kMaxSteps ||
+        (statement.nSteps & (statement.nSteps - 1)) != 0) {
+        throw StoneProofError("public_input.n_steps is not a power of two up to 2^32");
+    }
     const nlohmann::json& segments = member(pub, "memory_segments", "public_input");
     if (!segments.is_object()) {
         throw StoneProofError("public_input.memory_segments is not an object");

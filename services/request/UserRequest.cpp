@@ -12,8 +12,9 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
-#include <regex>
 #include <set>
+#include <sstream>
+#include <string_view>
 
 namespace proofdesk::request {
 namespace {
@@ -97,9 +98,14 @@ std::vector<std::string> enumList(const json* value, const std::vector<std::stri
     return out;
 }
 
+// The text of a selector as error messages quote it: never more than 80 characters of it.
+std::string shown(const std::string& text) {
+    return "\"" + (text.size() > 80 ? text.substr(0, 80) + "..." : text) + "\"";
+}
+
 std::int64_t parseBlockNumber(const std::string& digits, const std::string& path) {
     if (digits.size() > 19) {
-        invalid("INVALID_SELECTOR", path + ": " + digits + " is not an int64");
+        invalid("INVALID_SELECTOR", path + ": " + shown(digits) + " is not an int64");
     }
     const unsigned long long value = std::stoull(digits);
     if (value > static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max())) {
@@ -108,42 +114,62 @@ std::int64_t parseBlockNumber(const std::string& digits, const std::string& path
     return std::int64_t(value);
 }
 
+bool allDigits(std::string_view text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 BlockSelector parseSelector(const std::string& text, const std::string& path) {
-    // Spec §2.1, verbatim.
-    static const std::regex grammar(
-        R"(^(?:timestamp:\d+|block:\d+|block_ranges:\d+(-\d+)?(,\d+(-\d+)?)*)$)");
-    if (!std::regex_match(text, grammar)) {
+    // Spec §2.1: timestamp:<n> | block:<n> | block_ranges:<n>[-<n>](,<n>[-<n>])*, read in one
+    // pass (no regular expression: a backtracking engine recursed once per list item).
+    const auto refuse = [&] {
         invalid("INVALID_SELECTOR",
-                path + ": \"" + text +
-                    "\" is not timestamp:<unix time>, block:<number> or "
+                path + ": " + shown(text) +
+                    " is not timestamp:<unix time>, block:<number> or "
                     "block_ranges:<start>-<end>,<start>-<end> (a single number is allowed in "
                     "the list)");
+    };
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos) {
+        refuse();
     }
+    const std::string kind = text.substr(0, colon);
+    const std::string_view rest = std::string_view(text).substr(colon + 1);
     BlockSelector selector;
     selector.text = text;
-    const std::size_t colon = text.find(':');
-    const std::string kind = text.substr(0, colon);
-    const std::string rest = text.substr(colon + 1);
-    if (kind == "timestamp") {
-        selector.kind = BlockSelector::Kind::Timestamp;
-        selector.value = parseBlockNumber(rest, path);
+    if (kind == "timestamp" || kind == "block") {
+        if (!allDigits(rest)) {
+            refuse();
+        }
+        selector.kind =
+            kind == "block" ? BlockSelector::Kind::Block : BlockSelector::Kind::Timestamp;
+        selector.value = parseBlockNumber(std::string(rest), path);
         return selector;
     }
-    if (kind == "block") {
-        selector.kind = BlockSelector::Kind::Block;
-        selector.value = parseBlockNumber(rest, path);
-        return selector;
+    if (kind != "block_ranges") {
+        refuse();
+    }
+    // Checked before any work: the list's length, then each item's shape.
+    if (static_cast<std::size_t>(std::count(rest.begin(), rest.end(), ',')) >=
+        kMaxRangesPerSelector) {
+        invalid("TOO_MANY_BLOCK_RANGES", path + ": more than " +
+                                             std::to_string(kMaxRangesPerSelector) +
+                                             " ranges in one selector");
     }
     selector.kind = BlockSelector::Kind::Ranges;
     std::size_t at = 0;
     std::int64_t total = 0;
     while (at <= rest.size()) {
         const std::size_t comma = std::min(rest.find(',', at), rest.size());
-        const std::string item = rest.substr(at, comma - at);
+        const std::string item(rest.substr(at, comma - at));
         const std::size_t dash = item.find('-');
-        const std::int64_t start = parseBlockNumber(item.substr(0, dash), path);
-        const std::int64_t end =
-            dash == std::string::npos ? start : parseBlockNumber(item.substr(dash + 1), path);
+        const std::string first = item.substr(0, dash);
+        const std::string last = dash == std::string::npos ? first : item.substr(dash + 1);
+        if (!allDigits(first) || !allDigits(last)) {
+            refuse();
+        }
+        const std::int64_t start = parseBlockNumber(first, path);
+        const std::int64_t end = parseBlockNumber(last, path);
         if (end < start) {
             invalid("INVALID_BLOCK_RANGES",
                     path + ": the range " + item + " ends before it starts");
@@ -202,6 +228,11 @@ ProvingRequest parseProving(const std::string& selectorText, const json& givenVa
         if (!accounts->is_object()) {
             wrongType(path + ".accounts", "an object keyed by account address");
         }
+        if (accounts->size() > kMaxAccountsPerSelector) {
+            invalid("TOO_MANY_ACCOUNTS", path + ".accounts: more than " +
+                                             std::to_string(kMaxAccountsPerSelector) +
+                                             " accounts in one selector");
+        }
         for (const auto& [key, entry] : accounts->items()) {
             const std::string accountPath = path + ".accounts." + key;
             AccountRequest account;
@@ -231,6 +262,11 @@ ProvingRequest parseProving(const std::string& selectorText, const json& givenVa
                 if (const json* slotList = member(entry, "slots"); !isNullish(slotList)) {
                     if (!slotList->is_array()) {
                         wrongType(accountPath + ".slots", "an array of hex strings");
+                    }
+                    if (slotList->size() > kMaxSlotsPerAccount) {
+                        invalid("TOO_MANY_SLOTS", accountPath + ".slots: more than " +
+                                                      std::to_string(kMaxSlotsPerAccount) +
+                                                      " storage slots for one account");
                     }
                     std::set<std::string> seen;
                     for (std::size_t i = 0; i < slotList->size(); ++i) {
@@ -343,7 +379,7 @@ FactHashRequest parseFactHash(const json& value, const std::string& path) {
     return fact;
 }
 
-void checkFloatOrMap(const json* value, const std::string& path) {
+void checkFloatOrMap(const json* value, const std::string& path, double maximum) {
     if (!value) {
         invalid("MISSING_FIELD", path + " is required in settings");
     }
@@ -353,6 +389,11 @@ void checkFloatOrMap(const json* value, const std::string& path) {
         }
         if (number.get<double>() < 0) {
             invalid("INVALID_SETTINGS", where + " must not be negative");
+        }
+        if (!(number.get<double>() <= maximum)) { // also NaN
+            std::ostringstream limit;
+            limit << maximum;
+            invalid("INVALID_SETTINGS", where + " must be at most " + limit.str());
         }
     };
     if (value->is_object()) {
@@ -467,8 +508,8 @@ UserRequest parseUserRequest(const json& body) {
             wrongType("settings", "an object (UserRequestSettings)");
         }
         rejectUnknown(*settings, {"max_cost", "max_time", "optimize"}, "settings");
-        checkFloatOrMap(member(*settings, "max_cost"), "settings.max_cost");
-        checkFloatOrMap(member(*settings, "max_time"), "settings.max_time");
+        checkFloatOrMap(member(*settings, "max_cost"), "settings.max_cost", kMaxCostSetting);
+        checkFloatOrMap(member(*settings, "max_time"), "settings.max_time", kMaxTimeSeconds);
         const json* optimize = member(*settings, "optimize");
         if (!optimize) {
             invalid("MISSING_FIELD", "settings.optimize is required");

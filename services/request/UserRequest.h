@@ -80,5 +80,14 @@ mergeRanges(std::vector<std::pair<std::int64_t, std::int64_t>> ranges);
 
 // At most this many blocks per chain in one request.
 constexpr std::int64_t kMaxBlocksPerQuery = 100000;
+// A block_ranges selector lists at most this many ranges (checked before any is parsed).
+constexpr std::size_t kMaxRangesPerSelector = 1000;
+// Accounts in one selector's proving, and storage slots of one account (checked before any is
+// read).
+constexpr std::size_t kMaxAccountsPerSelector = 1000;
+constexpr std::size_t kMaxSlotsPerAccount = 1000;
+// settings.max_time (seconds) and settings.max_cost: finite, and at most these.
+constexpr double kMaxTimeSeconds = 365.0 * 24 * 3600;
+constexpr double kMaxCostSetting = 1e18;
 
 } // namespace proofdesk::request

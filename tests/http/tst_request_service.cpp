@@ -272,6 +272,24 @@ private slots:
         typo["destination"] = "1";
         row("unknown field", typo, "UNKNOWN_FIELD");
         row("nothing requested", data(json::object()), "MISSING_FIELD");
+        // Issue #18: bounded before any work (a 7,000-item selector recursed in std::regex).
+        std::string ranges = "block_ranges:0";
+        for (int i = 1; i < 7000; ++i) {
+            ranges += ',';
+            ranges += std::to_string(2 * i);
+        }
+        row("7,000 ranges", data({{ranges, nullptr}}), "TOO_MANY_BLOCK_RANGES");
+        row("range not a number", data({{"block_ranges:1-2,x", nullptr}}), "INVALID_SELECTOR");
+        json hugeTime = data({{"block:1", nullptr}});
+        hugeTime["settings"] = {{"max_cost", 1.5}, {"max_time", 1e308}, {"optimize", "Time"}};
+        row("settings max_time 1e308", hugeTime, "INVALID_SETTINGS");
+        json accounts = json::object();
+        for (int i = 0; i < 1001; ++i) {
+            char address[43];
+            std::snprintf(address, sizeof address, "0x%040x", i + 1);
+            accounts[address] = nullptr;
+        }
+        row("1,001 accounts", data({{"block:1", {{"accounts", accounts}}}}), "TOO_MANY_ACCOUNTS");
     }
 
     void refusesInvalidValues() {

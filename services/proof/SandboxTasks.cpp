@@ -1,0 +1,247 @@
+#include "SandboxTasks.h"
+
+#include "StoneProof.h"
+#include "cairo/CairoPie.h"
+#include "cairo/FactHashes.h"
+#include "cairo/HintProcessor.h"
+#include "cairo/Program.h"
+#include "cairo/ProgramHash.h"
+#include "cairo/Runner.h"
+#include "core/BoundedJson.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace proofdesk::proof {
+namespace {
+
+using sandbox::ChildContext;
+using sandbox::TaskError;
+
+constexpr std::uint64_t kMaxProgramBytes = std::uint64_t{256} << 20;
+constexpr std::uint64_t kMaxInputBytes = std::uint64_t{256} << 20;
+constexpr JsonLimits kExact{kMaxJsonDepth, true}; // integers beyond 64 bits stay exact
+
+nlohmann::json hexList(const std::vector<crypto::Felt>& values) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const crypto::Felt& value : values) {
+        list.push_back(value.toHex());
+    }
+    return list;
+}
+
+cairo::Program readProgram(const ChildContext& context) {
+    const std::string text = context.readInput("program", kMaxProgramBytes);
+    std::string why;
+    const nlohmann::json parsed = parseJsonBounded(text, &why, kExact);
+    if (parsed.is_discarded()) {
+        throw TaskError("PROGRAM_FILE_SHOULD_BE_JSON", "programFile is " + why);
+    }
+    try {
+        return cairo::Program::fromJson(parsed);
+    } catch (const std::exception& failure) {
+        throw TaskError("INVALID_PROGRAM_FILE",
+                        std::string("programFile is not a compiled Cairo 0 program: ") +
+                            failure.what());
+    }
+}
+
+nlohmann::json programFacts(const cairo::Program& program, bool checkNativeHints) {
+    nlohmann::json facts = {{"programHash", cairo::programHash(program).toHex()},
+                            {"builtins", program.builtins},
+                            {"proofMode", program.start.has_value()}};
+    if (checkNativeHints) {
+        for (const auto& [pc, hints] : program.hints) {
+            for (const cairo::HintSpec& hint : hints) {
+                if (!cairo::HintProcessor::hasNativeImplementation(hint.code)) {
+                    facts["firstPythonOnlyHintPc"] = pc;
+                    return facts;
+                }
+            }
+        }
+    }
+    return facts;
+}
+
+nlohmann::json readProgramInput(const ChildContext& context, std::string* text) {
+    if (!context.hasInput("input")) {
+        return nlohmann::json::object();
+    }
+    *text = context.readInput("input", kMaxInputBytes);
+    std::string why;
+    nlohmann::json parsed = parseJsonBounded(*text, &why, kExact); // big felts stay exact
+    if (parsed.is_discarded()) {
+        throw TaskError("INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON", "inputFile is " + why);
+    }
+    return parsed;
+}
+
+nlohmann::json pieFacts(const ChildContext& context) {
+    const std::string zip = context.readInput("pie", kMaxInputBytes);
+    if (zip.size() < 4 || zip.compare(0, 4, std::string("PK\x03\x04", 4)) != 0) {
+        throw TaskError("PIE_FILE_SHOULD_BE_ZIP", "pieFile is not a zip file");
+    }
+    try {
+        const cairo::CairoPie pie = cairo::CairoPie::fromZip(zip);
+        return {{"programHash", pie.programHash().toHex()},
+                {"output", hexList(pie.output())},
+                {"nSteps", pie.resources.nSteps},
+                {"resources", pie.resources.toJson()},
+                {"builtins", pie.builtins}};
+    } catch (const std::exception& failure) {
+        throw TaskError("INVALID_PIE_FILE",
+                        std::string("pieFile is not a Cairo PIE: ") + failure.what());
+    }
+}
+
+nlohmann::json proofFacts(const ChildContext& context) {
+    const std::string text = context.readInput("proof", kMaxInputBytes);
+    std::string why;
+    const nlohmann::json parsed = parseJsonBounded(text, &why);
+    if (parsed.is_discarded()) {
+        throw TaskError("PROOF_FILE_SHOULD_BE_JSON", "proofFile is " + why);
+    }
+    try {
+        const StoneProofStatement statement = parseStoneProof(parsed);
+        return {{"layout", statement.layout},
+                {"nSteps", statement.nSteps},
+                {"programHash", statement.programHash().toHex()},
+                {"output", hexList(statement.output)},
+                {"sharpFactHash", statement.sharpFactHash()},
+                {"integrityFactHash", statement.integrityFactHash().toHex()}};
+    } catch (const StoneProofError& failure) {
+        throw TaskError("INVALID_PROOF_FILE",
+                        std::string("proofFile is not a Stone proof: ") + failure.what());
+    }
+}
+
+// What a submission brought, checked in the order the service reports problems.
+nlohmann::json inspect(const ChildContext& context) {
+    nlohmann::json facts = nlohmann::json::object();
+    std::string inputText;
+    if (context.hasInput("input")) {
+        readProgramInput(context, &inputText);
+    }
+    if (context.hasInput("program")) {
+        facts["program"] =
+            programFacts(readProgram(context), context.options().value("checkNativeHints", false));
+    }
+    if (context.hasInput("pie")) {
+        facts["pie"] = pieFacts(context);
+    }
+    if (context.hasInput("proof")) {
+        facts["proof"] = proofFacts(context);
+    }
+    return facts;
+}
+
+cairo::RunOptions runOptions(const ChildContext& context, std::string* inputText) {
+    const nlohmann::json& options = context.options();
+    cairo::RunOptions run;
+    run.layout = options.value("layout", std::string("auto"));
+    run.programInput = readProgramInput(context, inputText);
+    run.hints.execution = options.value("cairoVm", std::string("rust")) == "python"
+                              ? cairo::HintExecution::NativeThenPython
+                              : cairo::HintExecution::NativeOnly;
+    run.hints.pythonTimeLimit =
+        std::chrono::milliseconds(options.value("pythonTimeLimitMs", std::int64_t{300000}));
+    run.hints.allowFileWrites = false; // e.g. a bootloader input's fact_topologies_path
+    run.hints.programInputText = *inputText;
+    if (options.contains("maxSteps")) {
+        run.maxSteps = options.value("maxSteps", std::uint64_t{1} << 26);
+    }
+    return run;
+}
+
+// A run the program's own fault ended (an assertion, an unknown hint, a raising Python hint,
+// the step limit): reported as a permanent failure with the VM's message.
+template <typename Work> auto programFault(Work work) -> decltype(work()) {
+    try {
+        return work();
+    } catch (const TaskError&) {
+        throw;
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& failure) {
+        throw TaskError("RUN_FAILED", failure.what());
+    }
+}
+
+nlohmann::json trace(const ChildContext& context) {
+    const cairo::Program program = readProgram(context);
+    std::string inputText;
+    cairo::RunOptions options = runOptions(context, &inputText);
+    options.proofMode = false;
+    options.traceEnabled = false; // a PIE needs the memory, not the trace
+    return programFault([&] {
+        cairo::CairoRunner runner(program, options);
+        runner.run();
+        const cairo::CairoPie pie = cairo::CairoPie::fromRun(runner);
+        {
+            std::ofstream out("pie.zip", std::ios::binary);
+            out << pie.toZip();
+            if (!out.flush()) {
+                throw TaskError("OUTPUT_TOO_LARGE", "cannot write the PIE (file size limit)");
+            }
+        }
+        const cairo::ExecutionResources resources = runner.executionResources();
+        return nlohmann::json{{"programHash", cairo::programHash(program).toHex()},
+                              {"output", hexList(runner.output())},
+                              {"nSteps", resources.nSteps},
+                              {"resources", resources.toJson()},
+                              {"builtins", program.builtins},
+                              {"layout", runner.layout().name}};
+    });
+}
+
+void writeText(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    if (!out.flush()) {
+        throw TaskError("OUTPUT_TOO_LARGE", "cannot write " + path + " (file size limit)");
+    }
+}
+
+nlohmann::json proofModeRun(const ChildContext& context) {
+    const cairo::Program program = readProgram(context);
+    if (!program.start) {
+        throw TaskError("NOT_A_PROOF_MODE_PROGRAM",
+                        "proving needs a proof-mode run: compile the program with cairo-compile "
+                        "--proof_mode (it has no __start__)");
+    }
+    std::string inputText;
+    cairo::RunOptions options = runOptions(context, &inputText);
+    options.proofMode = true;
+    const std::string dir = std::filesystem::current_path().string(); // the work directory
+    return programFault([&] {
+        cairo::CairoRunner runner(program, options);
+        runner.run();
+        const std::string trace = dir + "/trace.bin";
+        const std::string memory = dir + "/memory.bin";
+        {
+            std::ofstream out("trace.bin", std::ios::binary);
+            runner.writeTrace(out);
+            if (!out.flush()) {
+                throw TaskError("OUTPUT_TOO_LARGE", "cannot write the trace (file size limit)");
+            }
+        }
+        {
+            std::ofstream out("memory.bin", std::ios::binary);
+            runner.writeMemory(out);
+            if (!out.flush()) {
+                throw TaskError("OUTPUT_TOO_LARGE", "cannot write the memory (file size limit)");
+            }
+        }
+        writeText("public_input.json", runner.airPublicInput().dump(1));
+        writeText("private_input.json", runner.airPrivateInput(trace, memory).dump(1));
+        return nlohmann::json{{"nSteps", runner.vm().steps()}, {"layout", runner.layout().name}};
+    });
+}
+
+} // namespace
+
+std::map<std::string, sandbox::TaskFunction> proofSandboxTasks() {
+    return {{"inspect", inspect}, {"trace", trace}, {"proof-mode-run", proofModeRun}};
+}
+
+} // namespace proofdesk::proof

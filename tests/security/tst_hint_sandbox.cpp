@@ -1,0 +1,224 @@
+// Issue #18, critical findings 1-3: a submitter's Python hint runs in a sandboxed child of its own.
+// Each attack below goes through the real HTTP API (cairoVm=python) and must end as a FAILED query
+// with a reason, leave no trace outside the child, and leave the server answering.
+
+#include "ProofHttpSupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <unistd.h>
+
+using namespace proofdesk;
+using namespace proofdesk::test;
+
+namespace {
+
+std::string readSample(const char* name) {
+    QFile file(QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/") +
+               QString::fromUtf8(name));
+    file.open(QIODevice::ReadOnly);
+    return file.readAll().toStdString();
+}
+
+// Our sample program (main writes ids.n to the output) with its hint replaced by `code`, which
+// must end by setting ids.n.
+std::string programWithHint(const std::string& code) {
+    json program = json::parse(readSample("sum_of_squares.json"));
+    program["hints"]["8"][0]["code"] = code;
+    return program.dump();
+}
+
+struct Run {
+    std::string status;
+    std::string reason;
+    json output;
+};
+
+class Submitter {
+public:
+    explicit Submitter(TestServer& server, const QString& projectName)
+        : m_http(server.url()), m_project(newProject(server, projectName)) {}
+
+    std::string submit(const std::string& hintCode) {
+        const Reply reply =
+            m_http.postMultipart("/core-query",
+                                 {file("programFile", programWithHint(hintCode), "p.json"),
+                                  text("result", "TRACE_GENERATION"), text("cairoVm", "python")},
+                                 keyHeader(m_project));
+        if (reply.status != 201) {
+            qWarning("submission refused: %d %s", reply.status, reply.body.c_str());
+            return {};
+        }
+        return reply.json()["coreQueryId"].get<std::string>();
+    }
+
+    Run wait(const std::string& id) {
+        const json query = waitForEnd(m_http, id)["coreQuery"];
+        Run run;
+        run.status = query.value("status", "");
+        if (query.contains("errorReason") && query["errorReason"].is_string()) {
+            run.reason = query["errorReason"].get<std::string>();
+        }
+        if (run.status == "DONE") {
+            run.output =
+                json::parse(m_http.get("/artifacts/" + id + "/output.json").body, nullptr, false);
+        }
+        return run;
+    }
+
+    Run run(const std::string& hintCode) { return wait(submit(hintCode)); }
+    TestHttp& http() { return m_http; }
+
+private:
+    TestHttp m_http;
+    Project m_project;
+};
+
+#define VERIFY_FAILED_WITH(run, needle)                                                            \
+    do {                                                                                           \
+        QCOMPARE((run).status, std::string("FAILED"));                                             \
+        QVERIFY2((run).reason.find(needle) != std::string::npos, (run).reason.c_str());            \
+    } while (false)
+
+} // namespace
+
+class TstHintSandbox : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<TestServer> m_server;
+    std::unique_ptr<Submitter> m_alpha;
+    QTemporaryDir m_outside; // a directory the hints must not be able to write into
+
+    void expectAlive() {
+        QCOMPARE(m_alpha->http().get("/is-alive").status, 200);
+        // And a harmless run still works, so nothing shared was damaged.
+        const Run ok = m_alpha->run("ids.n = 5");
+        QCOMPARE(ok.status, std::string("DONE"));
+        COMPARE_JSON(ok.output, json::array({"0x5"}));
+    }
+
+private slots:
+    void initTestCase() {
+        http::ServerOptions options;
+        options.provers.sandboxLimits.wallSeconds = 4;
+        options.provers.sandboxLimits.memoryBytes = std::uint64_t{1} << 30;
+        m_server = std::make_unique<TestServer>(options);
+        QVERIFY2(m_server->ok(), qPrintable(m_server->error()));
+        m_alpha = std::make_unique<Submitter>(*m_server, QStringLiteral("alpha"));
+    }
+
+    void subprocessIsRefused() {
+        const std::string marker = m_outside.filePath(QStringLiteral("subprocess")).toStdString();
+        const Run run = m_alpha->run("import subprocess\nsubprocess.run(['touch', '" + marker +
+                                     "'])\nids.n = 1");
+        VERIFY_FAILED_WITH(run, "Python hint at pc 8 raised:");
+        QVERIFY(!QFile::exists(QString::fromStdString(marker)));
+        expectAlive();
+    }
+
+    void forkExecBelowTheAuditHookIsRefused() {
+        // The in-process guard never saw this one; the child's seccomp filter does.
+        const std::string marker = m_outside.filePath(QStringLiteral("forkexec")).toStdString();
+        const Run run = m_alpha->run(
+            "import _posixsubprocess, os\n"
+            "r, w = os.pipe()\n"
+            "_posixsubprocess.fork_exec([b'/usr/bin/touch', b'" +
+            marker +
+            "'], [b'/usr/bin/touch'], True, (), None, None, -1, -1, -1, -1, -1, -1, r, w, "
+            "True, False, 0, None, None, None, -1, None, False)\n"
+            "ids.n = 1");
+        VERIFY_FAILED_WITH(run, "PermissionError");
+        QVERIFY(!QFile::exists(QString::fromStdString(marker)));
+        expectAlive();
+    }
+
+    void osSystemAndSocketsAreRefused() {
+        VERIFY_FAILED_WITH(m_alpha->run("import os\nos.system('true')\nids.n = 1"),
+                           "Python hint at pc 8 raised:");
+        VERIFY_FAILED_WITH(
+            m_alpha->run("import _socket\n_socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)\n"
+                         "ids.n = 1"),
+            "Python hint at pc 8 raised:");
+        expectAlive();
+    }
+
+    void theDataDirAndOtherFilesAreOutOfReach() {
+        const std::string database =
+            QDir(m_server->dataDir()).filePath(QStringLiteral("proofdesk.sqlite")).toStdString();
+        QVERIFY(QFile::exists(QString::fromStdString(database)));
+        VERIFY_FAILED_WITH(m_alpha->run("ids.n = len(open('" + database + "', 'rb').read())"),
+                           "PermissionError");
+        VERIFY_FAILED_WITH(m_alpha->run("ids.n = len(open('/proc/self/mem', 'r+b').read(1))"),
+                           "PermissionError");
+        const std::string outside = m_outside.filePath(QStringLiteral("written")).toStdString();
+        VERIFY_FAILED_WITH(m_alpha->run("open('" + outside + "', 'w').write('x')\nids.n = 1"),
+                           "PermissionError");
+        QVERIFY(!QFile::exists(QString::fromStdString(outside)));
+        expectAlive();
+    }
+
+    void theEnvironmentHoldsNothingOfTheServer() {
+        qputenv("PROOFDESK_TEST_SECRET", "hunter2");
+        const Run run = m_alpha->run("import os\nraise RuntimeError(repr(dict(os.environ)))");
+        qunsetenv("PROOFDESK_TEST_SECRET");
+        VERIFY_FAILED_WITH(run, "RuntimeError");
+        QVERIFY2(run.reason.find("hunter2") == std::string::npos, run.reason.c_str());
+        QVERIFY2(run.reason.find("PROOFDESK_TEST_SECRET") == std::string::npos, run.reason.c_str());
+    }
+
+    void signalsToTheServerAreRefused() {
+        const Run run = m_alpha->run("import os, signal\nos.kill(" + std::to_string(::getpid()) +
+                                     ", signal.SIGTERM)\nids.n = 1");
+        VERIFY_FAILED_WITH(run, "PermissionError");
+        expectAlive();
+    }
+
+    void osExitFailsOnlyItsQuery() {
+        const Run run = m_alpha->run("import os\nos._exit(0)");
+        VERIFY_FAILED_WITH(run, "exited with code 0 before writing its result");
+        expectAlive();
+    }
+
+    void aHintBlockedInCIsKilledAtTheTimeLimit() {
+        const Run run = m_alpha->run("import time\ntime.sleep(10**6)\nids.n = 1");
+        VERIFY_FAILED_WITH(run, "did not finish within its time limit of 4 s");
+        expectAlive();
+    }
+
+    void aMemoryBlowUpIsStopped() {
+        const Run run = m_alpha->run("x = bytearray(8 << 30)\nids.n = len(x)");
+        QCOMPARE(run.status, std::string("FAILED"));
+        QVERIFY2(run.reason.find("MemoryError") != std::string::npos ||
+                     run.reason.find("crashed") != std::string::npos,
+                 run.reason.c_str());
+        expectAlive();
+    }
+
+    void projectsDoNotShareAnInterpreter() {
+        // alpha's hint rewrites a helper module and a builtin; beta's runs after it (and beside
+        // it) must see neither.
+        Submitter beta(*m_server, QStringLiteral("beta"));
+        const std::string patch = "import builtins\n"
+                                  "import starkware.cairo.common.math_utils as m\n"
+                                  "m.assert_integer = lambda *a, **k: None\n"
+                                  "builtins.pwned = True\n"
+                                  "ids.n = 1";
+        const std::string probe =
+            "import builtins\n"
+            "import starkware.cairo.common.math_utils as m\n"
+            "ids.n = 2 if (hasattr(builtins, 'pwned') or m.assert_integer.__name__ == '<lambda>')"
+            " else 3";
+        const std::string first = m_alpha->submit(patch);
+        const std::string beside = beta.submit(probe);
+        QCOMPARE(m_alpha->wait(first).status, std::string("DONE"));
+        COMPARE_JSON(beta.wait(beside).output, json::array({"0x3"}));
+        COMPARE_JSON(beta.run(probe).output, json::array({"0x3"}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstHintSandbox)
+#include "tst_hint_sandbox.moc"
