@@ -3,6 +3,7 @@
 
 #include "core/DataDir.h"
 #include "http/LocalServer.h"
+#include "proof/ProofService.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -42,6 +43,33 @@ QString proverDescription(const proof::ProverSettings& provers) {
                               "namespace)");
     }
     return QStringLiteral("none (proof requests fail)");
+}
+
+// Which protections a sandboxed run gets on this host, said once (docs/security.md).
+QString sandboxDescription(const sandbox::Confinement& applied,
+                           const proof::ProverSettings& provers) {
+    QStringList parts;
+    if (applied.landlockAbi > 0) {
+        parts << QStringLiteral("Landlock v%1").arg(applied.landlockAbi);
+    }
+    if (applied.networkNamespace) {
+        parts << QStringLiteral("no network");
+    }
+    if (applied.seccomp) {
+        parts << QStringLiteral("seccomp");
+    }
+    if (applied.resourceLimits) {
+        parts << QStringLiteral("%1 MiB, %2 s per run")
+                     .arg(provers.sandboxLimits.memoryBytes >> 20)
+                     .arg(provers.sandboxLimits.wallSeconds);
+    }
+    QString text = QStringLiteral("a child process per run (") + parts.join(QStringLiteral(", ")) +
+                   QLatin1Char(')');
+    for (const std::string& missing : applied.missing) {
+        text +=
+            QStringLiteral("\n  WARNING: sandboxed runs lack ") + QString::fromStdString(missing);
+    }
+    return text;
 }
 
 QString chainDescription(const chain::ChainRegistry& chains) {
@@ -109,8 +137,25 @@ int runServeCommand(int argc, char** argv) {
         QStringLiteral("n"), QString::number(proof::ProverSettings{}.maxSteps));
     const QCommandLineOption httpThreads(
         QStringLiteral("http-threads"),
-        QStringLiteral("Worker threads per listener (each keep-alive connection holds one)."),
-        QStringLiteral("n"), QStringLiteral("64"));
+        QStringLiteral("Handler threads per listener for requests that may wait (writes); "
+                       "connections themselves hold no thread."),
+        QStringLiteral("n"), QStringLiteral("16"));
+    const QCommandLineOption allowHost(
+        QStringLiteral("allow-host"),
+        QStringLiteral("A host name (besides localhost and loopback addresses) this server "
+                       "answers and whose web pages may send it requests (repeatable)."),
+        QStringLiteral("name"));
+    const QCommandLineOption sandboxMemory(
+        QStringLiteral("sandbox-memory-mib"),
+        QStringLiteral("Memory one sandboxed run (a trace generation, reading a submitted file) "
+                       "may use."),
+        QStringLiteral("MiB"),
+        QString::number(proof::ProverSettings{}.sandboxLimits.memoryBytes >> 20));
+    const QCommandLineOption sandboxTime(
+        QStringLiteral("sandbox-time-limit"),
+        QStringLiteral("Seconds one sandboxed run may take (wall clock; CPU likewise)."),
+        QStringLiteral("seconds"),
+        QString::number(proof::ProverSettings{}.sandboxLimits.wallSeconds));
     const QCommandLineOption chainRpc(
         QStringLiteral("chain-rpc"),
         QStringLiteral("JSON-RPC URL of a chain for the request service, e.g. "
@@ -134,6 +179,9 @@ int runServeCommand(int argc, char** argv) {
     parser.addOption(proverTimeout);
     parser.addOption(maxSteps);
     parser.addOption(httpThreads);
+    parser.addOption(allowHost);
+    parser.addOption(sandboxMemory);
+    parser.addOption(sandboxTime);
     for (const char* name :
          {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
         parser.addOption(QCommandLineOption(
@@ -145,6 +193,7 @@ int runServeCommand(int argc, char** argv) {
     http::ServerOptions options;
     options.dataDir = parser.value(dataDir);
     options.allowRemote = parser.isSet(allowRemote);
+    options.allowedHosts = parser.values(allowHost);
     if (parser.isSet(pythonHints)) {
         const QString value = parser.value(pythonHints);
         if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
@@ -191,6 +240,19 @@ int runServeCommand(int argc, char** argv) {
         err << "--http-threads expects a number from 1 to 1024" << Qt::endl;
         return 2;
     }
+    const qulonglong memoryMib = parser.value(sandboxMemory).toULongLong(&numberOk);
+    if (!numberOk || memoryMib < 64 || memoryMib > (qulonglong(1) << 20)) {
+        err << "--sandbox-memory-mib expects a number from 64 to 1048576" << Qt::endl;
+        return 2;
+    }
+    options.provers.sandboxLimits.memoryBytes = std::uint64_t(memoryMib) << 20;
+    const int sandboxSeconds = parser.value(sandboxTime).toInt(&numberOk);
+    if (!numberOk || sandboxSeconds < 1 || sandboxSeconds > 7 * 24 * 3600) {
+        err << "--sandbox-time-limit expects seconds from 1 to 604800" << Qt::endl;
+        return 2;
+    }
+    options.provers.sandboxLimits.wallSeconds = sandboxSeconds;
+    options.provers.sandboxLimits.cpuSeconds = sandboxSeconds;
     if (!readListen(parser, QStringLiteral("request-listen"), &options.requestListen, &error) ||
         !readListen(parser, QStringLiteral("request-alias-listen"), &options.requestAliasListen,
                     &error) ||
@@ -206,10 +268,12 @@ int runServeCommand(int argc, char** argv) {
     }
 
     http::LocalServer server(options);
-    server.requestLog().setSink([&err](const http::RequestLogEntry& entry) {
-        err << entry.method << ' ' << entry.path << ' ' << entry.status << ' '
-            << QString::number(entry.milliseconds, 'f', 1) << "ms" << Qt::endl;
-    });
+    server.requestLog().setSink(
+        [&err](const http::RequestLogEntry& entry) {
+            err << entry.method << ' ' << entry.path << ' ' << entry.status << ' '
+                << QString::number(entry.milliseconds, 'f', 1) << "ms\n";
+        },
+        [&err] { err.flush(); });
     if (!server.start(&error)) {
         err << "proofdesk serve: " << error << Qt::endl;
         return 1;
@@ -226,6 +290,8 @@ int runServeCommand(int argc, char** argv) {
         << "  data dir:        " << options.dataDir << '\n'
         << "  prover:          " << proverDescription(options.provers) << '\n'
         << "  chains:          " << chainDescription(options.requests.chains) << '\n'
+        << "  sandbox:         "
+        << sandboxDescription(server.proofs().sandboxReport(), options.provers) << '\n'
         << "  python hints:    "
         << (options.provers.pythonHints
                 ? QStringLiteral("on (cairoVm=python runs submitted hint code)")

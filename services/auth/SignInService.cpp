@@ -1,5 +1,7 @@
 #include "SignInService.h"
 
+#include "api/Identifiers.h"
+
 #include "core/SecureRandom.h"
 #include "core/ServiceError.h"
 #include "core/Ulid.h"
@@ -45,7 +47,9 @@ QString channelName(Channel channel) {
 
 SignInService::SignInService(Store& store, const Clock& clock, ApiKeyRegistry& keys,
                              SignInSettings settings)
-    : m_store(store), m_clock(clock), m_keys(keys), m_settings(std::move(settings)) {}
+    : m_store(store), m_clock(clock), m_keys(keys), m_settings(std::move(settings)),
+      m_challengeLimiter(m_settings.challengeBurstPerAddress,
+                         m_settings.challengesPerMinutePerAddress) {}
 
 nlohmann::json SignInService::typedDataFor(const QString& wallet, const QString& nonce,
                                            const QString& issuedAt, const QString& expiresAt,
@@ -73,10 +77,19 @@ nlohmann::json SignInService::typedDataFor(const QString& wallet, const QString&
               {"uri", m_settings.serverUri.toStdString()}}}};
 }
 
-api::ChallengeResponse SignInService::issueChallenge(const QString& wallet) {
+api::ChallengeResponse SignInService::issueChallenge(const QString& wallet,
+                                                     const QString& clientAddress) {
     const QByteArray address = requireWallet(wallet);
     const QString canonicalWallet = crypto::toChecksumAddress(address);
     const qint64 nowMs = m_clock.nowMs();
+    const bool loopback = clientAddress.isEmpty() ||
+                          clientAddress.startsWith(QLatin1String("127.")) ||
+                          clientAddress == QLatin1String("::1") ||
+                          clientAddress.startsWith(QLatin1String("::ffff:127."));
+    if (!loopback && !m_challengeLimiter.allow(clientAddress, nowMs)) {
+        refuse(ErrorKind::TooManyRequests, "TooManyChallenges",
+               "too many challenges from this address; try again in a minute");
+    }
     const qint64 expiresMs = nowMs + m_settings.challengeLifetimeSeconds * 1000;
     const QString token = secureRandomToken(QStringLiteral("pdc_"));
     const QString nonce = QString::fromLatin1(secureRandomBytes(16).toHex());
@@ -86,24 +99,27 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet) {
         typedDataFor(canonicalWallet, nonce, issuedAt, expiresAt, kStatement);
 
     m_store.write([&](QSqlDatabase&) {
-        // Each challenge is a durable write: bound how many one wallet can hold open at once.
-        QSqlQuery outstanding =
-            m_store.exec(QStringLiteral("SELECT COUNT(*) FROM challenges WHERE wallet = ? AND "
-                                        "used_at IS NULL AND expires_at_ms > ?"),
-                         {QString::fromLatin1(address.toHex()), nowMs});
-        if (outstanding.next() &&
-            outstanding.value(0).toInt() >= m_settings.maxOutstandingChallengesPerWallet) {
-            refuse(
-                ErrorKind::TooManyRequests, "TooManyChallenges",
-                "this wallet has too many unused challenges; use one or wait for them to expire");
+        // Each challenge is a durable write. Expired ones go at once; a wallet keeps only its
+        // newest unused ones (the oldest is retired, never the new one refused); all live ones
+        // together are bounded.
+        m_store.exec(QStringLiteral("DELETE FROM challenges WHERE expires_at_ms <= ?"), {nowMs});
+        const QString walletHex = QString::fromLatin1(address.toHex());
+        m_store.exec(
+            QStringLiteral("DELETE FROM challenges WHERE token_hash IN (SELECT "
+                           "token_hash FROM challenges WHERE wallet = ? AND used_at IS "
+                           "NULL ORDER BY expires_at_ms DESC, rowid DESC LIMIT -1 OFFSET ?)"),
+            {walletHex, m_settings.maxOutstandingChallengesPerWallet - 1});
+        QSqlQuery live =
+            m_store.exec(QStringLiteral("SELECT COUNT(*) FROM challenges WHERE used_at IS NULL"));
+        if (live.next() && live.value(0).toInt() >= m_settings.maxLiveChallenges) {
+            refuse(ErrorKind::TooManyRequests, "TooManyChallenges",
+                   "the server holds too many unused challenges; try again in a few minutes");
         }
+        live.finish();
         m_store.exec(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
                                     "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"),
-                     {sha256Hex(token), QString::fromLatin1(address.toHex()),
-                      QString::fromStdString(typedData.dump()), expiresMs, issuedAt});
-        // Expired challenges older than a day carry no information; keep the table small.
-        m_store.exec(QStringLiteral("DELETE FROM challenges WHERE expires_at_ms < ?"),
-                     {nowMs - 24 * 3600 * 1000});
+                     {sha256Hex(token), walletHex, QString::fromStdString(typedData.dump()),
+                      expiresMs, issuedAt});
     });
 
     api::ChallengeResponse response;
@@ -335,8 +351,10 @@ api::ApiKeyRecord SignInService::createApiKey(const SessionIdentity& who,
     const QString project =
         req.projectId.empty() ? who.selectedProject : QString::fromStdString(req.projectId);
     const QString name = QString::fromStdString(req.name).trimmed();
-    if (name.isEmpty() || name.size() > 100) {
-        refuse(ErrorKind::BadRequest, "InvalidKeyName", "type.name must be 1..100 characters");
+    if (name.isEmpty() ||
+        api::identifierProblem(name.toStdString(), api::kMaxNameLength).has_value()) {
+        refuse(ErrorKind::BadRequest, "InvalidKeyName",
+               "type.name must be 1..100 characters, with no control or bidirectional characters");
     }
     const QString color = QString::fromStdString(req.color);
     if (color.size() > 32) {

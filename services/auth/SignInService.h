@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ApiKeyRegistry.h"
+#include "RateLimiter.h"
 #include "api/AuthWire.h"
 #include "core/Clock.h"
 #include "core/Store.h"
@@ -16,7 +17,15 @@ struct SignInSettings {
     qint64 challengeLifetimeSeconds = 5 * 60;
     qint64 accessLifetimeSeconds = 15 * 60;
     qint64 refreshLifetimeSeconds = 30 * 24 * 3600;
-    int maxOutstandingChallengesPerWallet = 20; // beyond: 429 TooManyChallenges
+    // A wallet keeps its newest challenges only: the next one retires the oldest unused one, so
+    // nobody can lock a wallet out by asking for challenges in its name.
+    int maxOutstandingChallengesPerWallet = 20;
+    // Challenges per client address (loopback addresses are the machine's own programs and are
+    // not limited): a burst, then a rate; beyond it 429 TooManyChallenges.
+    int challengeBurstPerAddress = 30;
+    int challengesPerMinutePerAddress = 30;
+    // All live challenges together; beyond it 429 TooManyChallenges.
+    int maxLiveChallenges = 100000;
 };
 
 // A session as established by an access token.
@@ -40,7 +49,8 @@ class SignInService {
 public:
     SignInService(Store& store, const Clock& clock, ApiKeyRegistry& keys, SignInSettings settings);
 
-    api::ChallengeResponse issueChallenge(const QString& wallet);
+    // `clientAddress` is the asking client's IP address (rate limits).
+    api::ChallengeResponse issueChallenge(const QString& wallet, const QString& clientAddress = {});
     IssuedSession createSession(const api::SessionRequest& request);
     IssuedSession refresh(const QString& refreshToken, Channel presentedVia);
     SessionIdentity authenticate(const QString& accessToken, Channel presentedVia);
@@ -66,6 +76,7 @@ private:
     const Clock& m_clock;
     ApiKeyRegistry& m_keys;
     SignInSettings m_settings;
+    RateLimiter m_challengeLimiter;
 };
 
 QString channelName(Channel channel);

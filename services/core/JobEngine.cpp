@@ -62,7 +62,11 @@ std::vector<Migration> JobEngine::migrations() {
                              " payload TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT "
                              "NULL DEFAULT 0, error TEXT, result TEXT, created_at TEXT NOT NULL,"
                              " updated_at TEXT NOT NULL)"),
-              QStringLiteral("CREATE INDEX jobs_by_state ON jobs(state, created_at, id)")}}};
+              QStringLiteral("CREATE INDEX jobs_by_state ON jobs(state, created_at, id)")}},
+            {2,
+             QStringLiteral("jobs in lanes (one per project), taken in turn"),
+             {QStringLiteral("ALTER TABLE jobs ADD COLUMN lane TEXT NOT NULL DEFAULT ''"),
+              QStringLiteral("CREATE INDEX jobs_by_lane ON jobs(state, lane, created_at, id)")}}};
 }
 
 void JobEngine::registerHandler(const QString& kind, JobHandler handler) {
@@ -75,17 +79,20 @@ void JobEngine::setListener(JobListener listener) {
     m_listener = std::move(listener);
 }
 
-QString JobEngine::enqueueIn(QSqlDatabase& db, const QString& kind, const nlohmann::json& payload) {
+QString JobEngine::enqueueIn(QSqlDatabase& db, const QString& kind, const nlohmann::json& payload,
+                             const QString& lane) {
     const qint64 now = m_clock.nowMs();
     const QString id = newUlid(now);
     QSqlQuery insert(db);
     insert.prepare(QStringLiteral("INSERT INTO jobs (id, kind, payload, state, attempts, "
-                                  "created_at, updated_at) VALUES (?, ?, ?, 'queued', 0, ?, ?)"));
+                                  "created_at, updated_at, lane) VALUES (?, ?, ?, 'queued', 0, ?, "
+                                  "?, ?)"));
     insert.addBindValue(id);
     insert.addBindValue(kind);
     insert.addBindValue(dumpJson(payload));
     insert.addBindValue(toIsoTimestampMs(now));
     insert.addBindValue(toIsoTimestampMs(now));
+    insert.addBindValue(lane.isNull() ? QStringLiteral("") : lane);
     if (!insert.exec()) {
         throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
                            insert.lastError().text().toStdString());
@@ -93,9 +100,10 @@ QString JobEngine::enqueueIn(QSqlDatabase& db, const QString& kind, const nlohma
     return id;
 }
 
-QString JobEngine::enqueue(const QString& kind, const nlohmann::json& payload) {
+QString JobEngine::enqueue(const QString& kind, const nlohmann::json& payload,
+                           const QString& lane) {
     QString id;
-    m_store.write([&](QSqlDatabase& db) { id = enqueueIn(db, kind, payload); });
+    m_store.write([&](QSqlDatabase& db) { id = enqueueIn(db, kind, payload, lane); });
     wake();
     return id;
 }
@@ -162,23 +170,34 @@ void JobEngine::recoverInterruptedJobs() {
 std::optional<JobRecord> JobEngine::claimNext() {
     std::optional<JobRecord> claimed;
     m_store.write([&](QSqlDatabase& db) {
+        // Round robin over lanes: the oldest job of the next lane after the last one served,
+        // wrapping around to the first lane.
         QSqlQuery q(db);
-        q.prepare(QStringLiteral(
-            "UPDATE jobs SET state='running', attempts=attempts+1, updated_at=? WHERE id = "
-            "(SELECT id FROM jobs WHERE state='queued' ORDER BY created_at, id LIMIT 1) "
-            "RETURNING id, kind, payload, attempts"));
-        q.addBindValue(toIsoTimestamp(m_clock.now()));
-        if (!q.exec()) {
-            throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                               q.lastError().text().toStdString());
+        for (const bool wrapped : {false, true}) {
+            q.prepare(QStringLiteral("UPDATE jobs SET state='running', attempts=attempts+1, "
+                                     "updated_at=? WHERE id = (SELECT id FROM jobs WHERE "
+                                     "state='queued' AND ") +
+                      (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
+                      QStringLiteral(" ORDER BY lane, created_at, id LIMIT 1) "
+                                     "RETURNING id, kind, payload, attempts, lane"));
+            q.addBindValue(toIsoTimestamp(m_clock.now()));
+            q.addBindValue(wrapped ? QStringLiteral("") : m_lastLane);
+            if (!q.exec()) {
+                throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                   q.lastError().text().toStdString());
+            }
+            if (q.next()) {
+                break;
+            }
         }
-        if (q.next()) {
+        if (q.isValid()) {
             JobRecord job;
             job.id = q.value(0).toString();
             job.kind = q.value(1).toString();
             job.payload = parseJson(q.value(2).toString());
             job.attempts = q.value(3).toInt();
             job.state = JobState::Running;
+            m_lastLane = q.value(4).toString();
             claimed = std::move(job);
         }
     });

@@ -80,10 +80,12 @@ public:
     // Called on a worker thread after every state change that ends an attempt.
     void setListener(JobListener listener);
 
-    // Durable enqueue in its own transaction; wakes a worker.
-    QString enqueue(const QString& kind, const nlohmann::json& payload);
+    // Durable enqueue in its own transaction; wakes a worker. `lane` is whose job it is (a
+    // project): workers take lanes in turn, so one lane's many jobs cannot starve another's.
+    QString enqueue(const QString& kind, const nlohmann::json& payload, const QString& lane = {});
     // Enqueue inside a caller's Store::write transaction; call wake() after it commits.
-    QString enqueueIn(QSqlDatabase& db, const QString& kind, const nlohmann::json& payload);
+    QString enqueueIn(QSqlDatabase& db, const QString& kind, const nlohmann::json& payload,
+                      const QString& lane = {});
     void wake();
 
     void start();
@@ -111,6 +113,7 @@ private:
     std::atomic<bool> m_running{false};
     std::vector<std::thread> m_workers;
     std::map<QString, JobHandler> m_handlers;
+    QString m_lastLane; // the lane of the latest claim (under the store's write lock)
     JobListener m_listener;
 };
 

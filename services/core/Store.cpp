@@ -114,9 +114,27 @@ QSqlQuery Store::exec(const QString& sql, const QVariantList& bindings) {
     return query;
 }
 
+namespace {
+// The actions waiting for the commit of this thread's write transaction, if one is open.
+thread_local std::vector<std::function<void()>>* t_afterCommit = nullptr;
+} // namespace
+
+void Store::afterCommit(std::function<void()> action) {
+    if (t_afterCommit) {
+        t_afterCommit->push_back(std::move(action));
+    } else {
+        action();
+    }
+}
+
 void Store::write(const std::function<void(QSqlDatabase&)>& work) {
     QSqlDatabase db = connection();
     std::lock_guard writeLock(m_writeMutex);
+    std::vector<std::function<void()>> committed;
+    t_afterCommit = &committed;
+    struct Reset {
+        ~Reset() { t_afterCommit = nullptr; }
+    } reset;
     QSqlQuery control(db);
     if (!control.exec(QStringLiteral("BEGIN IMMEDIATE"))) {
         throwSql(QStringLiteral("beginning a write"), control.lastError());
@@ -131,6 +149,10 @@ void Store::write(const std::function<void(QSqlDatabase&)>& work) {
         const QSqlError error = control.lastError();
         control.exec(QStringLiteral("ROLLBACK"));
         throwSql(QStringLiteral("committing"), error);
+    }
+    t_afterCommit = nullptr;
+    for (auto& action : committed) {
+        action();
     }
 }
 

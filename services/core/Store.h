@@ -44,6 +44,9 @@ public:
     // the busy timeout. The calling thread must not hold an unfinished read query (its WAL
     // snapshot could not be upgraded to a write).
     void write(const std::function<void(QSqlDatabase&)>& work);
+    // Inside write(): runs `action` once the transaction has committed (not after a rollback).
+    // Outside a write: runs it now. For caches of what the transaction changes.
+    void afterCommit(std::function<void()> action);
 
     // Prepares and runs one statement with positional bindings; throws ServiceError on failure.
     QSqlQuery exec(const QString& sql, const QVariantList& bindings = {});

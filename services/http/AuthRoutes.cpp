@@ -58,8 +58,10 @@ void addAuthRoutes(Router& router, auth::SignInService& signIn) {
                         throw ServiceError(ErrorKind::BadRequest, "MissingField", "wallet");
                     }
                     return HttpResponse::json(
-                        200, signIn.issueChallenge(QString::fromStdString(*wallet)));
-                }});
+                        200, signIn.issueChallenge(QString::fromStdString(*wallet),
+                                                   QString::fromStdString(request.remoteAddress)));
+                },
+                Execution::Worker}); // stores the challenge
 
     router.add({"POST", "/auth/web3/session", group, shape, kJsonBodyLimit,
                 [&signIn](const HttpRequest& request) {
@@ -87,15 +89,17 @@ void addAuthRoutes(Router& router, auth::SignInService& signIn) {
                     throw ServiceError(ErrorKind::Unauthenticated, "MissingToken");
                 }});
 
-    router.add(
-        {"GET", "/api-keys", group, shape, kJsonBodyLimit, [&signIn](const HttpRequest& request) {
-             const auth::SessionIdentity who = requireSession(request, signIn);
-             const int limit = intQueryParam(request, "limit", 50, "InvalidPagination");
-             const int offset = intQueryParam(request, "offset", 0, "InvalidPagination");
-             const QString projectId =
-                 QString::fromStdString(request.queryParam("projectId").value_or(""));
-             return HttpResponse::json(200, signIn.listApiKeys(who, projectId, limit, offset));
-         }});
+    router.add({"GET", "/api-keys", group, shape, kJsonBodyLimit,
+                [&signIn](const HttpRequest& request) {
+                    const auth::SessionIdentity who = requireSession(request, signIn);
+                    const int limit = intQueryParam(request, "limit", 50, "InvalidPagination");
+                    const int offset = intQueryParam(request, "offset", 0, "InvalidPagination");
+                    const QString projectId =
+                        QString::fromStdString(request.queryParam("projectId").value_or(""));
+                    return HttpResponse::json(200,
+                                              signIn.listApiKeys(who, projectId, limit, offset));
+                },
+                Execution::Worker});
 
     router.add(
         {"POST", "/api-keys", group, shape, kJsonBodyLimit, [&signIn](const HttpRequest& request) {

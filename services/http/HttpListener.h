@@ -6,24 +6,38 @@
 #include <QString>
 
 #include <memory>
-#include <thread>
-
-namespace httplib {
-class Server;
-}
+#include <string>
+#include <vector>
 
 namespace proofdesk::http {
 
-struct ListenerLimits {
-    int threads = 16;
-    int readTimeoutSeconds = 10;
-    int writeTimeoutSeconds = 30;
-    int keepAliveTimeoutSeconds = 2; // also bounds how long stop() waits for idle clients
-    int keepAliveMaxRequests = 1000;
-    std::size_t maxUploadBytes = std::size_t(256) << 20; // whole request body; beyond it: 413
+// Which Host and Origin values a listener accepts (DNS rebinding, docs/security.md). A loopback
+// listener answers only requests naming a loopback host or one of `allowedHosts`; requests that
+// change state are refused when their Origin names another site.
+struct AccessPolicy {
+    bool loopbackOnly = true; // false with --allow-remote: any Host
+    std::vector<std::string> allowedHosts;
 };
 
-// One bound address serving some route groups of a shared Router, on its own thread pool.
+struct ListenerLimits {
+    int threads = 16;                // handlers that may wait (writes, sandboxed reads)
+    int uploadThreads = 4;           // handlers of multipart uploads, apart from the others
+    int loopThreads = 2;             // event loops reading and writing sockets
+    int headerTimeoutSeconds = 10;   // a request's head must arrive within this
+    int readTimeoutSeconds = 10;     // a body with no byte for this long: 408
+    int writeTimeoutSeconds = 30;    // an answer the client does not read for this long: closed
+    int keepAliveTimeoutSeconds = 5; // idle between requests; also bounds how long stop() waits
+    int keepAliveMaxRequests = 1000;
+    std::size_t maxConnections = 4096;           // beyond it the stalest idle one is dropped
+    std::size_t maxConnectionsPerAddress = 2048; // the same, per client address
+    std::size_t maxUploadBytes = std::size_t(256) << 20; // whole request body; beyond it: 413
+    std::string uploadDir; // large multipart parts are written here (empty: the temp dir)
+    AccessPolicy access;
+};
+
+// One bound address serving some route groups of a shared Router: event loops (epoll) read
+// requests and write answers, never waiting on a handler, so slow or idle clients cost a socket
+// each and nothing else; handlers run inline (quick reads) or on worker pools.
 class HttpListener {
 public:
     HttpListener(const Router& router, std::vector<RouteGroup> groups, RequestLog& log,
@@ -34,7 +48,7 @@ public:
 
     // Binds host:port (port 0 = any free port). Returns false with `error` set on failure.
     bool bind(const QString& host, int port, QString* error);
-    // Serves on a background thread until stop().
+    // Serves on background threads until stop().
     void start();
     void stop();
 
@@ -43,14 +57,10 @@ public:
     QString baseUrl() const;
 
 private:
-    const Router& m_router;
-    std::vector<RouteGroup> m_groups;
-    RequestLog& m_log;
-    std::unique_ptr<httplib::Server> m_server;
-    std::thread m_thread;
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
     QString m_host;
     int m_port = 0;
-    int m_listenSocket = -1; // the listening socket, seen in the socket-options callback
 };
 
 } // namespace proofdesk::http

@@ -1,9 +1,26 @@
 #include "HttpTypes.h"
 
+#include "core/BoundedJson.h"
+
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 
 namespace proofdesk::http {
+
+SpilledFile::~SpilledFile() {
+    ::unlink(m_path.c_str());
+}
+
+std::string UploadedPart::bytes() const {
+    if (!spilled) {
+        return content;
+    }
+    std::string out;
+    readFileBounded(spilled->path(), size, &out);
+    return out;
+}
 
 bool HeaderLess::operator()(const std::string& a, const std::string& b) const {
     return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {

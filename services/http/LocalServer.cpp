@@ -12,6 +12,8 @@
 #include "core/Store.h"
 #include "proof/ProofService.h"
 
+#include <QDir>
+
 namespace proofdesk::http {
 
 struct LocalServer::Services {
@@ -52,8 +54,14 @@ HttpListener* LocalServer::addListener(const ListenAddress& address, std::vector
                                      "who can reach it can call the APIs")
                           .arg(address.host);
     }
-    auto listener =
-        std::make_unique<HttpListener>(m_router, std::move(groups), m_log, m_options.limits);
+    ListenerLimits limits = m_options.limits;
+    limits.uploadDir = QString(m_options.dataDir + QStringLiteral("/work/uploads")).toStdString();
+    QDir().mkpath(QString::fromStdString(limits.uploadDir));
+    limits.access.loopbackOnly = !m_options.allowRemote;
+    for (const QString& host : m_options.allowedHosts) {
+        limits.access.allowedHosts.push_back(host.toStdString());
+    }
+    auto listener = std::make_unique<HttpListener>(m_router, std::move(groups), m_log, limits);
     if (!listener->bind(address.host, address.port, error)) {
         return nullptr;
     }
@@ -156,6 +164,9 @@ Store& LocalServer::store() {
 }
 auth::ApiKeyRegistry& LocalServer::apiKeys() {
     return m_services->keys;
+}
+auth::SignInService& LocalServer::signIn() {
+    return m_services->signIn;
 }
 JobEngine& LocalServer::jobs() {
     return m_services->jobs;

@@ -36,6 +36,9 @@ struct ServerOptions {
     std::optional<ListenAddress> proofListen;
     std::optional<ListenAddress> authListen;
     bool allowRemote = false;
+    // Host names (besides loopback ones) this server answers, and whose web pages may change
+    // state (serve --allow-host). Anything else is refused (DNS rebinding, docs/security.md).
+    QStringList allowedHosts;
     const Clock* clock = nullptr; // nullptr: the system clock
     ListenerLimits limits;
     int jobWorkers = 2;
@@ -68,6 +71,7 @@ public:
     RequestLog& requestLog() { return m_log; }
     Store& store();
     auth::ApiKeyRegistry& apiKeys();
+    auth::SignInService& signIn();
     JobEngine& jobs();
     proof::ProofService& proofs();
     request::RequestService& requests();

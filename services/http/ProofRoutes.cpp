@@ -2,6 +2,7 @@
 
 #include "ApiKeyGate.h"
 #include "JsonBody.h"
+#include "api/Identifiers.h"
 #include "auth/ApiKeyRegistry.h"
 #include "core/ServiceError.h"
 #include "proof/ProofService.h"
@@ -52,17 +53,20 @@ public:
         if (it == m_parts.end()) {
             return std::nullopt;
         }
-        if (!isValidUtf8(it->second->content)) {
+        std::string value = it->second->bytes();
+        if (!isValidUtf8(value)) {
             badRequest("INVALID_UTF8", name + " is not UTF-8 text");
         }
-        return it->second->content;
+        return value;
     }
     std::optional<UploadedFile> file(const std::string& name) const {
         auto it = m_parts.find(name);
         if (it == m_parts.end()) {
             return std::nullopt;
         }
-        return UploadedFile{it->second->filename, it->second->content};
+        const UploadedPart& part = *it->second;
+        return UploadedFile{part.filename, part.content,
+                            part.spilled ? part.spilled->path() : std::string(), part.size};
     }
     std::string required(const std::string& name, const char* code) const {
         auto value = text(name);
@@ -147,6 +151,18 @@ proof::BucketRequest bucketRequestOf(const HttpRequest& request, bool docs) {
     out.aggregatorVersion = optionalString("aggregatorVersion");
     if (auto it = body.find("aggregatorParams"); it != body.end() && !it->is_null()) {
         out.aggregatorParams = it->is_string() ? it->get<std::string>() : it->dump();
+        if (out.aggregatorParams->size() > api::kMaxParamsLength) {
+            badRequest("INVALID_FIELD", "aggregatorParams is longer than 4096 bytes");
+        }
+    }
+    for (const auto& [value, name, limit] :
+         {std::tuple{&out.externalId, "externalId", api::kMaxIdLength},
+          std::tuple{&out.aggregatorVersion, "aggregatorVersion", api::kMaxNameLength}}) {
+        if (*value) {
+            if (const auto problem = api::identifierProblem(**value, limit)) {
+                badRequest("INVALID_FIELD", std::string(name) + " " + *problem);
+            }
+        }
     }
     if (auto it = body.find("nodeWidth"); it != body.end() && !it->is_null()) {
         if (!it->is_number_integer() || it->get<long long>() > std::numeric_limits<int>::max() ||
@@ -410,11 +426,11 @@ void addProofRoutes(Router& router, proof::ProofService& proofs, auth::ApiKeyReg
     router.add({"GET", "/artifacts/([^/]+)/([^/]+)", group, message, kJsonBodyLimit,
                 [&proofs](const HttpRequest& request) {
                     proof::Artifact artifact =
-                        proofs.artifact(request.pathParams.at(0), request.pathParams.at(1));
+                        proofs.artifact(request.pathParams.at(0), request.pathParams.at(1), false);
                     HttpResponse response;
                     response.status = 200;
                     response.contentType = artifact.contentType;
-                    response.body = std::move(artifact.bytes);
+                    response.filePath = artifact.path; // streamed from disk
                     response.headers.emplace("Content-Disposition",
                                              "attachment; filename=\"" + artifact.name + "\"");
                     return response;

@@ -8,6 +8,7 @@ RequestLog::~RequestLog() {
         m_stopping = true;
     }
     m_wake.notify_all();
+    m_pause.notify_all();
     if (m_delivery.joinable()) {
         m_delivery.join();
     }
@@ -27,7 +28,9 @@ void RequestLog::record(RequestLogEntry entry) {
         return;
     }
     m_pending.push_back(std::move(entry));
-    m_wake.notify_one();
+    if (m_idleWaiting) {
+        m_wake.notify_one(); // otherwise the delivery thread takes it with its next batch
+    }
 }
 
 std::vector<RequestLogEntry> RequestLog::recent() const {
@@ -35,9 +38,11 @@ std::vector<RequestLogEntry> RequestLog::recent() const {
     return {m_entries.begin(), m_entries.end()};
 }
 
-void RequestLog::setSink(std::function<void(const RequestLogEntry&)> sink) {
+void RequestLog::setSink(std::function<void(const RequestLogEntry&)> sink,
+                         std::function<void()> afterBatch) {
     std::lock_guard lock(m_mutex);
     m_sink = std::move(sink);
+    m_afterBatch = std::move(afterBatch);
     if (m_sink && !m_delivery.joinable()) {
         m_delivery = std::thread([this] { deliver(); });
     }
@@ -56,22 +61,35 @@ std::uint64_t RequestLog::dropped() const {
 void RequestLog::deliver() {
     std::unique_lock lock(m_mutex);
     for (;;) {
+        m_idleWaiting = true;
         m_wake.wait(lock, [this] { return m_stopping || !m_pending.empty(); });
+        m_idleWaiting = false;
         if (m_pending.empty()) {
             return; // stopping with nothing left to deliver
         }
-        const RequestLogEntry entry = std::move(m_pending.front());
-        m_pending.pop_front();
+        std::deque<RequestLogEntry> batch;
+        batch.swap(m_pending);
         const auto sink = m_sink;
+        const auto afterBatch = m_afterBatch;
         m_delivering = true;
         lock.unlock();
-        if (sink) {
-            sink(entry);
+        for (const RequestLogEntry& entry : batch) {
+            if (sink) {
+                sink(entry);
+            }
+        }
+        if (afterBatch) {
+            afterBatch();
         }
         lock.lock();
         m_delivering = false;
         if (m_pending.empty()) {
             m_idle.notify_all();
+        }
+        // A busy server records entries faster than one wake-up each is worth: let them gather
+        // for a moment (records made meanwhile do not wake this thread).
+        if (!m_stopping && batch.size() < 64) {
+            m_pause.wait_for(lock, std::chrono::milliseconds(20), [this] { return m_stopping; });
         }
     }
 }

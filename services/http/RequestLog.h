@@ -35,7 +35,10 @@ public:
 
     void record(RequestLogEntry entry);
     std::vector<RequestLogEntry> recent() const;
-    void setSink(std::function<void(const RequestLogEntry&)> sink);
+    // `afterBatch`, when given, runs after each batch of entries (a stream's flush): entries are
+    // delivered in batches, so a busy server wakes the delivery thread rarely.
+    void setSink(std::function<void(const RequestLogEntry&)> sink,
+                 std::function<void()> afterBatch = {});
     // Waits until the sink has been given every entry recorded so far (or they were dropped).
     void flush();
     // Entries the sink never got because its backlog was full.
@@ -49,9 +52,12 @@ private:
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;
     std::condition_variable m_idle;
+    std::condition_variable m_pause; // the delivery thread's short gathering pause
+    bool m_idleWaiting = false;      // the delivery thread waits for work (only then woken)
     std::deque<RequestLogEntry> m_entries;
     std::deque<RequestLogEntry> m_pending;
     std::function<void(const RequestLogEntry&)> m_sink;
+    std::function<void()> m_afterBatch;
     std::uint64_t m_dropped = 0;
     bool m_delivering = false;
     bool m_stopping = false;

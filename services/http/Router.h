@@ -4,7 +4,6 @@
 #include "HttpTypes.h"
 
 #include <functional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -15,13 +14,33 @@ using RouteHandler = std::function<HttpResponse(const HttpRequest&)>;
 // Which API a route belongs to; a listener serves a set of groups.
 enum class RouteGroup { Request, Proof, Auth };
 
+// Where a route's handler runs. The event loop reads and writes sockets and never blocks on a
+// handler: a handler that may wait (a write transaction, a sandboxed child, a file) runs on a
+// worker pool; uploads have a pool of their own so they cannot starve the other requests.
+// Unless a route says otherwise, Router::add chooses: multipart uploads on the upload pool, GET
+// (a read) inline, anything else on the worker pool.
+enum class Execution { ByKind, Worker, Upload, Inline };
+
 struct Route {
     std::string method;
-    std::string pattern; // anchored regex over the path; captures become pathParams
+    // The path, segment by segment: literal segments and "([^/]+)" (one non-empty segment,
+    // captured into pathParams). Nothing else is accepted.
+    std::string pattern;
     RouteGroup group;
     ErrorBody errorBody;
     std::size_t maxBodyBytes;
     RouteHandler handler;
+    // Inline only for quick reads that never wait on a lock (WAL readers do not); a GET that
+    // writes or reads files says Worker.
+    Execution execution = Execution::ByKind;
+};
+
+// What matching a method and path found: a route, or the status (404, 405) and Allow header.
+struct RouteMatch {
+    const Route* route = nullptr;
+    std::vector<std::string> pathParams;
+    int status = 404;
+    std::string allow;
 };
 
 constexpr std::size_t kJsonBodyLimit = 1u << 20;     // 1 MiB
@@ -32,12 +51,19 @@ constexpr std::size_t kUploadBodyLimit = 256u << 20; // 256 MiB (multipart)
 class Router {
 public:
     void add(Route route);
+    RouteMatch match(const std::string& method, const std::string& path,
+                     const std::vector<RouteGroup>& groups) const;
+    // Runs a matched route's handler, mapping its errors to the route's error body.
+    static HttpResponse invoke(const Route& route, const HttpRequest& request);
+    // A response for no route (404, or 405 with Allow).
+    static HttpResponse unmatched(const RouteMatch& match);
+    // match + body limit + invoke, for requests built in memory (tests, fuzzing).
     HttpResponse dispatch(HttpRequest& request, const std::vector<RouteGroup>& groups) const;
 
 private:
     struct CompiledRoute {
         Route route;
-        std::regex regex;
+        std::vector<std::string> segments; // empty string: a capture
     };
     std::vector<CompiledRoute> m_routes;
 };

@@ -51,6 +51,38 @@ void ArtifactStore::put(const std::string& bytes, const std::string& digest) {
     QFile::setPermissions(pathOf(digest), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
 
+std::string ArtifactStore::sha256OfFile(const std::string& path) {
+    QFile file(QString::fromStdString(path));
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file)) {
+        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR", "cannot read " + path);
+    }
+    return hash.result().toHex().toStdString();
+}
+
+void ArtifactStore::putFile(const std::string& path, const std::string& digest) {
+    if (contains(digest)) {
+        return;
+    }
+    QFile in(QString::fromStdString(path));
+    QSaveFile out(pathOf(digest));
+    bool ok = in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly);
+    char buffer[1 << 16];
+    while (ok) {
+        const qint64 n = in.read(buffer, sizeof buffer);
+        if (n <= 0) {
+            ok = n == 0;
+            break;
+        }
+        ok = out.write(buffer, n) == n;
+    }
+    if (!ok || !out.commit()) {
+        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                           "cannot write artifact " + digest + " from " + path);
+    }
+    QFile::setPermissions(pathOf(digest), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
 std::optional<std::string> ArtifactStore::get(const std::string& sha256) const {
     QFile file(pathOf(sha256));
     if (!file.open(QIODevice::ReadOnly)) {

@@ -18,11 +18,14 @@ public:
     std::string put(const std::string& bytes);
     // The same, for bytes whose SHA-256 the caller has computed already.
     void put(const std::string& bytes, const std::string& sha256);
+    // The same for a file's content, copied in a block at a time (uploads streamed to disk).
+    void putFile(const std::string& path, const std::string& sha256);
     std::optional<std::string> get(const std::string& sha256) const;
     QString pathOf(const std::string& sha256) const;
     bool contains(const std::string& sha256) const;
 
     static std::string sha256Of(const std::string& bytes);
+    static std::string sha256OfFile(const std::string& path);
 
 private:
     QString m_directory;

@@ -113,12 +113,10 @@ api::ProofBucket ProofService::closeBucket(const Caller& caller,
                                                    "WHERE project_id = ? AND status = 'OPEN' "
                                                    "ORDER BY id DESC LIMIT 1"),
                                     {caller.projectId});
-        if (!row.next()) {
+        // Another project's bucket is answered as if it did not exist, as a submission into it
+        // is: nothing tells a caller which bucket ids other projects hold.
+        if (!row.next() || row.value(1).toString() != caller.projectId) {
             throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
-        }
-        if (row.value(1).toString() != caller.projectId) {
-            throw ServiceError(ErrorKind::Forbidden, "UNAUTHORIZED",
-                               "the bucket belongs to another project");
         }
         bucket = api::proofBucketFromJson(nlohmann::json::parse(str(row.value(0))));
         row.finish();
@@ -197,7 +195,8 @@ void ProofService::maybeAggregateIn(const std::string& bucketId) {
     }
     QSqlDatabase db = m_store.connection();
     const QString job =
-        m_jobs.enqueueIn(db, kAggregateJob, {{"bucketId", bucketId}, {"queryId", aggregatorId}});
+        m_jobs.enqueueIn(db, kAggregateJob, {{"bucketId", bucketId}, {"queryId", aggregatorId}},
+                         qstr(aggregator->query.projectId));
     aggregator->inputs["job"] = job.toStdString();
     saveIn(*aggregator);
 }

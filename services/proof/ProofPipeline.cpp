@@ -95,7 +95,8 @@ void ProofService::finishStageIn(Loaded& loaded) {
         loaded.query.step = *(at + 1);
         QSqlDatabase db = m_store.connection();
         const QString job =
-            m_jobs.enqueueIn(db, kStageJob, {{"queryId", loaded.query.id}, {"stage", *(at + 1)}});
+            m_jobs.enqueueIn(db, kStageJob, {{"queryId", loaded.query.id}, {"stage", *(at + 1)}},
+                             qstr(loaded.query.projectId));
         loaded.inputs["job"] = job.toStdString();
         saveIn(loaded);
         return;
@@ -268,10 +269,13 @@ std::vector<sandbox::SandboxInput> ProofService::programInputs(const Loaded& loa
 }
 
 void ProofService::traceGeneration(Loaded& loaded, JobContext& context) {
-    const SandboxedWork::Run run = m_sandbox.trace(
-        programInputs(loaded),
-        m_sandbox.runOptions(inputText(loaded.inputs, "layout"), loaded.query.cairoVm),
-        [&context] { return context.stopRequested(); });
+    nlohmann::json options =
+        m_sandbox.runOptions(inputText(loaded.inputs, "layout"), loaded.query.cairoVm);
+    if (loaded.query.programHash) {
+        options["programHash"] = *loaded.query.programHash;
+    }
+    const SandboxedWork::Run run = m_sandbox.trace(programInputs(loaded), options,
+                                                   [&context] { return context.stopRequested(); });
     const RunFacts facts = readRunFacts(run.facts);
     const std::string pie = run.workDir->file("pie.zip");
     std::string zip;

@@ -2,6 +2,7 @@
 
 #include "ProofInternal.h"
 #include "ProofSchema.h"
+#include "api/Identifiers.h"
 #include "cairo/Layout.h"
 #include "cairo/PythonHints.h"
 #include "core/ServiceError.h"
@@ -133,30 +134,48 @@ std::optional<std::string> ProofService::registeredHash(const std::string& diges
     return std::nullopt;
 }
 
-ProofService::RegisteredProgram ProofService::registerProgram(const std::string& text,
+std::string ProofService::digestOf(const UploadedFile& file) {
+    return file.onDisk() ? ArtifactStore::sha256OfFile(file.path)
+                         : ArtifactStore::sha256Of(file.content);
+}
+
+std::string ProofService::storeUpload(const UploadedFile& file, const std::string& digest) {
+    if (file.onDisk()) {
+        m_artifacts.putFile(file.path, digest);
+    } else {
+        m_artifacts.put(file.content, digest);
+    }
+    return digest;
+}
+
+std::string ProofService::storeUpload(const UploadedFile& file) {
+    return storeUpload(file, digestOf(file));
+}
+
+ProofService::RegisteredProgram ProofService::registerProgram(const UploadedFile& text,
                                                               const std::string& digest,
                                                               const std::string& programHash,
                                                               const std::string& cairoVersion) {
-    m_artifacts.put(text, digest);
+    storeUpload(text, digest);
     m_store.write([&](QSqlDatabase&) {
         m_store.exec(QStringLiteral("INSERT OR IGNORE INTO proof_programs (program_hash, sha256, "
                                     "cairo_version, size, created_at) VALUES (?, ?, ?, ?, ?)"),
-                     {qstr(programHash), qstr(digest), qstr(cairoVersion), qlonglong(text.size()),
-                      toIsoTimestamp(m_clock.now())});
+                     {qstr(programHash), qstr(digest), qstr(cairoVersion),
+                      qlonglong(text.byteCount()), toIsoTimestamp(m_clock.now())});
     });
     return {programHash, digest};
 }
 
 std::string ProofService::submitProgram(const UploadedFile& programFile,
                                         const std::string& cairoVersion) {
-    const std::string digest = ArtifactStore::sha256Of(programFile.content);
+    const std::string digest = digestOf(programFile);
     if (const auto known = registeredHash(digest)) {
         return *known;
     }
     const nlohmann::json facts =
-        m_sandbox.inspect({{"program", {}, programFile.content}}, false, "INVALID_PROGRAM_FILE");
+        m_sandbox.inspect({programFile.asInput("program")}, false, "INVALID_PROGRAM_FILE");
     const std::string hash = facts.at("program").value("programHash", std::string());
-    return registerProgram(programFile.content, digest, hash, cairoVersion).programHash;
+    return registerProgram(programFile, digest, hash, cairoVersion).programHash;
 }
 
 std::optional<std::string> ProofService::programText(const std::string& programHash) {
@@ -249,6 +268,16 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
     if (in.dedupId && !in.dedupId->empty()) {
         query.dedupId = *in.dedupId;
     }
+    using Named = std::tuple<const std::optional<std::string>*, const char*, const char*>;
+    for (const auto& [value, code, name] :
+         {Named{&query.dedupId, "INVALID_DEDUP_ID", "dedupId"},
+          Named{&in.externalId, "INVALID_EXTERNAL_ID", "externalId"}}) {
+        if (*value) {
+            if (const auto problem = api::identifierProblem(**value, api::kMaxIdLength)) {
+                badRequest(code, std::string(name) + " " + *problem);
+            }
+        }
+    }
 
     // Exactly one source.
     const bool hasProgramHash = in.programHash && !in.programHash->empty();
@@ -282,13 +311,13 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
                        "this server runs Cairo 0 programs; for Cairo 1 submit the run's pieFile");
         }
         if (in.inputFile) {
-            toInspect.push_back({"input", {}, in.inputFile->content});
+            toInspect.push_back(in.inputFile->asInput("input"));
         }
         if (in.programFile) {
-            programDigest = ArtifactStore::sha256Of(in.programFile->content);
+            programDigest = digestOf(*in.programFile);
             programHash = registeredHash(*programDigest);
             if (!programHash || checkNativeHints) {
-                toInspect.push_back({"program", {}, in.programFile->content});
+                toInspect.push_back(in.programFile->asInput("program"));
             }
         } else {
             const auto felt = crypto::Felt::parse(*in.programHash);
@@ -305,10 +334,10 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             }
         }
     } else if (in.pieFile) {
-        toInspect.push_back({"pie", {}, in.pieFile->content});
+        toInspect.push_back(in.pieFile->asInput("pie"));
         fallbackCode = "INVALID_PIE_FILE";
     } else {
-        toInspect.push_back({"proof", {}, in.proofFile->content});
+        toInspect.push_back(in.proofFile->asInput("proof"));
         fallbackCode = "INVALID_PROOF_FILE";
     }
     const nlohmann::json facts = toInspect.empty()
@@ -329,9 +358,9 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             if (!programHash) {
                 programHash = facts.at("program").value("programHash", std::string());
             }
-            inputs["program"] = registerProgram(in.programFile->content, *programDigest,
-                                                *programHash, query.cairoVersion)
-                                    .sha256;
+            inputs["program"] =
+                registerProgram(*in.programFile, *programDigest, *programHash, query.cairoVersion)
+                    .sha256;
         }
         query.steps = {"TRACE_GENERATION"};
         if (query.result != "TRACE_GENERATION") {
@@ -344,7 +373,7 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
                        "PROOF_VERIFICATION_ON_* result");
         }
         inputs["source"] = "pie";
-        inputs["pie"] = m_artifacts.put(in.pieFile->content);
+        inputs["pie"] = storeUpload(*in.pieFile);
         query.steps = {"PROOF_GENERATION"};
     } else {
         if (chainFor(query.result) == "OFFCHAIN") {
@@ -353,7 +382,7 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
         }
         const std::string statedLayout = facts.at("proof").value("layout", std::string());
         inputs["source"] = "proof";
-        inputs["proof"] = m_artifacts.put(in.proofFile->content);
+        inputs["proof"] = storeUpload(*in.proofFile);
         inputs["layout"] = statedLayout;
         layout = statedLayout;
         query.steps = {};
@@ -368,7 +397,7 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
                    "Integrity cannot verify proofs of layout " + layout);
     }
     if (in.inputFile) {
-        inputs["input"] = m_artifacts.put(in.inputFile->content);
+        inputs["input"] = storeUpload(*in.inputFile);
     }
     query.step = query.steps.front();
     query.layout = layout == "auto" ? std::nullopt : std::optional<std::string>(layout);
@@ -458,8 +487,9 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             query.bucketId = *in.bucketId;
             query.bucketJobIndex = jobIndex;
         }
-        const QString jobId = m_jobs.enqueueIn(
-            db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}});
+        const QString jobId =
+            m_jobs.enqueueIn(db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}},
+                             caller.projectId);
         inputs["job"] = jobId.toStdString();
         m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, dedup_id, "
                                     "external_id, status, bucket_id, bucket_job_index, "
@@ -491,6 +521,8 @@ std::optional<ProofService::Loaded> ProofService::load(const std::string& id) {
 }
 
 void ProofService::saveIn(const Loaded& loaded) {
+    m_bodies.invalidate(loaded.query.id);
+    m_store.afterCommit([this, id = loaded.query.id] { m_bodies.invalidate(id); });
     m_store.exec(QStringLiteral("UPDATE proof_queries SET status = ?, doc = ?, inputs = ? WHERE "
                                 "id = ?"),
                  {qstr(loaded.query.status), qstr(api::toJson(loaded.query).dump()),
@@ -526,6 +558,10 @@ api::CoreQueryResponse ProofService::coreQuery(const std::string& id) {
 }
 
 std::string ProofService::coreQueryBody(const std::string& id) {
+    if (auto cached = m_bodies.get(id)) {
+        return *cached;
+    }
+    const std::uint64_t readAt = m_bodies.version();
     // The stored doc is api::toJson(query) in the full view: the response's coreQuery as is.
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT doc, (SELECT group_concat(name, ' ') FROM (SELECT name FROM "
@@ -546,6 +582,7 @@ std::string ProofService::coreQueryBody(const std::string& id) {
         body.append(nlohmann::json(artifactUrl(id, names[i].toStdString())).dump());
     }
     body.append("]}");
+    m_bodies.put(id, body, readAt);
     return body;
 }
 
@@ -600,21 +637,26 @@ std::pair<std::vector<api::ProofQuery>, int> ProofService::listQueries(const QSt
     return {queries, total};
 }
 
-Artifact ProofService::artifact(const std::string& queryId, const std::string& name) {
+Artifact ProofService::artifact(const std::string& queryId, const std::string& name,
+                                bool withBytes) {
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT sha256 FROM proof_artifacts WHERE query_id = ? AND name = ?"),
         {qstr(queryId), qstr(name)});
     if (!row.next()) {
         throw ServiceError(ErrorKind::NotFound, "ARTIFACT_NOT_FOUND");
     }
-    auto bytes = m_artifacts.get(str(row.value(0)));
-    if (!bytes) {
+    Artifact artifact;
+    artifact.name = name;
+    artifact.path = m_artifacts.pathOf(str(row.value(0))).toStdString();
+    std::optional<std::string> bytes;
+    if (withBytes ? !(bytes = m_artifacts.get(str(row.value(0))))
+                  : !m_artifacts.contains(str(row.value(0)))) {
         throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
                            "artifact file missing for " + queryId + "/" + name);
     }
-    Artifact artifact;
-    artifact.name = name;
-    artifact.bytes = std::move(*bytes);
+    if (bytes) {
+        artifact.bytes = std::move(*bytes);
+    }
     const auto endsWith = [&name](const char* suffix) {
         const std::string tail(suffix);
         return name.size() >= tail.size() &&

@@ -2,6 +2,7 @@
 
 #include "ArtifactStore.h"
 #include "Provers.h"
+#include "QueryBodyCache.h"
 #include "SandboxedWork.h"
 #include "api/ProofWire.h"
 #include "core/Clock.h"
@@ -20,9 +21,20 @@
 
 namespace proofdesk::proof {
 
+// An uploaded file: its bytes in `content`, or, for a large upload the HTTP edge streamed to
+// disk, in the file at `path` (`content` then empty).
 struct UploadedFile {
     std::string filename;
     std::string content;
+    std::string path = {};
+    std::uint64_t size = 0;
+
+    bool onDisk() const { return !path.empty(); }
+    std::uint64_t byteCount() const { return onDisk() ? size : content.size(); }
+    // As an input of a sandboxed run.
+    sandbox::SandboxInput asInput(const std::string& name) const {
+        return {name, path, onDisk() ? std::string() : content};
+    }
 };
 
 // One submission as every submitting route hands it in: POST /core-query's parts, or a /v1
@@ -61,7 +73,8 @@ struct QueryFilter {
 struct Artifact {
     std::string name;
     std::string contentType;
-    std::string bytes;
+    std::string bytes; // unless read without them
+    std::string path;  // the stored file
 };
 
 // A local fact registry entry (DESIGN §5): one namespace per chain for real facts, one for mocked.
@@ -91,6 +104,8 @@ public:
     // server was down.
     void reconcile();
     const ProverSettings& provers() const { return m_provers; }
+    // Which protections a sandboxed run gets on this host (a probe run, made once).
+    sandbox::Confinement sandboxReport() const { return m_sandbox.runner().probe(); }
 
     // Validates, stores the uploads, registers a program file, charges a credit and enqueues the
     // first stage, all or nothing. Returns the new query's id.
@@ -117,7 +132,7 @@ public:
     // Closes `bucketId`, or the caller's newest OPEN bucket when absent.
     api::ProofBucket closeBucket(const Caller& caller, const std::optional<std::string>& bucketId);
 
-    Artifact artifact(const std::string& queryId, const std::string& name);
+    Artifact artifact(const std::string& queryId, const std::string& name, bool withBytes = true);
     std::optional<FactEntry> fact(const std::string& chain, const std::string& factHash,
                                   bool mocked);
     // The entry of a fact hash in any chain's namespace (the request service's check_facts).
@@ -173,9 +188,13 @@ private:
         std::string sha256; // of the program file, its artifact digest
     };
     // Stores a program file the sandbox has inspected (`facts`: its "program" member) or knows.
-    RegisteredProgram registerProgram(const std::string& text, const std::string& digest,
+    RegisteredProgram registerProgram(const UploadedFile& text, const std::string& digest,
                                       const std::string& programHash,
                                       const std::string& cairoVersion);
+    static std::string digestOf(const UploadedFile& file);
+    // Stores an upload as an artifact; returns its digest.
+    std::string storeUpload(const UploadedFile& file);
+    std::string storeUpload(const UploadedFile& file, const std::string& digest);
     // The program hash of a stored program file with this digest, if registered.
     std::optional<std::string> registeredHash(const std::string& digest);
     void addStoredArtifact(Loaded& loaded, const std::string& name, const std::string& sha256);
@@ -188,6 +207,7 @@ private:
     QString m_workDir;
     ProverSettings m_provers;
     SandboxedWork m_sandbox;
+    QueryBodyCache m_bodies;
     std::string m_publicUrl;
 };
 

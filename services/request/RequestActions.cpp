@@ -616,7 +616,8 @@ void RequestService::completeIn(const QueryRow& query, const ActionRow& action, 
             });
         if (ready && candidate.status == "PENDING" && !candidate.trackingId) {
             const QString jobId =
-                m_jobs.enqueueIn(db, kActionJob, {{"query_id", query.id}, {"index", next}});
+                m_jobs.enqueueIn(db, kActionJob, {{"query_id", query.id}, {"index", next}},
+                                 QStringLiteral("request:") + QString::fromStdString(query.id));
             m_store.exec(QStringLiteral("UPDATE request_actions SET tracking_id = ? WHERE "
                                         "query_id = ? AND idx = ?"),
                          {jobId, qstr(query.id), next});

@@ -113,7 +113,10 @@ std::string RequestService::planQueryIn(const std::string& requestId,
                           {"error", nullptr}};
         QVariant tracking;
         if (action["depends_on"].empty()) {
-            tracking = m_jobs.enqueueIn(db, kActionJob, {{"query_id", queryId}, {"index", i}});
+            // One lane per request query: a huge request cannot starve the others.
+            tracking =
+                m_jobs.enqueueIn(db, kActionJob, {{"query_id", queryId}, {"index", i}},
+                                 QStringLiteral("request:") + QString::fromStdString(queryId));
         }
         m_store.exec(QStringLiteral("INSERT INTO request_actions (query_id, idx, status, "
                                     "depends_on, can_trigger, method, created_at, tracking_id) "

@@ -16,6 +16,8 @@ echo "== sign-in round trips"; build-rel/tests/signin_roundtrip_bench --clients 
 echo "== Cairo VM and STARK hashes"; build-rel/tests/cairo_vm_bench | tee "$OUT/vm.txt"
 echo "== chain (headers, MMRs, 10,000-block request)"; build-rel/tests/chain_bench --e2e | tee "$OUT/chain.txt"
 echo "== load (wrk)"; tests/bench/proof_load.sh build-rel/app/proofdesk "$LOAD_SECONDS" | tee "$OUT/load.txt"
+echo "== HTTP edge (wrk vs nginx, slow clients, uploads)"; tests/bench/edge_bench.sh build-rel/app/proofdesk "$LOAD_SECONDS" | tee "$OUT/edge.txt"
+echo "== sandboxed trace generation"; build-rel/tests/sandbox_bench --runs 50 | tee "$OUT/sandbox.txt"
 if [ -x build-rel/tests/console_model_bench ]; then
     echo "== console"
     QT_QPA_PLATFORM=offscreen build-rel/tests/console_model_bench | tee "$OUT/console.txt"
@@ -53,6 +55,11 @@ row "GET /core-query/{id} p99 ms, 64 connections" "$(value load.txt load_get_cor
 row "GET /get_queries/{id}/s, 16 connections" "$(value load.txt load_get_queries_per_second_16)"
 row "GET /get_queries/{id}/s, 64 connections" "$(value load.txt load_get_queries_per_second_64)"
 row "GET /get_queries/{id} p99 ms, 64 connections" "$(value load.txt load_get_queries_p99_ms_64)"
+row "GET /core-query/{id}/s, 64 connections, % of nginx (same bytes)" "$(value edge.txt edge_share_of_nginx_percent)" ">=" 50
+row "GET /core-query/{id} p99 / nginx's p99, 64 connections" "$(value edge.txt edge_p99_ratio_to_nginx)" "<" 2
+row "fresh client answered with 500 slow clients open (ms)" "$(value edge.txt edge_fresh_client_ms_with_500_slow)" "<" 1000
+row "server peak RSS growth for one 256 MiB upload (MiB)" "$(value edge.txt edge_upload_256mib_peak_growth_mib)" "<" 308
+row "sandboxed trace generation, extra ms over in-process" "$(value sandbox.txt sandbox_trace_overhead_ms)" "<" 15
 row "trace-generation queries finished/s" "$(value load.txt load_pipeline_queries_per_second)"
 row "server peak RSS under load (MiB)" "$(value load.txt load_server_peak_rss_mib)"
 stored=$(awk '$1 == "load_acknowledged_stored" {print $2 "/" $3}' "$OUT/load.txt")

@@ -3,6 +3,7 @@
 // or a crash. What validates round-trips: its canonical form validates again to the same
 // canonical form.
 
+#include "core/BoundedJson.h"
 #include "core/ServiceError.h"
 #include "request/UserRequest.h"
 
@@ -13,7 +14,8 @@
 using namespace proofdesk;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const nlohmann::json body = nlohmann::json::parse(data, data + size, nullptr, false);
+    const nlohmann::json body = parseJsonBounded(
+        std::string_view(reinterpret_cast<const char*>(data), size)); // as the route parses
     if (body.is_discarded()) {
         return 0;
     }

@@ -49,12 +49,18 @@ private slots:
         QCOMPARE(listed["data"][0]["leaves"].get<int>(), 3);
         QCOMPARE(http.get("/buckets", keyHeader(beta)).json()["total"].get<int>(), 0);
 
-        // Another project may not close it.
+        // Another project may not close it, and learns nothing: the same answer as a submission
+        // into it (issue #18: it was 403 here and 404 there).
         const Reply foreign = http.post("/buckets/close?bucketId=" + bucketId, "", keyHeader(beta));
-        QCOMPARE(foreign.status, 403);
-        COMPARE_JSON(foreign.json(), json({{"error", "UNAUTHORIZED"},
-                                           {"detail", "the bucket belongs to "
-                                                      "another project"}}));
+        QCOMPARE(foreign.status, 404);
+        COMPARE_JSON(foreign.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
+        const Reply foreignSubmit = http.postMultipart(
+            "/core-query",
+            {file("programFile", outputProgram(7), "p.json"), text("bucketId", bucketId)},
+            keyHeader(beta));
+        QCOMPARE(foreignSubmit.status, 404);
+        QCOMPARE(foreignSubmit.json()["message"].get<std::string>(),
+                 std::string("BUCKET_NOT_FOUND"));
         // Without bucketId: the key's newest OPEN bucket.
         const Reply closed = http.post("/buckets/close", "", keyHeader(alpha));
         QCOMPARE(closed.status, 200);

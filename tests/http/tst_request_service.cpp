@@ -303,7 +303,7 @@ private slots:
         const QUrl url(m_server->url());
         socket.connectToHost(url.host(), quint16(url.port()));
         QVERIFY(socket.waitForConnected(5000));
-        socket.write("POST /submit-request HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        socket.write("POST /submit-request HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
                      "application/json\r\nContent-Length: 200\r\n\r\n{\"data\":");
         QVERIFY(socket.waitForBytesWritten(5000));
         QByteArray answer;

@@ -3,6 +3,8 @@
 #include "TestWallet.h"
 
 #include "auth/ApiKeyRegistry.h"
+#include "auth/SignInService.h"
+#include "core/ServiceError.h"
 #include "crypto/Hex.h"
 
 #include <QTest>
@@ -412,16 +414,40 @@ private slots:
                     400, "InvalidKeyName");
     }
 
-    void limitsOutstandingChallengesPerWallet() {
+    void aWalletKeepsItsNewestChallenges() {
+        // Issue #18: 20 challenges asked for in a wallet's name used to lock it out (429).
+        // Now the oldest unused one is retired instead, and the wallet can always sign in.
         const TestWallet wallet = TestWallet::random();
+        const json oldest = challengeFor(wallet);
         for (int i = 0; i < 20; ++i) {
             QCOMPARE(m_http->get(challengePath(wallet.address())).status, 200);
         }
-        expectError(m_http->get(challengePath(wallet.address())), 429, "TooManyChallenges");
-        // Another wallet is unaffected, and expiry frees the slots.
-        QCOMPARE(m_http->get(challengePath(TestWallet::random().address())).status, 200);
-        m_server->clock().advanceSeconds(301);
-        QCOMPARE(m_http->get(challengePath(wallet.address())).status, 200);
+        expectError(m_http->postJson("/auth/web3/session", sessionBody(wallet, oldest, "bearer")),
+                    401, "ChallengeNotFound");
+        const Reply fresh = m_http->postJson("/auth/web3/session",
+                                             sessionBody(wallet, challengeFor(wallet), "bearer"));
+        QCOMPARE(fresh.status, 200);
+    }
+
+    void challengesAreRateLimitedPerAddress() {
+        // A remote address gets a burst of 30, then one every two seconds; loopback (this
+        // machine's own programs) and other addresses are unaffected.
+        auth::SignInService& signIn = m_server->server().signIn();
+        const QString wallet = TestWallet::random().address();
+        for (int i = 0; i < 30; ++i) {
+            signIn.issueChallenge(wallet, QStringLiteral("203.0.113.7"));
+        }
+        try {
+            signIn.issueChallenge(wallet, QStringLiteral("203.0.113.7"));
+            QFAIL("the 31st challenge from one address was issued");
+        } catch (const ServiceError& error) {
+            QCOMPARE(error.code(), std::string("TooManyChallenges"));
+            QCOMPARE(error.kind(), ErrorKind::TooManyRequests);
+        }
+        signIn.issueChallenge(wallet, QStringLiteral("198.51.100.1"));
+        signIn.issueChallenge(wallet, QStringLiteral("127.0.0.1"));
+        m_server->clock().advanceSeconds(2);
+        signIn.issueChallenge(wallet, QStringLiteral("203.0.113.7"));
     }
 
     void refusesOversizeBodies() {

@@ -139,6 +139,28 @@ private slots:
             "INVALID_PIE_FILE", "zip bomb");
     }
 
+    void identifiersHaveRules() {
+        const Part program = file("programFile", readSample("fibonacci.json"), "p.json");
+        expectRefused(submit({program, text("dedupId", std::string(100'000, 'd'))}),
+                      "INVALID_DEDUP_ID", "dedupId is longer than 128 characters");
+        expectRefused(submit({program, text("externalId", std::string("a\0b", 3))}),
+                      "INVALID_EXTERNAL_ID", "externalId contains a control character");
+        expectRefused(submit({program, text("dedupId", "invoice\u202Efdp.exe")}),
+                      "INVALID_DEDUP_ID", "bidirectional");
+        const Reply bucket =
+            m_http->postJson("/buckets", {{"externalId", "x\u2066y"}}, keyHeader(m_project));
+        QCOMPARE(bucket.status, 400);
+        QCOMPARE(bucket.json().value("error", ""), std::string("INVALID_FIELD"));
+        // A 128-character dedup id of any script is fine.
+        std::string fine;
+        for (int i = 0; i < 128; ++i) {
+            fine += "\u00e9";
+        }
+        QCOMPARE(submit({program, text("dedupId", fine)}).status, 201);
+        // Ids in paths longer than any of ours are simply unknown.
+        QCOMPARE(m_http->get("/core-query/" + std::string(300, 'Q')).status, 404);
+    }
+
     void aProofLayoutMustBeALayout() {
         json proof = {{"proof_hex", "0x00"},
                       {"public_input",

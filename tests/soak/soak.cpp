@@ -53,6 +53,14 @@ public:
         : m_binary(std::move(binary)), m_arguments(std::move(arguments)) {}
     ~Server() { kill(); }
 
+    // A server that exited although nobody killed it (a crash) counts here.
+    int unexpectedExits() const { return m_unexpectedExits; }
+    void checkAlive() {
+        if (m_process && m_process->state() == QProcess::NotRunning) {
+            ++m_unexpectedExits;
+        }
+    }
+
     bool start() {
         m_process = std::make_unique<QProcess>();
         // Its request log (a line per request on stderr) would fill an undrained pipe and stall
@@ -80,6 +88,7 @@ public:
         return false;
     }
     void kill() {
+        checkAlive();
         if (m_process && m_process->state() != QProcess::NotRunning) {
             ::kill(pid_t(m_process->processId()), SIGKILL);
             m_process->waitForFinished(10000);
@@ -96,7 +105,48 @@ private:
     QString m_binary;
     QStringList m_arguments;
     std::unique_ptr<QProcess> m_process;
+    int m_unexpectedExits = 0;
 };
+
+std::string readResource(const char* path) {
+    QFile file(QStringLiteral(PROOFDESK_SOURCE_DIR "/") + QString::fromUtf8(path));
+    file.open(QIODevice::ReadOnly);
+    return file.readAll().toStdString();
+}
+
+// Issue #18: hostile requests mixed into the load (one in ten submissions); each must be answered
+// (any 2xx-4xx) and none may take the server down.
+test::Reply sendPoison(test::TestHttp& http, const std::string& key, int which) {
+    const std::string nested = std::string(100'000, '[') + "1" + std::string(100'000, ']');
+    switch (which % 4) {
+    case 0:
+        return http.postMultipart("/core-query",
+                                  {{"programFile", "{\"data\":" + nested + "}", "deep.json"}},
+                                  {{"api-key", key}});
+    case 1: {
+        json program = json::parse(readResource("resources/samples/sum_of_squares.json"));
+        program["hints"]["8"][0]["code"] = "import os\nos._exit(3)";
+        return http.postMultipart("/core-query",
+                                  {{"programFile", program.dump(), "exit.json"},
+                                   {"cairoVm", "python"},
+                                   {"result", "TRACE_GENERATION"}},
+                                  {{"api-key", key}});
+    }
+    case 2:
+        return http.post("/buckets", R"({"aggregatorParams":)" + nested + "}", {{"api-key", key}});
+    default: {
+        std::string ranges = "block_ranges:0";
+        for (int i = 1; i < 7000; ++i) {
+            ranges += ',';
+            ranges += std::to_string(2 * i);
+        }
+        return http.postJson(
+            "/submit-request",
+            {{"destination_chain_id", "1"}, {"data", {{"11155111", {{ranges, nullptr}}}}}},
+            {{"api-key", key}});
+    }
+    }
+}
 
 struct Acknowledged {
     std::mutex mutex;
@@ -178,12 +228,23 @@ int main(int argc, char** argv) {
     std::atomic<int> next{0};
     std::atomic<int> sent{0};
     std::atomic<int> retries{0};
+    std::atomic<int> poisonsAnswered{0};
     std::vector<std::thread> threads;
     for (int c = 0; c < clients; ++c) {
         threads.emplace_back([&, c] {
             test::TestHttp http(url);
             std::mt19937 random(std::uint32_t(c) + 1);
             for (int i = next++; i < total; i = next++) {
+                if (i % 10 == 9) {
+                    for (int attempt = 0; attempt < 600; ++attempt) {
+                        const int status = sendPoison(http, key, i / 10).status;
+                        if (status >= 200 && status < 500) {
+                            ++poisonsAnswered;
+                            break;
+                        }
+                        QThread::msleep(50); // the server is down or restarting
+                    }
+                }
                 const bool dataRequest = withChain && i % 4 == 3;
                 const std::string dedupId = "soak-" + std::to_string(i);
                 for (int attempt = 0; attempt < 600; ++attempt) {
@@ -334,6 +395,7 @@ int main(int argc, char** argv) {
             break;
         }
     }
+    server.checkAlive();
     server.stop();
 
     // Every artifact on disk still has the digest it is stored under.
@@ -364,7 +426,10 @@ int main(int argc, char** argv) {
     std::printf("lost acknowledged %d, unfinished %d, duplicates %d, artifacts verified %d (bad "
                 "%d)\n",
                 lost, unfinished, duplicates, artifacts, badArtifacts);
+    std::printf("poison requests answered %d of %d; unexpected server exits %d\n",
+                poisonsAnswered.load(), total / 10, server.unexpectedExits());
     const bool ok = lost == 0 && unfinished == 0 && duplicates == 0 && badArtifacts == 0 &&
+                    server.unexpectedExits() == 0 && poisonsAnswered.load() == total / 10 &&
                     stored >= int(uniqueProofIds.size()) && failedWithoutReason == 0 &&
                     int(uniqueProofIds.size() + acknowledged.requestIds.size()) == total;
     std::printf("%s\n", ok ? "SOAK OK" : "SOAK FAILED");

@@ -4,7 +4,9 @@
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
+
 #include <QTest>
+#include <mutex>
 
 #include <atomic>
 #include <chrono>
@@ -163,6 +165,31 @@ private slots:
             engine.enqueue(QStringLiteral("noop"), {{"i", i}});
         }
         QTRY_COMPARE_WITH_TIMEOUT(finished.load(), 20, 10000);
+    }
+
+    void lanesAreServedInTurn() {
+        // Issue #18: one project's 30 queued jobs do not hold back another project's one job,
+        // nor a third project's two: with one worker the order is a round robin over lanes.
+        Store store(storePath());
+        JobEngine engine(store, m_clock, 1);
+        std::mutex mutex;
+        std::vector<std::string> order;
+        engine.registerHandler(QStringLiteral("tag"), [&](const JobRecord& job, JobContext&) {
+            std::lock_guard lock(mutex);
+            order.push_back(job.payload.value("lane", ""));
+            return JobOutcome::done();
+        });
+        for (int i = 0; i < 30; ++i) {
+            engine.enqueue(QStringLiteral("tag"), {{"lane", "a"}}, QStringLiteral("project-a"));
+        }
+        engine.enqueue(QStringLiteral("tag"), {{"lane", "b"}}, QStringLiteral("project-b"));
+        engine.enqueue(QStringLiteral("tag"), {{"lane", "c"}}, QStringLiteral("project-c"));
+        engine.enqueue(QStringLiteral("tag"), {{"lane", "c"}}, QStringLiteral("project-c"));
+        engine.start();
+        QTRY_COMPARE_WITH_TIMEOUT(int(order.size()), 33, 10000);
+        std::lock_guard lock(mutex);
+        const std::vector<std::string> first(order.begin(), order.begin() + 6);
+        QCOMPARE(first, (std::vector<std::string>{"a", "b", "c", "a", "c", "a"}));
     }
 };
 
