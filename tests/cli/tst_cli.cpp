@@ -9,6 +9,8 @@
 #include "core/DataDir.h"
 #include "core/Store.h"
 
+#include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
@@ -79,6 +81,39 @@ private slots:
         QVERIFY(process.readAllStandardOutput().contains("Stopped."));
         // The request log went to stderr.
         QVERIFY(process.readAllStandardError().contains("GET /is-alive 200"));
+    }
+
+    void serveStopsOnSigtermWhileAHintIsBlockedInC() {
+        // Issue #18: a hint sleeping inside C used to pin a worker so that SIGTERM never
+        // completed. It sleeps in a sandboxed child now, which the stop kills.
+        QTemporaryDir dir;
+        const std::string key = mintKey(dir.path());
+        QProcess serve;
+        const QString url =
+            startServe(serve, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                               QStringLiteral("--data-dir"), dir.path()});
+        QVERIFY2(!url.isEmpty(), serve.readAllStandardError().constData());
+        QFile sample(QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/sum_of_squares.json"));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        nlohmann::json program = nlohmann::json::parse(sample.readAll().toStdString());
+        program["hints"]["8"][0]["code"] = "import time\ntime.sleep(10**6)\nids.n = 1";
+        test::TestHttp http(url);
+        const test::Reply reply = http.postMultipart("/core-query",
+                                                     {{"programFile", program.dump(), "sleep.json"},
+                                                      {"cairoVm", "python"},
+                                                      {"result", "TRACE_GENERATION"}},
+                                                     {{"api-key", key}});
+        QCOMPARE(reply.status, 201);
+        const std::string id = reply.json()["coreQueryId"];
+        QTRY_VERIFY_WITH_TIMEOUT(
+            http.get("/core-query/" + id).json()["coreQuery"].value("status", "") == "IN_PROGRESS",
+            10000);
+        QElapsedTimer timer;
+        timer.start();
+        ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
+        QVERIFY(serve.waitForFinished(10000));
+        QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     }
 
     void serveRefusesBadArguments() {
