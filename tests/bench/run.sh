@@ -58,7 +58,7 @@ row "GET /get_queries/{id} p99 ms, 64 connections" "$(value load.txt load_get_qu
 row "GET /core-query/{id}/s, 64 connections, % of nginx (same bytes)" "$(value edge.txt edge_share_of_nginx_percent)" ">=" 50
 row "GET /core-query/{id} p99 / nginx's p99, 64 connections" "$(value edge.txt edge_p99_ratio_to_nginx)" "<" 2
 row "fresh client answered with 500 slow clients open (ms)" "$(value edge.txt edge_fresh_client_ms_with_500_slow)" "<" 1000
-row "server peak RSS growth for one 256 MiB upload (MiB)" "$(value edge.txt edge_upload_256mib_peak_growth_mib)" "<" 308
+row "server peak RSS growth for one 200 MiB upload (MiB)" "$(value edge.txt edge_upload_200mib_peak_growth_mib)" "<" 240
 row "sandboxed trace generation, extra ms over in-process" "$(value sandbox.txt sandbox_trace_overhead_ms)" "<" 15
 row "trace-generation queries finished/s" "$(value load.txt load_pipeline_queries_per_second)"
 row "server peak RSS under load (MiB)" "$(value load.txt load_server_peak_rss_mib)"
