@@ -1,5 +1,7 @@
 #include "Blake2s.h"
 
+#include <algorithm>
+
 namespace proofdesk::crypto {
 namespace {
 
@@ -65,6 +67,30 @@ std::array<std::uint32_t, 8> blake2sCompress(const std::array<std::uint32_t, 8>&
     std::array<std::uint32_t, 8> out{};
     for (int i = 0; i < 8; ++i) {
         out[static_cast<std::size_t>(i)] = h[static_cast<std::size_t>(i)] ^ v[i] ^ v[8 + i];
+    }
+    return out;
+}
+
+std::array<std::uint8_t, 32> blake2s256(const std::uint8_t* data, std::size_t size) {
+    std::array<std::uint32_t, 8> h = blake2sIv();
+    h[0] ^= 0x01010000u ^ 32u; // digest length 32, no key, fanout and depth 1
+    std::size_t done = 0;
+    std::uint64_t counter = 0;
+    do {
+        const std::size_t take = std::min<std::size_t>(64, size - done);
+        const bool last = done + take == size;
+        std::array<std::uint32_t, 16> block{};
+        for (std::size_t i = 0; i < take; ++i) {
+            block[i / 4] |= std::uint32_t(data[done + i]) << (8 * (i % 4));
+        }
+        counter += take;
+        h = blake2sCompress(h, block, std::uint32_t(counter), std::uint32_t(counter >> 32),
+                            last ? 0xffffffffu : 0u, 0);
+        done += take;
+    } while (done < size);
+    std::array<std::uint8_t, 32> out{};
+    for (std::size_t i = 0; i < 32; ++i) {
+        out[i] = std::uint8_t(h[i / 4] >> (8 * (i % 4)));
     }
     return out;
 }

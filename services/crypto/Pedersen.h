@@ -2,6 +2,8 @@
 
 #include "Felt.h"
 
+#include <array>
+#include <utility>
 #include <vector>
 
 namespace proofdesk::crypto {
@@ -13,6 +15,9 @@ Felt pedersenHash(const Felt& x, const Felt& y);
 
 // h(d0, h(d1, … h(d_{n-2}, d_{n-1}))), cairo-lang's compute_hash_chain. Needs at least one item.
 Felt pedersenHashChain(const std::vector<Felt>& data);
+
+// The shift point and the four base points P1..P4 as (x, y).
+std::array<std::pair<Felt, Felt>, 5> pedersenConstantPoints();
 
 // Builds the tables now (they are built lazily otherwise): a few milliseconds.
 void warmUpPedersen();

@@ -1,0 +1,182 @@
+#include "Air.h"
+
+#include "AirBuilder.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace proofdesk::stark::air {
+
+Air::Air(const LayoutSpec& layout, std::uint64_t nSteps)
+    : m_layout(layout), m_traceLength(nSteps * layout.cpuRows()),
+      m_generator(rootOfUnity(std::countr_zero(m_traceLength))) {}
+
+std::uint32_t Air::addPeriodic(PeriodicColumn column) {
+    m_periodic.push_back(std::move(column));
+    return std::uint32_t(m_periodic.size() - 1);
+}
+
+void Air::finish() {
+    // Stone sends the out-of-domain values of a static layout's mask ordered by column, then row.
+    m_mask = m_arena.cells();
+    std::sort(m_mask.begin(), m_mask.end());
+    m_cellToMask.clear();
+    for (const MaskItem& cell : m_arena.cells()) {
+        m_cellToMask.push_back(
+            std::uint32_t(std::lower_bound(m_mask.begin(), m_mask.end(), cell) - m_mask.begin()));
+    }
+}
+
+Fp Air::domainAt(const Domain& domain, const Fp& point, std::map<std::uint64_t, Fp>& powers) const {
+    Fp product = Fp::one();
+    for (const DomainFactor& factor : domain) {
+        auto it = powers.find(factor.power);
+        if (it == powers.end()) {
+            it = powers.emplace(factor.power, point.pow(factor.power)).first;
+        }
+        product *= it->second - m_generator.pow(factor.shift);
+    }
+    return product;
+}
+
+Fp Air::periodicAt(std::size_t column, const Fp& point) const {
+    const PeriodicColumn& periodic = m_periodic[column];
+    const std::uint64_t period = periodic.values.size();
+    const Fp y = point.pow(m_traceLength / (period * periodic.step));
+    const Fp omega = rootOfUnity(std::countr_zero(period));
+    // Barycentric form of the interpolant over the subgroup of order P:
+    // q(y) = (y^P − 1)/P · Σ v_i·ω^i/(y − ω^i).
+    std::vector<Fp> differences(period);
+    std::vector<Fp> roots(period);
+    Fp root = Fp::one();
+    for (std::uint64_t i = 0; i < period; ++i) {
+        roots[i] = root;
+        differences[i] = y - root;
+        if (differences[i].isZero()) {
+            return periodic.values[i];
+        }
+        root *= omega;
+    }
+    invertAll(differences);
+    Fp sum = Fp::zero();
+    for (std::uint64_t i = 0; i < period; ++i) {
+        sum += periodic.values[i] * roots[i] * differences[i];
+    }
+    return (y.pow(period) - Fp::one()) * Fp::fromU64(period).inverse() * sum;
+}
+
+Fp Air::constraintValue(std::size_t index, const Fp& point, const std::vector<Fp>& maskValues,
+                        const std::map<std::string, Fp>& values) const {
+    std::vector<Fp> cells(m_cellToMask.size());
+    for (std::size_t slot = 0; slot < cells.size(); ++slot) {
+        cells[slot] = maskValues.at(m_cellToMask[slot]);
+    }
+    std::vector<Fp> periodic;
+    for (std::size_t i = 0; i < m_periodic.size(); ++i) {
+        periodic.push_back(periodicAt(i, point));
+    }
+    std::vector<Fp> named;
+    for (const std::string& name : m_arena.valueNames()) {
+        named.push_back(values.at(name));
+    }
+    const std::vector<Fp> nodes = m_arena.evaluate(cells, periodic, named);
+    std::map<std::uint64_t, Fp> powers;
+    const Constraint& constraint = m_constraints[index];
+    return nodes[constraint.expr.index()] * domainAt(constraint.numerator, point, powers) *
+           domainAt(constraint.denominator, point, powers).inverse();
+}
+
+Fp Air::compositionAt(const Fp& point, const std::vector<Fp>& maskValues,
+                      const std::map<std::string, Fp>& values, const Fp& alpha) const {
+    std::vector<Fp> cells(m_cellToMask.size());
+    for (std::size_t slot = 0; slot < cells.size(); ++slot) {
+        cells[slot] = maskValues.at(m_cellToMask[slot]);
+    }
+    std::vector<Fp> periodic;
+    for (std::size_t i = 0; i < m_periodic.size(); ++i) {
+        periodic.push_back(periodicAt(i, point));
+    }
+    std::vector<Fp> named;
+    for (const std::string& name : m_arena.valueNames()) {
+        const auto it = values.find(name);
+        if (it == values.end()) {
+            throw std::out_of_range("the AIR needs the value " + name);
+        }
+        named.push_back(it->second);
+    }
+    const std::vector<Fp> nodes = m_arena.evaluate(cells, periodic, named);
+
+    std::map<std::uint64_t, Fp> powers;
+    std::vector<Fp> denominators;
+    std::vector<Fp> numerators;
+    for (const Constraint& constraint : m_constraints) {
+        denominators.push_back(domainAt(constraint.denominator, point, powers));
+        numerators.push_back(domainAt(constraint.numerator, point, powers));
+    }
+    invertAll(denominators);
+    Fp sum = Fp::zero();
+    Fp coefficient = Fp::one();
+    for (std::size_t i = 0; i < m_constraints.size(); ++i) {
+        sum += coefficient * nodes[m_constraints[i].expr.index()] * numerators[i] * denominators[i];
+        coefficient *= alpha;
+    }
+    return sum;
+}
+
+std::unique_ptr<Air> buildAir(const LayoutSpec& layout, std::uint64_t nSteps) {
+    auto air = std::make_unique<Air>(layout, nSteps);
+    AirBuilder b(*air);
+    std::vector<std::string> interaction = {"memory/perm/z", "memory/perm/alpha", "rc16/perm/z"};
+    if (layout.dilutedSpacing) {
+        interaction.insert(interaction.end(), {"diluted/perm/z", "diluted/z", "diluted/alpha"});
+    }
+    if (layout.has("add_mod")) {
+        interaction.push_back("add_mod/z");
+    }
+    if (layout.has("mul_mod")) {
+        interaction.push_back("mul_mod/z");
+    }
+    if (interaction.size() != layout.interactionElements) {
+        throw std::runtime_error(
+            "layout " + layout.name + ": " + std::to_string(layout.interactionElements) +
+            " interaction elements, the components need " + std::to_string(interaction.size()));
+    }
+    air->setInteractionElements(interaction);
+
+    addCpu(b);
+    addMemory(b);
+    addRangeCheck16(b);
+    if (layout.dilutedSpacing) {
+        addDilutedCheck(b);
+    }
+    for (const BuiltinSpec& builtin : layout.builtins) {
+        if (builtin.name == "output") {
+            continue;
+        } else if (builtin.name == "pedersen") {
+            addPedersen(b);
+        } else if (builtin.name == "range_check") {
+            addRangeCheckBuiltin(b);
+        } else if (builtin.name == "ecdsa") {
+            addEcdsa(b);
+        } else if (builtin.name == "bitwise") {
+            addBitwise(b);
+        } else if (builtin.name == "ec_op") {
+            addEcOp(b);
+        } else if (builtin.name == "keccak") {
+            addKeccak(b);
+        } else if (builtin.name == "poseidon") {
+            addPoseidon(b);
+        } else if (builtin.name == "range_check96") {
+            addRangeCheck96(b);
+        } else if (builtin.name == "add_mod") {
+            addModBuiltins(b);
+        } else if (builtin.name != "mul_mod") {
+            throw std::runtime_error("layout " + layout.name + ": unknown builtin " + builtin.name);
+        }
+    }
+    air->finish();
+    return air;
+}
+
+} // namespace proofdesk::stark::air

@@ -1,0 +1,62 @@
+#include "CurvePoints.h"
+
+#include "crypto/Pedersen.h"
+#include "crypto/StarkCurve.h"
+
+namespace proofdesk::stark::air {
+
+CurvePoint curvePoint(const crypto::Felt& x, const crypto::Felt& y) {
+    return {Fp::fromFelt(x), Fp::fromFelt(y)};
+}
+
+CurvePoint doubled(const CurvePoint& p) {
+    const auto& [x, y] = p;
+    const Fp slope = (x.square() * Fp::fromU64(3) + curveAlpha()) * y.doubled().inverse();
+    const Fp x2 = slope.square() - x.doubled();
+    return {x2, slope * (x - x2) - y};
+}
+
+CurvePoint added(const CurvePoint& p, const CurvePoint& q) {
+    const Fp slope = (p.second - q.second) * (p.first - q.first).inverse();
+    const Fp x = slope.square() - p.first - q.first;
+    return {x, slope * (p.first - x) - p.second};
+}
+
+std::vector<CurvePoint> doublings(CurvePoint p, std::size_t count) {
+    std::vector<CurvePoint> out;
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        out.push_back(p);
+        if (i + 1 < count) {
+            p = doubled(p);
+        }
+    }
+    return out;
+}
+
+const std::vector<CurvePoint>& pedersenPoints() {
+    static const std::vector<CurvePoint> points = [] {
+        std::vector<CurvePoint> out;
+        for (const auto& [x, y] : crypto::pedersenConstantPoints()) {
+            out.push_back(curvePoint(x, y));
+        }
+        return out;
+    }();
+    return points;
+}
+
+const Fp& curveAlpha() {
+    return Fp::one();
+}
+
+const Fp& curveBeta() {
+    static const Fp value = Fp::fromFelt(crypto::stark::beta());
+    return value;
+}
+
+CurvePoint ecdsaGenerator() {
+    const auto& g = crypto::stark::generator();
+    return curvePoint(g.xFelt(), g.yFelt());
+}
+
+} // namespace proofdesk::stark::air

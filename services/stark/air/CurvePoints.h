@@ -1,0 +1,27 @@
+#pragma once
+
+#include "field/Fp.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace proofdesk::stark::air {
+
+// A point of the STARK curve y² = x³ + x + β in affine coordinates.
+using CurvePoint = std::pair<Fp, Fp>;
+
+CurvePoint curvePoint(const crypto::Felt& x, const crypto::Felt& y);
+CurvePoint doubled(const CurvePoint& p);
+CurvePoint added(const CurvePoint& p, const CurvePoint& q); // p ≠ ±q
+// p, 2p, 4p, …, 2^(count−1)·p.
+std::vector<CurvePoint> doublings(CurvePoint p, std::size_t count);
+
+// The Pedersen hash's shift point and its four base points (P1 … P4).
+const std::vector<CurvePoint>& pedersenPoints();
+// The curve's α and β, and the ECDSA generator.
+const Fp& curveAlpha();
+const Fp& curveBeta();
+CurvePoint ecdsaGenerator();
+
+} // namespace proofdesk::stark::air

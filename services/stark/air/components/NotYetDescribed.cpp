@@ -1,0 +1,32 @@
+#include "air/AirBuilder.h"
+
+#include <stdexcept>
+
+namespace proofdesk::stark::air {
+namespace {
+[[noreturn]] void missing(const AirBuilder& b, const std::string& builtin) {
+    throw std::runtime_error("layout " + b.layout().name + ": the " + builtin +
+                             " builtin's constraints are not described yet");
+}
+} // namespace
+
+void addEcdsa(AirBuilder& b) {
+    missing(b, "ecdsa");
+}
+void addEcOp(AirBuilder& b) {
+    missing(b, "ec_op");
+}
+void addKeccak(AirBuilder& b) {
+    missing(b, "keccak");
+}
+void addPoseidon(AirBuilder& b) {
+    missing(b, "poseidon");
+}
+void addRangeCheck96(AirBuilder& b) {
+    missing(b, "range_check96");
+}
+void addModBuiltins(AirBuilder& b) {
+    missing(b, "add_mod/mul_mod");
+}
+
+} // namespace proofdesk::stark::air

@@ -1,0 +1,241 @@
+#include "StarkVerifier.h"
+
+#include "air/Air.h"
+#include "channel/ProofReader.h"
+#include "fri/FriVerifier.h"
+
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <numeric>
+#include <set>
+
+namespace proofdesk::stark {
+namespace {
+
+// Building a layout's AIR is cheap but not free (the keccak layout has thousands of nodes):
+// keep the last few per (layout, steps).
+std::shared_ptr<const air::Air> cachedAir(const air::LayoutSpec& layout, std::uint64_t nSteps) {
+    static std::mutex mutex;
+    static std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<const air::Air>> cache;
+    const std::lock_guard lock(mutex);
+    const auto key = std::make_pair(layout.name, nSteps);
+    if (const auto it = cache.find(key); it != cache.end()) {
+        return it->second;
+    }
+    if (cache.size() >= 16) {
+        cache.clear();
+    }
+    std::shared_ptr<const air::Air> air = air::buildAir(layout, nSteps);
+    cache[key] = air;
+    return air;
+}
+
+const air::LayoutSpec& layoutOf(const PublicInput& input) {
+    const air::LayoutSpec* layout = air::layoutNamed(input.layout);
+    if (!layout) {
+        std::string known;
+        for (const std::string& name : air::layoutNames()) {
+            known += (known.empty() ? "" : ", ") + name;
+        }
+        throw Rejection(Stage::Parameters, "unknown layout \"" + input.layout.substr(0, 64) +
+                                               "\" (known: " + known + ")");
+    }
+    return *layout;
+}
+
+} // namespace
+
+void checkParametersFit(const ProofParameters& parameters, const PublicInput& input) {
+    const air::LayoutSpec& layout = layoutOf(input);
+    validatePublicInput(input, layout);
+    const int logTrace = std::countr_zero(input.nSteps * layout.cpuRows());
+    const int logDomain = logTrace + parameters.logCosets;
+    if (parameters.logCosets < 1) {
+        throw Rejection(Stage::Parameters,
+                        "log_n_cosets is 0: the composition of degree 2 needs at least 2 cosets");
+    }
+    if (logDomain > 40) {
+        throw Rejection(Stage::Parameters, "the evaluation domain of 2^" +
+                                               std::to_string(logDomain) + " points is too large");
+    }
+    const int stepSum = std::accumulate(parameters.friSteps.begin(), parameters.friSteps.end(), 0);
+    const int logLast = std::countr_zero(parameters.lastLayerDegreeBound);
+    if (stepSum + logLast != logTrace) {
+        throw Rejection(Stage::Parameters,
+                        "FRI steps sum to " + std::to_string(stepSum) +
+                            " and the last layer has 2^" + std::to_string(logLast) +
+                            " coefficients, but the trace needs 2^" + std::to_string(logTrace) +
+                            " (steps + log2(last layer) = " + std::to_string(logTrace) + ")");
+    }
+}
+
+VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInput& input,
+                              SeedVariant variant, std::vector<std::uint8_t> proof) {
+    checkParametersFit(parameters, input);
+    const air::LayoutSpec& layout = layoutOf(input);
+    std::shared_ptr<const air::Air> air;
+    try {
+        air = cachedAir(layout, input.nSteps);
+    } catch (const std::exception& e) {
+        throw Rejection(Stage::Parameters, e.what());
+    }
+    const std::uint64_t traceLength = air->traceLength();
+    const int logTrace = std::countr_zero(traceLength);
+    const int logDomain = logTrace + parameters.logCosets;
+
+    VerificationTrace trace;
+    trace.maskSize = air->mask().size();
+    trace.constraints = air->constraints().size();
+    trace.proofBytes = proof.size();
+
+    const std::vector<std::uint8_t> seedBytes = publicInputSeedBytes(
+        input, layout, variant, parameters.verifierFriendlyLayers, parameters.pageHash);
+    const auto seed = NamedHash::named(parameters.seedHash())->hashBytes(seedBytes);
+    auto transcript = seed ? makeTranscript(parameters.channelHash, *seed) : nullptr;
+    if (!transcript) {
+        throw Rejection(Stage::Parameters, "the channel cannot start from the public input");
+    }
+    ProofReader reader(std::move(proof), *transcript);
+
+    // Commitments, interaction, composition.
+    const Digest traceRoot = reader.readCommitment("the trace commitment");
+    std::map<std::string, Fp> values = publicValues(input, layout);
+    std::vector<Fp> interaction;
+    for (const std::string& name : air->interactionElements()) {
+        values[name] = reader.drawFelt();
+        if (getenv("STARK_DEBUG"))
+            fprintf(stderr, "interaction %s = %s\n", name.c_str(),
+                    values[name].toFelt().toHex().c_str());
+    }
+    values["memory/public_memory_prod"] =
+        publicMemoryProduct(input, values.at("memory/perm/z"), values.at("memory/perm/alpha"),
+                            traceLength / layout.column("orig/public_memory/addr").step);
+    if (layout.dilutedSpacing) {
+        values["diluted/final_cum_val"] =
+            dilutedFinalValue(*layout.dilutedSpacing, layout.dilutedBits, values.at("diluted/z"),
+                              values.at("diluted/alpha"));
+    }
+    const Digest interactionRoot = reader.readCommitment("the interaction trace commitment");
+    const Fp constraintAlpha = reader.drawFelt();
+    const Digest compositionRoot = reader.readCommitment("the composition commitment");
+
+    // Out-of-domain sampling.
+    const Fp z = reader.drawFelt();
+    if (getenv("STARK_DEBUG"))
+        fprintf(stderr, "alpha %s z %s\n", constraintAlpha.toFelt().toHex().c_str(),
+                z.toFelt().toHex().c_str());
+    const std::size_t maskSize = air->mask().size();
+    const std::vector<Fp> oods = reader.readFelts(
+        maskSize + 2, parameters.verifierFriendlyChannelUpdates, "the out-of-domain values");
+    const std::vector<Fp> maskValues(oods.begin(), oods.begin() + std::ptrdiff_t(maskSize));
+    const Fp traceSide = air->compositionAt(z, maskValues, values, constraintAlpha);
+    if (getenv("STARK_DEBUG")) {
+        FILE* f = fopen("/tmp/stark_debug.txt", "w");
+        fprintf(f, "z %s\nalpha %s\n", z.toFelt().toHex().c_str(),
+                constraintAlpha.toFelt().toHex().c_str());
+        for (std::size_t i = 0; i < maskSize; ++i)
+            fprintf(f, "mask %zu %lld %s\n", air->mask()[i].column, (long long)air->mask()[i].row,
+                    oods[i].toFelt().toHex().c_str());
+        for (const auto& [k, v] : values)
+            fprintf(f, "value %s %s\n", k.c_str(), v.toFelt().toHex().c_str());
+        for (std::size_t i = 0; i < air->periodicColumns().size(); ++i)
+            fprintf(f, "periodic %s %s\n", air->periodicColumns()[i].name.c_str(),
+                    air->periodicAt(i, z).toFelt().toHex().c_str());
+        for (std::size_t c = 0; c < air->constraints().size(); ++c) {
+            std::map<std::string, Fp> dummy;
+            fprintf(f, "constraint %zu %s %s\n", c, air->constraints()[c].name.c_str(),
+                    air->constraintValue(c, z, maskValues, values).toFelt().toHex().c_str());
+        }
+        fprintf(f, "total %s composition %s\n", traceSide.toFelt().toHex().c_str(),
+                (oods[maskSize] + oods[maskSize + 1] * z).toFelt().toHex().c_str());
+        fclose(f);
+    }
+    const Fp compositionSide = oods[maskSize] + oods[maskSize + 1] * z;
+    if (traceSide != compositionSide) {
+        throw Rejection(Stage::OutOfDomain,
+                        "out-of-domain check: the layout's constraints at the sampled point differ "
+                        "from the committed composition (wrong statement, layout or seed)");
+    }
+    const Fp deepAlpha = reader.drawFelt();
+
+    // FRI.
+    FriParameters fri;
+    fri.logDomain = logDomain;
+    fri.steps = parameters.friSteps;
+    fri.lastLayerDegreeBound = parameters.lastLayerDegreeBound;
+    fri.queries = parameters.queries;
+    fri.proofOfWorkBits = parameters.proofOfWorkBits;
+    const FriCommitment friCommitment = readFriCommitment(reader, fri);
+    const std::vector<std::uint64_t> queries =
+        drawFriQueries(reader, fri, *NamedHash::named(parameters.powHash));
+    reader.beginQueryPhase();
+
+    // The traces at the queried points of the evaluation domain.
+    const CommitmentHashes hashes{*NamedHash::named(parameters.commitmentHash),
+                                  *NamedHash::named(parameters.verifierFriendlyCommitmentHash),
+                                  parameters.verifierFriendlyLayers};
+    const std::vector<std::uint64_t> indices = firstLayerIndices(fri, queries);
+    const std::uint64_t domainSize = std::uint64_t(1) << logDomain;
+    const auto original = decommitTable(reader, {domainSize, layout.columnsFirst}, traceRoot,
+                                        indices, {}, hashes, Stage::Decommitment, "the trace");
+    const auto interactionRows =
+        decommitTable(reader, {domainSize, layout.columnsInteraction}, interactionRoot, indices, {},
+                      hashes, Stage::Decommitment, "the interaction trace");
+    const auto compositionRows = decommitTable(reader, {domainSize, 2}, compositionRoot, indices,
+                                               {}, hashes, Stage::Decommitment, "the composition");
+
+    // The DEEP composition at each of them:
+    // Σ_i α^i (T_{c_i}(x) − v_i)/(x − z·g^{r_i}) + Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²).
+    const Fp& generator = air->traceGenerator();
+    std::map<std::int64_t, Fp> shiftedPoints;
+    for (const air::MaskItem& item : air->mask()) {
+        if (!shiftedPoints.contains(item.row)) {
+            const std::uint64_t n = traceLength;
+            const std::uint64_t e =
+                std::uint64_t(((item.row % std::int64_t(n)) + std::int64_t(n)) % std::int64_t(n));
+            shiftedPoints[item.row] = z * generator.pow(e);
+        }
+    }
+    const Fp zSquared = z.square();
+    std::map<std::uint64_t, Fp> firstLayer;
+    for (const std::uint64_t index : indices) {
+        const Fp x = fieldGenerator() * friDomainElement(logDomain, 0, index);
+        std::vector<Fp> inverses;
+        std::map<std::int64_t, std::size_t> slot;
+        for (const auto& [row, point] : shiftedPoints) {
+            slot[row] = inverses.size();
+            inverses.push_back(x - point);
+        }
+        inverses.push_back(x - zSquared);
+        invertAll(inverses);
+        const std::vector<Fp>& first = original.at(index);
+        const std::vector<Fp>& second = interactionRows.at(index);
+        Fp sum = Fp::zero();
+        Fp coefficient = Fp::one();
+        for (std::size_t i = 0; i < maskSize; ++i) {
+            const air::MaskItem& item = air->mask()[i];
+            const Fp& cell = item.column < layout.columnsFirst
+                                 ? first[item.column]
+                                 : second[item.column - layout.columnsFirst];
+            sum += coefficient * (cell - oods[i]) * inverses[slot[item.row]];
+            coefficient *= deepAlpha;
+        }
+        const std::vector<Fp>& composition = compositionRows.at(index);
+        for (std::size_t k = 0; k < 2; ++k) {
+            sum += coefficient * (composition[k] - oods[maskSize + k]) * inverses.back();
+            coefficient *= deepAlpha;
+        }
+        firstLayer[index] = sum;
+    }
+
+    verifyFriDecommitment(reader, fri, friCommitment, queries, firstLayer, hashes);
+    if (reader.remaining() != 0) {
+        throw Rejection(Stage::Transcript, "the proof has " + withThousands(reader.remaining()) +
+                                               " bytes after its last decommitment");
+    }
+    return trace;
+}
+
+} // namespace proofdesk::stark

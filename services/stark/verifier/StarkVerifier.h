@@ -1,0 +1,28 @@
+#pragma once
+
+#include "proof/ProofParameters.h"
+#include "proof/PublicInput.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace proofdesk::stark {
+
+// What the verifier learned while checking, for the verdict.
+struct VerificationTrace {
+    std::size_t maskSize = 0;
+    std::size_t constraints = 0;
+    std::size_t proofBytes = 0;
+};
+
+// Verifies a Stone proof of the Cairo CPU AIR: the channel seeded from the public input (in the
+// given serialisation variant), the trace, interaction and composition commitments, the
+// out-of-domain check of the layout's constraints, FRI with proof of work, and every
+// decommitment. Throws Rejection naming the first check that fails.
+VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInput& input,
+                              SeedVariant variant, std::vector<std::uint8_t> proof);
+
+// Checks that the parameters fit the statement (FRI degree, domain sizes) before any reading.
+void checkParametersFit(const ProofParameters& parameters, const PublicInput& input);
+
+} // namespace proofdesk::stark
