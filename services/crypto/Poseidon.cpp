@@ -171,6 +171,23 @@ Felt canonical(const Limbs& m) { // m below 2p
 
 } // namespace
 
+std::array<std::array<Felt, 3>, 91> poseidonRoundConstants() {
+    std::array<std::array<Felt, 3>, 91> out;
+    for (std::size_t round = 0; round < 91; ++round) {
+        for (std::size_t j = 0; j < 3; ++j) {
+            out[round][j] = canonical(roundConstants()[round][j]);
+        }
+    }
+    return out;
+}
+
+void hadesPermutationMontgomery(Felt::Limbs& s0, Felt::Limbs& s1, Felt::Limbs& s2) {
+    permute(s0, s1, s2);
+    s0 = mont::reduce(s0);
+    s1 = mont::reduce(s1);
+    s2 = mont::reduce(s2);
+}
+
 void hadesPermutation(std::array<Felt, 3>& state) {
     Limbs s0 = mont::toMont(state[0].limbs());
     Limbs s1 = mont::toMont(state[1].limbs());

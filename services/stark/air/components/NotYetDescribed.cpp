@@ -10,17 +10,8 @@ namespace {
 }
 } // namespace
 
-void addEcdsa(AirBuilder& b) {
-    missing(b, "ecdsa");
-}
-void addEcOp(AirBuilder& b) {
-    missing(b, "ec_op");
-}
 void addKeccak(AirBuilder& b) {
     missing(b, "keccak");
-}
-void addPoseidon(AirBuilder& b) {
-    missing(b, "poseidon");
 }
 void addRangeCheck96(AirBuilder& b) {
     missing(b, "range_check96");

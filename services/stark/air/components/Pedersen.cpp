@@ -1,4 +1,4 @@
-#include "air/AirBuilder.h"
+#include "SubsetSum.h"
 #include "air/CurvePoints.h"
 
 // The Pedersen builtin: H(a, b) = [shift + a_low·P1 + a_high·P2 + b_low·P3 + b_high·P4].x, each
@@ -48,51 +48,13 @@ void addPedersen(AirBuilder& b) {
     const auto& shift = pedersenPoints()[0];
 
     const Domain perElement = {b.rows(element)};
-    const Domain notLastUnit = {b.rows(element, 255 * unit)};
-    const Domain everyUnit = {b.rows(unit)};
     for (std::uint64_t r = 0; r < repetitions; ++r) {
         const std::string hashName = "pedersen/hash" + std::to_string(r);
         const std::string sum = hashName + "/ec_subset_sum";
-        const std::string selector = sum + "/selector";
-        const auto s = [&](int k) { return b.at(selector, k); };
-        const auto sBit = [&](int k) { return s(k) - s(k + 1) * 2; };
-        const Expr ones196 = b.at(sum + "/bit_unpacking/prod_ones196");
-        const Expr ones192 = b.at(sum + "/bit_unpacking/prod_ones192");
         const std::string psX = sum + "/partial_sum/x";
         const std::string psY = sum + "/partial_sum/y";
-        const Expr slope = b.at(sum + "/slope");
-        const Expr bit = sBit(0);
-        const Expr bitNeg = b.one() - bit;
-
-        // ones196 = bit251·bit196 and ones192 = ones196·bit192: when the top bits are set, the
-        // bits below them must be zero (the input stays below p).
-        b.constraint(sum + "/bit_unpacking/last_one_is_zero", ones192 * sBit(0), {}, perElement);
-        b.constraint(sum + "/bit_unpacking/zeroes_between_ones0",
-                     ones192 * (s(1) - b.powerOfTwo(191) * s(192)), {}, perElement);
-        b.constraint(sum + "/bit_unpacking/cumulative_bit192", ones192 - ones196 * sBit(192), {},
-                     perElement);
-        b.constraint(sum + "/bit_unpacking/zeroes_between_ones192", ones196 * (s(193) - s(196) * 8),
-                     {}, perElement);
-        b.constraint(sum + "/bit_unpacking/cumulative_bit196", ones196 - sBit(251) * sBit(196), {},
-                     perElement);
-        b.constraint(sum + "/bit_unpacking/zeroes_between_ones196",
-                     sBit(251) * (s(197) - b.powerOfTwo(54) * s(251)), {}, perElement);
-        b.constraint(sum + "/booleanity_test", bit * (bit - 1), notLastUnit, everyUnit);
-        b.constraint(sum + "/bit_extraction_end", s(0), {}, {b.rows(element, 252 * unit)});
-        b.constraint(sum + "/zeros_tail", s(0), {}, {b.rows(element, 255 * unit)});
-        b.constraint(sum + "/add_points/slope",
-                     bit * (b.at(psY) - pointY) - slope * (b.at(psX) - pointX), notLastUnit,
-                     everyUnit);
-        b.constraint(sum + "/add_points/x",
-                     slope * slope - bit * (b.at(psX) + pointX + b.at(psX, 1)), notLastUnit,
-                     everyUnit);
-        b.constraint(sum + "/add_points/y",
-                     bit * (b.at(psY) + b.at(psY, 1)) - slope * (b.at(psX) - b.at(psX, 1)),
-                     notLastUnit, everyUnit);
-        b.constraint(sum + "/copy_point/x", bitNeg * (b.at(psX, 1) - b.at(psX)), notLastUnit,
-                     everyUnit);
-        b.constraint(sum + "/copy_point/y", bitNeg * (b.at(psY, 1) - b.at(psY)), notLastUnit,
-                     everyUnit);
+        addBitUnpacking(b, sum, sum + "/selector", perElement);
+        addSubsetSum(b, {sum, unit, element, 252, 256, false}, pointX, pointY);
         b.constraint(hashName + "/copy_point/x", b.at(psX, 256) - b.at(psX, 255),
                      {b.rows(hash, element)}, perElement);
         b.constraint(hashName + "/copy_point/y", b.at(psY, 256) - b.at(psY, 255),
