@@ -12,6 +12,7 @@ void printUsage() {
                "       proofdesk credits show|set ...     a project's proof-service credits\n"
                "       proofdesk cairo-run --program P.json [cairo-run flags]\n"
                "       proofdesk program-hash P.json      Cairo 0 program hash (Pedersen chain)\n"
+               "       proofdesk verify PROOF.json        verify a Stone proof (our verifier)\n"
                "Run a subcommand with --help for its options.\n",
                stdout);
 }
@@ -31,6 +32,9 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(command, "cairo-run") == 0) {
         return runCairoRunCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "verify") == 0) {
+        return runVerifyCommand(argc - 1, argv + 1);
     }
     if (std::strcmp(command, "program-hash") == 0) {
         return runProgramHashCommand(argc - 1, argv + 1);

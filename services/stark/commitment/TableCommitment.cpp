@@ -3,8 +3,6 @@
 #include "channel/ProofReader.h"
 
 #include <bit>
-#include <cstdio>
-#include <cstdlib>
 
 namespace proofdesk::stark {
 
@@ -127,15 +125,6 @@ decommitTable(ProofReader& reader, const TableShape& shape, const Digest& root,
             it = sibling != level.end() && (index % 2 == 0) ? std::next(it, 2) : std::next(it);
         }
         level = std::move(parents);
-    }
-    if (getenv("STARK_DEBUG")) {
-        fprintf(stderr, "%s: height %d, computed root ", name.c_str(), height);
-        for (auto c : level.begin()->second)
-            fprintf(stderr, "%02x", c);
-        fprintf(stderr, " expected ");
-        for (auto c : root)
-            fprintf(stderr, "%02x", c);
-        fprintf(stderr, "\n");
     }
     if (level.size() != 1 || level.begin()->second != root) {
         throw failed("Merkle root mismatch");

@@ -296,6 +296,11 @@ Fp publicMemoryProduct(const PublicInput& input, const Fp& z, const Fp& alpha,
 }
 
 Fp dilutedFinalValue(std::uint64_t spacing, std::uint64_t bits, const Fp& z, const Fp& alpha) {
+    // u_j depends only on j's trailing zeros, so the steps j = 1 … 2^(i+1) − 1 are the steps of
+    // 1 … 2^i − 1, then j = 2^i, then the first block again. Writing the first block as the map
+    // r ↦ P_i·r + α·Q_i, one step with x = u_{2^i} gives
+    //   P_{i+1} = P_i²·(1 + z·x),  Q_{i+1} = P_i·Q_i·(1 + z·x) + P_i·x² + Q_i,
+    // from P_1 = 1 + z, Q_1 = 1 (u_1 = 1); r_{2^n} = P_n + α·Q_n as r_1 = 1.
     const auto dilute = [&](std::uint64_t value) {
         Fp out = Fp::zero();
         Fp weight = Fp::one();
@@ -308,18 +313,17 @@ Fp dilutedFinalValue(std::uint64_t spacing, std::uint64_t bits, const Fp& z, con
         }
         return out;
     };
-    // u_j depends only on j's trailing zeros: precompute one per bit.
-    std::vector<Fp> differences;
-    for (std::uint64_t i = 0; i < bits; ++i) {
+    Fp p = Fp::one() + z;
+    Fp q = Fp::one();
+    for (std::uint64_t i = 1; i < bits; ++i) {
         const std::uint64_t j = std::uint64_t(1) << i;
-        differences.push_back(dilute(j) - dilute(j - 1));
+        const Fp x = dilute(j) - dilute(j - 1);
+        const Fp factor = Fp::one() + z * x;
+        const Fp nextP = p.square() * factor;
+        q = p * q * factor + p * x.square() + q;
+        p = nextP;
     }
-    Fp r = Fp::one();
-    for (std::uint64_t j = 1; j < (std::uint64_t(1) << bits); ++j) {
-        const Fp& u = differences[std::size_t(std::countr_zero(j))];
-        r = r * (z * u + Fp::one()) + alpha * u.square();
-    }
-    return r;
+    return p + alpha * q;
 }
 
 } // namespace proofdesk::stark

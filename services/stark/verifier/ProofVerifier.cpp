@@ -1,5 +1,6 @@
 #include "ProofVerifier.h"
 
+#include "air/Layout.h"
 #include "core/BoundedJson.h"
 
 #include <chrono>
@@ -20,6 +21,38 @@ int hexValue(char c) {
         return c - 'A' + 10;
     }
     return -1;
+}
+
+void readStatementInto(Verdict& verdict, const VerifyOptions& options) {
+    const air::LayoutSpec* layout = air::layoutNamed(verdict.publicInput->layout);
+    if (!layout) {
+        verdict.statementError = "unknown layout";
+        return;
+    }
+    try {
+        validatePublicInput(*verdict.publicInput, *layout);
+    } catch (const Rejection& rejection) {
+        verdict.statementError = rejection.what();
+        return;
+    }
+    std::vector<MemoryVerification> modes;
+    if (options.memoryVerification) {
+        modes = {*options.memoryVerification};
+    } else {
+        modes = {MemoryVerification::Strict, MemoryVerification::Relaxed,
+                 MemoryVerification::Cairo1};
+    }
+    for (const MemoryVerification mode : modes) {
+        try {
+            verdict.statement = readStatement(*verdict.publicInput, mode);
+            verdict.statementError.clear();
+            return;
+        } catch (const Rejection& rejection) {
+            if (verdict.statementError.empty()) {
+                verdict.statementError = rejection.what();
+            }
+        }
+    }
 }
 
 } // namespace
@@ -84,6 +117,7 @@ Verdict verifyStoneProof(const nlohmann::json& proof, const VerifyOptions& optio
         verdict.securityBits = securityBits(*verdict.parameters);
         verdict.publicInput = parsePublicInput(proof.at("public_input"));
         std::vector<std::uint8_t> bytes = proofBytesFromHex(hex.get<std::string>());
+        readStatementInto(verdict, options);
 
         std::vector<SeedVariant> variants;
         if (options.seedVariant) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "StarkVerifier.h"
+#include "proof/Statement.h"
 #include "verifier/Rejection.h"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,9 @@ namespace proofdesk::stark {
 struct VerifyOptions {
     // The public input serialisation the channel was seeded with; absent: stone6, then stone5.
     std::optional<SeedVariant> seedVariant;
+    // How the public memory reads as a program and output; absent: the first of strict, relaxed
+    // and cairo1 that holds.
+    std::optional<MemoryVerification> memoryVerification;
 };
 
 // The verifier's answer about one proof file.
@@ -25,6 +29,10 @@ struct Verdict {
     std::optional<PublicInput> publicInput;
     std::optional<SeedVariant> seedVariant; // the one the proof verified (or was checked) under
     int securityBits = 0;
+    // What the proof states (program, output, facts), read even when the proof is rejected if
+    // the public input allows; statementError says why it could not be read.
+    std::optional<Statement> statement;
+    std::string statementError;
     VerificationTrace trace;
     double milliseconds = 0;
 };

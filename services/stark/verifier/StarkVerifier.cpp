@@ -5,8 +5,6 @@
 #include "fri/FriVerifier.h"
 
 #include <bit>
-#include <cstdio>
-#include <cstdlib>
 #include <mutex>
 #include <numeric>
 #include <set>
@@ -98,16 +96,19 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
         throw Rejection(Stage::Parameters, "the channel cannot start from the public input");
     }
     ProofReader reader(std::move(proof), *transcript);
+    std::size_t sectionStart = 0;
+    const auto section = [&](const std::string& name) {
+        trace.sections.push_back({name, sectionStart, reader.position()});
+        sectionStart = reader.position();
+    };
 
     // Commitments, interaction, composition.
     const Digest traceRoot = reader.readCommitment("the trace commitment");
+    section("trace commitment");
     std::map<std::string, Fp> values = publicValues(input, layout);
     std::vector<Fp> interaction;
     for (const std::string& name : air->interactionElements()) {
         values[name] = reader.drawFelt();
-        if (getenv("STARK_DEBUG"))
-            fprintf(stderr, "interaction %s = %s\n", name.c_str(),
-                    values[name].toFelt().toHex().c_str());
     }
     values["memory/public_memory_prod"] =
         publicMemoryProduct(input, values.at("memory/perm/z"), values.at("memory/perm/alpha"),
@@ -118,40 +119,19 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
                               values.at("diluted/alpha"));
     }
     const Digest interactionRoot = reader.readCommitment("the interaction trace commitment");
+    section("interaction commitment");
     const Fp constraintAlpha = reader.drawFelt();
     const Digest compositionRoot = reader.readCommitment("the composition commitment");
+    section("composition commitment");
 
     // Out-of-domain sampling.
     const Fp z = reader.drawFelt();
-    if (getenv("STARK_DEBUG"))
-        fprintf(stderr, "alpha %s z %s\n", constraintAlpha.toFelt().toHex().c_str(),
-                z.toFelt().toHex().c_str());
     const std::size_t maskSize = air->mask().size();
     const std::vector<Fp> oods = reader.readFelts(
         maskSize + 2, parameters.verifierFriendlyChannelUpdates, "the out-of-domain values");
+    section("out-of-domain values");
     const std::vector<Fp> maskValues(oods.begin(), oods.begin() + std::ptrdiff_t(maskSize));
     const Fp traceSide = air->compositionAt(z, maskValues, values, constraintAlpha);
-    if (getenv("STARK_DEBUG")) {
-        FILE* f = fopen("/tmp/stark_debug.txt", "w");
-        fprintf(f, "z %s\nalpha %s\n", z.toFelt().toHex().c_str(),
-                constraintAlpha.toFelt().toHex().c_str());
-        for (std::size_t i = 0; i < maskSize; ++i)
-            fprintf(f, "mask %zu %lld %s\n", air->mask()[i].column, (long long)air->mask()[i].row,
-                    oods[i].toFelt().toHex().c_str());
-        for (const auto& [k, v] : values)
-            fprintf(f, "value %s %s\n", k.c_str(), v.toFelt().toHex().c_str());
-        for (std::size_t i = 0; i < air->periodicColumns().size(); ++i)
-            fprintf(f, "periodic %s %s\n", air->periodicColumns()[i].name.c_str(),
-                    air->periodicAt(i, z).toFelt().toHex().c_str());
-        for (std::size_t c = 0; c < air->constraints().size(); ++c) {
-            std::map<std::string, Fp> dummy;
-            fprintf(f, "constraint %zu %s %s\n", c, air->constraints()[c].name.c_str(),
-                    air->constraintValue(c, z, maskValues, values).toFelt().toHex().c_str());
-        }
-        fprintf(f, "total %s composition %s\n", traceSide.toFelt().toHex().c_str(),
-                (oods[maskSize] + oods[maskSize + 1] * z).toFelt().toHex().c_str());
-        fclose(f);
-    }
     const Fp compositionSide = oods[maskSize] + oods[maskSize + 1] * z;
     if (traceSide != compositionSide) {
         throw Rejection(Stage::OutOfDomain,
@@ -168,8 +148,10 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
     fri.queries = parameters.queries;
     fri.proofOfWorkBits = parameters.proofOfWorkBits;
     const FriCommitment friCommitment = readFriCommitment(reader, fri);
+    section("FRI commitments and last layer");
     const std::vector<std::uint64_t> queries =
         drawFriQueries(reader, fri, *NamedHash::named(parameters.powHash));
+    section("proof-of-work nonce");
     reader.beginQueryPhase();
 
     // The traces at the queried points of the evaluation domain.
@@ -180,11 +162,14 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
     const std::uint64_t domainSize = std::uint64_t(1) << logDomain;
     const auto original = decommitTable(reader, {domainSize, layout.columnsFirst}, traceRoot,
                                         indices, {}, hashes, Stage::Decommitment, "the trace");
+    section("trace decommitment");
     const auto interactionRows =
         decommitTable(reader, {domainSize, layout.columnsInteraction}, interactionRoot, indices, {},
                       hashes, Stage::Decommitment, "the interaction trace");
+    section("interaction decommitment");
     const auto compositionRows = decommitTable(reader, {domainSize, 2}, compositionRoot, indices,
                                                {}, hashes, Stage::Decommitment, "the composition");
+    section("composition decommitment");
 
     // The DEEP composition at each of them:
     // Σ_i α^i (T_{c_i}(x) − v_i)/(x − z·g^{r_i}) + Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²).
@@ -231,6 +216,7 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
     }
 
     verifyFriDecommitment(reader, fri, friCommitment, queries, firstLayer, hashes);
+    section("FRI decommitments");
     if (reader.remaining() != 0) {
         throw Rejection(Stage::Transcript, "the proof has " + withThousands(reader.remaining()) +
                                                " bytes after its last decommitment");
