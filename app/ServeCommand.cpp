@@ -32,17 +32,18 @@ bool readListen(const QCommandLineParser& parser, const QString& name,
 
 QString proverDescription(const proof::ProverSettings& provers) {
     const QString engine = provers.effectiveEngine();
+    const QString verifier = provers.effectiveVerifier() == QStringLiteral("stone")
+                                 ? QStringLiteral("verifier: Stone's %1").arg(provers.stoneVerifier)
+                                 : QStringLiteral("verifier: builtin");
     if (engine == QStringLiteral("stone")) {
-        return QStringLiteral("stone (%1; verifier %2)")
-            .arg(provers.stoneProver, provers.stoneVerifier.isEmpty()
-                                          ? QStringLiteral("not set: real verification fails")
-                                          : provers.stoneVerifier);
+        return QStringLiteral("stone (%1; %2)").arg(provers.stoneProver, verifier);
     }
     if (engine == QStringLiteral("mock")) {
         return QStringLiteral("mock (proofs are mocked: isProofMocked=true, facts in the mocked "
-                              "namespace)");
+                              "namespace; %1)")
+            .arg(verifier);
     }
-    return QStringLiteral("none (proof requests fail)");
+    return QStringLiteral("none (proof requests fail; %1)").arg(verifier);
 }
 
 // Which protections a sandboxed run gets on this host, said once (docs/security.md).
@@ -127,6 +128,11 @@ int runServeCommand(int argc, char** argv) {
     const QCommandLineOption stoneVerifier(
         QStringLiteral("stone-verifier"), QStringLiteral("Path of Stone's cpu_air_verifier."),
         QStringLiteral("path"), settings.value(QStringLiteral("prover/stoneVerifier")).toString());
+    const QCommandLineOption verifier(
+        QStringLiteral("verifier"),
+        QStringLiteral("Proof verification: builtin (Proofdesk's own verifier, the default) or "
+                       "stone (Stone's cpu_air_verifier, given with --stone-verifier)."),
+        QStringLiteral("engine"), settings.value(QStringLiteral("prover/verifier")).toString());
     const QCommandLineOption proverTimeout(
         QStringLiteral("prover-timeout"),
         QStringLiteral("Seconds a Stone run may take before it counts as failed."),
@@ -176,6 +182,7 @@ int runServeCommand(int argc, char** argv) {
     parser.addOption(prover);
     parser.addOption(stoneProver);
     parser.addOption(stoneVerifier);
+    parser.addOption(verifier);
     parser.addOption(proverTimeout);
     parser.addOption(maxSteps);
     parser.addOption(httpThreads);
@@ -214,6 +221,19 @@ int runServeCommand(int argc, char** argv) {
     options.provers.engine = parser.value(prover);
     options.provers.stoneProver = parser.value(stoneProver);
     options.provers.stoneVerifier = parser.value(stoneVerifier);
+    options.provers.verifier = parser.value(verifier);
+    if (!options.provers.verifier.isEmpty() &&
+        options.provers.verifier != QStringLiteral("builtin") &&
+        options.provers.verifier != QStringLiteral("stone")) {
+        err << "--verifier is builtin or stone, got " << options.provers.verifier << Qt::endl;
+        return 2;
+    }
+    if (options.provers.verifier == QStringLiteral("stone") &&
+        options.provers.stoneVerifier.isEmpty()) {
+        err << "--verifier stone needs --stone-verifier PATH (Stone's cpu_air_verifier)"
+            << Qt::endl;
+        return 2;
+    }
     const QString engine = options.provers.effectiveEngine();
     if (engine != QStringLiteral("stone") && engine != QStringLiteral("mock") &&
         engine != QStringLiteral("none")) {

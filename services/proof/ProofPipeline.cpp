@@ -352,16 +352,19 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
 
 void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
     const std::string source = inputText(loaded.inputs, "source");
-    std::optional<std::string> proofText;
+    // The parts a /v1/l2 proof-verification submission gives (absent for other sources).
+    const nlohmann::json parts = {
+        {"stoneVersion", loaded.inputs.value("stoneVersion", std::string())},
+        {"memoryVerification", loaded.inputs.value("memoryVerification", std::string())}};
+    std::string proofPath;
     if (source == "proof") {
         const std::string proofDigest = inputText(loaded.inputs, "proof");
-        proofText = m_artifacts.get(proofDigest);
-        if (!proofText) {
+        if (!m_artifacts.contains(proofDigest)) {
             throw StageFailure(true, "the proof file is missing from the artifact store");
         }
-        const nlohmann::json facts =
-            m_sandbox.inspectForStage({{"proof", m_artifacts.pathOf(proofDigest).toStdString()}})
-                .value("proof", nlohmann::json::object());
+        proofPath = m_artifacts.pathOf(proofDigest).toStdString();
+        const nlohmann::json facts = m_sandbox.inspectForStage({{"proof", proofPath}}, parts)
+                                         .value("proof", nlohmann::json::object());
         RunFacts statement = readRunFacts(facts);
         const auto sharp = facts.value("sharpFactHash", std::string());
         const auto integrity = crypto::Felt::parse(facts.value("integrityFactHash", std::string()));
@@ -382,27 +385,34 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
             {"sharp_fact_hash", *query.sharpFactHash},
             {"integrity_fact_hash", *query.integrityFactHash},
             {"layout", statement.layout},
-            {"stone_version", loaded.inputs.value("stoneVersion", "")},
-            {"memory_verification", loaded.inputs.value("memoryVerification", "")}};
+            {"stone_version", parts["stoneVersion"]},
+            {"memory_verification", parts["memoryVerification"]}};
         addArtifact(loaded, "metadata.json", metadata.dump(2));
         addArtifact(loaded, "output.json", hexList(statement.output).dump());
         addStoredArtifact(loaded, "proof.json", proofDigest);
     }
     const bool mocked = loaded.inputs.value("mockFactHash", false) || loaded.query.isProofMocked;
     if (!mocked) {
-        if (!proofText) {
+        if (proofPath.empty()) {
             // Written when PROOF_GENERATION finished, in an earlier job.
             try {
-                proofText = artifact(loaded.query.id, "proof.json").bytes;
+                proofPath = artifact(loaded.query.id, "proof.json", false).path;
             } catch (const ServiceError&) {
                 throw StageFailure(true, "the proof is missing from the artifact store");
             }
         }
-        const QString workDir =
-            m_workDir + QLatin1Char('/') + qstr(loaded.query.id) + QStringLiteral("-verify");
-        QDir(workDir).removeRecursively();
-        verifyWithStone(m_provers, *proofText, workDir, context);
-        QDir(workDir).removeRecursively();
+        if (m_provers.effectiveVerifier() == QStringLiteral("stone")) {
+            const std::optional<std::string> proofText =
+                m_artifacts.get(ArtifactStore::sha256OfFile(proofPath));
+            const QString workDir =
+                m_workDir + QLatin1Char('/') + qstr(loaded.query.id) + QStringLiteral("-verify");
+            QDir(workDir).removeRecursively();
+            verifyWithStone(m_provers, proofText.value_or(std::string()), workDir, context);
+            QDir(workDir).removeRecursively();
+        } else {
+            addArtifact(loaded, "verification.json",
+                        verifyBuiltin(proofPath, parts, context).dump(2));
+        }
     }
     NewFact fact;
     fact.chain = loaded.query.chain;
@@ -410,6 +420,37 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
                                                : loaded.query.sharpFactHash.value_or("");
     fact.mocked = mocked;
     loaded.newFact = fact;
+}
+
+nlohmann::json ProofService::verifyBuiltin(const std::string& proofPath,
+                                           const nlohmann::json& parts, JobContext& context) {
+    const auto cancelled = [&context] { return context.stopRequested(); };
+    const nlohmann::json verdict = m_sandbox.verifyProof({{"proof", proofPath}}, parts, cancelled);
+    if (!verdict.value("valid", false)) {
+        std::string reason =
+            "the proof does not verify: " + verdict.value("failedCheck", std::string());
+        const std::string stoneVersion = parts.value("stoneVersion", std::string());
+        if (!stoneVersion.empty() &&
+            verdict.value("failedStage", std::string()) == "out-of-domain check") {
+            // Say so when the other public-input serialisation is the one the proof was made with.
+            const nlohmann::json other = m_sandbox.verifyProof(
+                {{"proof", proofPath}}, {{"memoryVerification", parts["memoryVerification"]}},
+                cancelled);
+            if (other.value("valid", false)) {
+                reason = "stoneVersion " + stoneVersion +
+                         " was given, but the proof was made with " +
+                         other.value("stoneVersion", std::string()) +
+                         " (its public input is serialised that way)";
+            }
+        }
+        throw StageFailure(false, reason);
+    }
+    const std::string memoryVerification = parts.value("memoryVerification", std::string());
+    if (!memoryVerification.empty() && verdict.contains("statementError")) {
+        throw StageFailure(false, "memoryVerification " + memoryVerification + ": " +
+                                      verdict.value("statementError", std::string()));
+    }
+    return verdict;
 }
 
 void ProofService::reconcile() {

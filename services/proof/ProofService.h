@@ -170,6 +170,11 @@ private:
     void traceGeneration(Loaded& loaded, JobContext& context);
     void proofGeneration(Loaded& loaded, JobContext& context);
     void proofVerification(Loaded& loaded, JobContext& context);
+    // Our own verifier, in a sandboxed child: the verdict, or StageFailure (permanent) naming the
+    // failed check, a stoneVersion the proof was not made with, or a memoryVerification its
+    // public memory does not meet.
+    nlohmann::json verifyBuiltin(const std::string& proofPath, const nlohmann::json& parts,
+                                 JobContext& context);
     void describeStatement(Loaded& loaded, const std::string& programHash,
                            const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
                            const nlohmann::json& executionResources,

@@ -149,6 +149,10 @@ std::string proveWithStone(const ProverSettings& settings, const QString& runDir
     return proof.readAll().toStdString();
 }
 
+QString ProverSettings::effectiveVerifier() const {
+    return verifier == QStringLiteral("stone") ? verifier : QStringLiteral("builtin");
+}
+
 void verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
                      const QString& workDir, const JobContext& context) {
     if (settings.stoneVerifier.isEmpty() || !QFileInfo(settings.stoneVerifier).isExecutable()) {

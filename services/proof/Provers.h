@@ -20,6 +20,9 @@ struct ProverSettings {
     QString engine;      // "stone", "mock" or "none"; empty: stone if stoneProver is set, else mock
     QString stoneProver; // path of cpu_air_prover
     QString stoneVerifier; // path of cpu_air_verifier
+    // Who checks proofs in PROOF_VERIFICATION: our own verifier ("builtin", the default) or
+    // Stone's cpu_air_verifier ("stone", which needs stoneVerifier).
+    QString verifier;
     int timeoutSeconds = 3600;
     // The VM's step limit for one trace generation (and a Stone proof-mode run): a program that
     // runs longer fails with a reason instead of holding a worker forever.
@@ -36,6 +39,7 @@ struct ProverSettings {
     sandbox::Limits sandboxLimits;
 
     QString effectiveEngine() const;
+    QString effectiveVerifier() const;
     // How a query's hints run: native only (cairoVm=rust) or native, then Python.
     cairo::HintOptions hintOptions(const std::string& cairoVm) const;
 };

@@ -1,6 +1,5 @@
 #include "SandboxTasks.h"
 
-#include "StoneProof.h"
 #include "cairo/CairoPie.h"
 #include "cairo/FactHashes.h"
 #include "cairo/HintProcessor.h"
@@ -8,6 +7,8 @@
 #include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
 #include "core/BoundedJson.h"
+#include "stark/verifier/ProofVerifier.h"
+#include "stark/verifier/VerdictJson.h"
 
 #include <filesystem>
 #include <fstream>
@@ -94,25 +95,71 @@ nlohmann::json pieFacts(const ChildContext& context) {
     }
 }
 
-nlohmann::json proofFacts(const ChildContext& context) {
+nlohmann::json readProof(const ChildContext& context) {
     const std::string text = context.readInput("proof", kMaxInputBytes);
     std::string why;
     const nlohmann::json parsed = parseJsonBounded(text, &why);
     if (parsed.is_discarded()) {
         throw TaskError("PROOF_FILE_SHOULD_BE_JSON", "proofFile is " + why);
     }
-    try {
-        const StoneProofStatement statement = parseStoneProof(parsed);
-        return {{"layout", statement.layout},
-                {"nSteps", statement.nSteps},
-                {"programHash", statement.programHash().toHex()},
-                {"output", hexList(statement.output)},
-                {"sharpFactHash", statement.sharpFactHash()},
-                {"integrityFactHash", statement.integrityFactHash().toHex()}};
-    } catch (const StoneProofError& failure) {
+    return parsed;
+}
+
+// What a Stone proof states, read from its public input (stark/proof/Statement.h), under the
+// memory verification the submission asked for (strict, relaxed, cairo1; absent: the first
+// that holds).
+nlohmann::json proofFacts(const ChildContext& context) {
+    const nlohmann::json proof = readProof(context);
+    if (!proof.is_object() || !proof.contains("public_input") || !proof.contains("proof_hex")) {
         throw TaskError("INVALID_PROOF_FILE",
-                        std::string("proofFile is not a Stone proof: ") + failure.what());
+                        "proofFile is not a Stone proof: it needs proof_hex and public_input");
     }
+    try {
+        const stark::PublicInput input = stark::parsePublicInput(proof.at("public_input"));
+        const std::string mode = context.options().value("memoryVerification", std::string());
+        std::vector<stark::MemoryVerification> modes = {stark::MemoryVerification::Strict,
+                                                        stark::MemoryVerification::Relaxed,
+                                                        stark::MemoryVerification::Cairo1};
+        if (const auto named = stark::memoryVerificationNamed(mode)) {
+            modes = {*named};
+        }
+        std::string firstError;
+        for (const stark::MemoryVerification each : modes) {
+            try {
+                const stark::Statement statement = stark::readStatement(input, each);
+                return {{"layout", statement.layout},
+                        {"nSteps", statement.nSteps},
+                        {"programHash",
+                         statement.programHash.value_or(statement.programWordsHash).toHex()},
+                        {"output", hexList(statement.output)},
+                        {"sharpFactHash", statement.sharpFactHash},
+                        {"integrityFactHash", statement.integrityFactHash.toHex()}};
+            } catch (const stark::Rejection& rejection) {
+                if (firstError.empty()) {
+                    firstError = rejection.what();
+                }
+            }
+        }
+        throw TaskError("INVALID_PROOF_FILE",
+                        "proofFile's statement cannot be read: " + firstError);
+    } catch (const stark::Rejection& rejection) {
+        throw TaskError("INVALID_PROOF_FILE",
+                        std::string("proofFile is not a Stone proof: ") + rejection.what());
+    }
+}
+
+// Verifies a Stone proof with our own verifier; the verdict (stark/verifier/VerdictJson.h).
+nlohmann::json verifyProof(const ChildContext& context) {
+    const nlohmann::json proof = readProof(context);
+    stark::VerifyOptions options;
+    const std::string stoneVersion = context.options().value("stoneVersion", std::string());
+    if (stoneVersion == "stone5" || stoneVersion == "stone6") {
+        options.seedVariant =
+            stoneVersion == "stone5" ? stark::SeedVariant::Stone5 : stark::SeedVariant::Stone6;
+    }
+    options.memoryVerification = stark::memoryVerificationNamed(
+        context.options().value("memoryVerification", std::string()));
+    return stark::verdictJson(stark::verifyStoneProof(proof, options));
 }
 
 // What a submission brought, checked in the order the service reports problems.
@@ -245,7 +292,10 @@ nlohmann::json proofModeRun(const ChildContext& context) {
 } // namespace
 
 std::map<std::string, sandbox::TaskFunction> proofSandboxTasks() {
-    return {{"inspect", inspect}, {"trace", trace}, {"proof-mode-run", proofModeRun}};
+    return {{"inspect", inspect},
+            {"trace", trace},
+            {"proof-mode-run", proofModeRun},
+            {"verify-proof", verifyProof}};
 }
 
 } // namespace proofdesk::proof

@@ -97,9 +97,9 @@ nlohmann::json SandboxedWork::inspect(const std::vector<sandbox::SandboxInput>& 
     return outcome.result.value("value", nlohmann::json::object());
 }
 
-nlohmann::json
-SandboxedWork::inspectForStage(const std::vector<sandbox::SandboxInput>& inputs) const {
-    return runStage("inspect", inputs, nlohmann::json::object(), nullptr).facts;
+nlohmann::json SandboxedWork::inspectForStage(const std::vector<sandbox::SandboxInput>& inputs,
+                                              const nlohmann::json& options) const {
+    return runStage("inspect", inputs, options, nullptr).facts;
 }
 
 SandboxedWork::Run SandboxedWork::runStage(const std::string& taskName,
@@ -139,6 +139,12 @@ SandboxedWork::Run SandboxedWork::proofModeRun(const std::vector<sandbox::Sandbo
                                                const nlohmann::json& options,
                                                const std::function<bool()>& cancelled) const {
     return runStage("proof-mode-run", inputs, options, cancelled);
+}
+
+nlohmann::json SandboxedWork::verifyProof(const std::vector<sandbox::SandboxInput>& inputs,
+                                          const nlohmann::json& options,
+                                          const std::function<bool()>& cancelled) const {
+    return runStage("verify-proof", inputs, options, cancelled).facts;
 }
 
 } // namespace proofdesk::proof

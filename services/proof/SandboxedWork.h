@@ -31,7 +31,8 @@ public:
                            const char* fallbackCode) const;
 
     // The same for a pipeline stage: throws StageFailure (permanent for the file's faults).
-    nlohmann::json inspectForStage(const std::vector<sandbox::SandboxInput>& inputs) const;
+    nlohmann::json inspectForStage(const std::vector<sandbox::SandboxInput>& inputs,
+                                   const nlohmann::json& options = nlohmann::json::object()) const;
 
     struct Run {
         nlohmann::json facts;                      // the task's value
@@ -46,6 +47,13 @@ public:
     // private_input.json in the work directory.
     Run proofModeRun(const std::vector<sandbox::SandboxInput>& inputs,
                      const nlohmann::json& options, const std::function<bool()>& cancelled) const;
+
+    // Verifies a Stone proof (input "proof") with our verifier; options: stoneVersion,
+    // memoryVerification. Returns the verdict (stark/verifier/VerdictJson.h); a rejected proof is
+    // a verdict, not a failure. Throws StageFailure when the child cannot finish.
+    nlohmann::json verifyProof(const std::vector<sandbox::SandboxInput>& inputs,
+                               const nlohmann::json& options,
+                               const std::function<bool()>& cancelled) const;
 
     // The options a run takes from the server's settings (layout and cairoVm are the query's).
     nlohmann::json runOptions(const std::string& layout, const std::string& cairoVm) const;

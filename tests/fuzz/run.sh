@@ -9,7 +9,7 @@ seconds=${2:-30}
 shift $(( $# < 2 ? $# : 2 ))
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(fuzz_program_loader fuzz_pie_reader fuzz_stone_proof fuzz_bigint fuzz_rlp fuzz_mpt
+    targets=(fuzz_program_loader fuzz_pie_reader fuzz_stark_verifier fuzz_bigint fuzz_rlp fuzz_mpt
              fuzz_eip712 fuzz_user_request fuzz_grow_order fuzz_multipart fuzz_bootloader_input
              fuzz_selector fuzz_bounded_json fuzz_http_request)
 fi

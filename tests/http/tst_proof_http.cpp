@@ -246,7 +246,7 @@ private slots:
         const Reply submitted = http.postMultipart(
             "/v1/l2/core-query/proof-verification" + key,
             {file("proofFile", proof, "proof.json"), text("mockFactHash", "true"),
-             text("stoneVersion", "stone6"), text("memoryVerification", "strict")});
+             text("stoneVersion", "stone6"), text("memoryVerification", "relaxed")});
         QCOMPARE(submitted.status, 201);
         const json done = waitForEnd(http, submitted.json()["coreQueryId"]);
         const json query = done["coreQuery"];
@@ -280,15 +280,16 @@ private slots:
         COMPARE_JSON(http.get("/fact-registry/L2/" + integrity + "?mocked=false").json()["valid"],
                      json(false));
 
-        // A real verification needs a verifier; without one the query fails saying so.
+        // A real verification runs our verifier: this proof's proof_hex is no STARK proof.
         const Reply unverifiable = http.postMultipart(
             "/v1/l2/core-query/proof-verification" + key,
             {file("proofFile", proof, "proof.json"), text("mockFactHash", "false"),
              text("stoneVersion", "stone5"), text("memoryVerification", "relaxed")});
         const json failed = waitForEnd(http, unverifiable.json()["coreQueryId"])["coreQuery"];
         QCOMPARE(failed["status"].get<std::string>(), std::string("FAILED"));
-        QVERIFY(failed["errorReason"].get<std::string>().find("--stone-verifier") !=
-                std::string::npos);
+        QVERIFY2(failed["errorReason"].get<std::string>().find("the proof does not verify") !=
+                     std::string::npos,
+                 failed.dump().c_str());
         QCOMPARE(failed["isRetriable"].get<bool>(), false);
         QCOMPARE(failed["retryBlockedReason"].get<std::string>(),
                  std::string("NON_RETRIABLE_ERROR"));
@@ -518,6 +519,57 @@ private slots:
         QCOMPARE(refused.json()["message"].get<std::string>(),
                  std::string("CAIRO_VM_PYTHON_DISABLED"));
         QCOMPARE(offHttp.get("/core-queries", keyHeader(offProject)).json()["total"].get<int>(), 0);
+    }
+
+    void realProofsAreVerifiedByOurVerifierAndRegisterRealFacts() {
+        // A Stone proof from ../shared/fixtures through the L2 route with mockFactHash=false: our
+        // verifier accepts it, its Integrity fact lands in the real namespace; the same proof with
+        // one bit flipped ends FAILED naming the check; a wrong stoneVersion is named as such.
+        QFile proofFile(QStringLiteral(
+            PROOFDESK_FIXTURES_DIR
+            "/cairo/proofs/stone/integrity_recursive_cairo0_stone6_keccak_160_lsb.json"));
+        if (!proofFile.open(QIODevice::ReadOnly)) {
+            QSKIP("../shared/fixtures is not present");
+        }
+        const std::string proof = proofFile.readAll().toStdString();
+        TestServer server;
+        const Project project = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const std::string key = "?apiKey=" + project.key;
+        const auto submit = [&](const std::string& body, const char* stoneVersion) {
+            const Reply reply = http.postMultipart(
+                "/v1/l2/core-query/proof-verification" + key,
+                {file("proofFile", body, "proof.json"), text("mockFactHash", "false"),
+                 text("stoneVersion", stoneVersion), text("memoryVerification", "strict")});
+            return waitForEnd(http, reply.json()["coreQueryId"])["coreQuery"];
+        };
+        const json done = submit(proof, "stone6");
+        QVERIFY2(done["status"] == "DONE", done.dump().c_str());
+        QCOMPARE(done["isFactMocked"].get<bool>(), false);
+        QCOMPARE(done["layout"].get<std::string>(), std::string("recursive"));
+        const std::string fact = done["integrityFactHash"];
+        COMPARE_JSON(http.get("/fact-registry/L2/" + fact).json()["valid"], json(true));
+        const json verification =
+            http.get("/artifacts/" + done["id"].get<std::string>() + "/verification.json").json();
+        COMPARE_JSON(verification["valid"], json(true));
+        COMPARE_JSON(verification["stoneVersion"], json("stone6"));
+
+        json mutated = json::parse(proof);
+        std::string hex = mutated["proof_hex"];
+        hex[hex.size() - 3000] = hex[hex.size() - 3000] == '0' ? '1' : '0';
+        mutated["proof_hex"] = hex;
+        const json failed = submit(mutated.dump(), "stone6");
+        QCOMPARE(failed["status"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(failed["isRetriable"].get<bool>(), false);
+        QVERIFY2(failed["errorReason"].get<std::string>().find("FRI layer") != std::string::npos,
+                 failed.dump().c_str());
+
+        const json wrongVersion = submit(proof, "stone5");
+        QCOMPARE(wrongVersion["status"].get<std::string>(), std::string("FAILED"));
+        QVERIFY2(wrongVersion["errorReason"].get<std::string>().find(
+                     "stoneVersion stone5 was given, but the proof was made with stone6") !=
+                     std::string::npos,
+                 wrongVersion.dump().c_str());
     }
 
     void bootloaderReadsItsTasksNatively() {

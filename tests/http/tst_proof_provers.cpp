@@ -47,6 +47,7 @@ private slots:
             "echo '{\"proof_hex\": \"0xabc\", \"stub\": true}' > proof.json");
         options.provers.stoneVerifier =
             writeScript(tools.path(), QStringLiteral("verifier"), "test -s proof.json");
+        options.provers.verifier = QStringLiteral("stone");
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());

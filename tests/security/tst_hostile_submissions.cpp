@@ -166,6 +166,8 @@ private slots:
                       {"public_input",
                        {{"layout", "../../../etc/passwd"},
                         {"n_steps", 16},
+                        {"rc_min", 0},
+                        {"rc_max", 10},
                         {"memory_segments", json::object()},
                         {"public_memory", json::array()}}}};
         const std::vector<Part> parts = {text("result", "PROOF_VERIFICATION_ON_L1"),
@@ -178,8 +180,7 @@ private slots:
         proof["public_input"]["n_steps"] = std::numeric_limits<std::uint64_t>::max();
         std::vector<Part> withSteps = parts;
         withSteps.push_back(file("proofFile", proof.dump(), "proof.json"));
-        expectRefused(submit(withSteps), "INVALID_PROOF_FILE",
-                      "n_steps is not a power of two up to 2^32");
+        expectRefused(submit(withSteps), "INVALID_PROOF_FILE", "n_steps is out of range");
     }
 };
 

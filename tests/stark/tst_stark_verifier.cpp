@@ -90,7 +90,8 @@ private slots:
         if (layoutNotDescribed(layout)) {
             QVERIFY(!verdict.valid);
             QVERIFY2(verdict.failedCheck.find("not described yet") != std::string::npos ||
-                         verdict.failedCheck.find("unknown layout") != std::string::npos,
+                         verdict.failedCheck.find("does not describe the layout") !=
+                             std::string::npos,
                      verdict.failedCheck.c_str());
             return;
         }
@@ -273,7 +274,7 @@ private slots:
                                          << QByteArray("\"sha3\"") << QByteArray("commitment_hash");
         QTest::newRow("an unknown layout")
             << QByteArray("/public_input/layout") << QByteArray("\"tiny\"")
-            << QByteArray("unknown layout");
+            << QByteArray("is not a Cairo layout");
         QTest::newRow("n_steps not a power of two")
             << QByteArray("/public_input/n_steps") << QByteArray("65535")
             << QByteArray("power of two");

@@ -1,5 +1,6 @@
 #include "PublicInput.h"
 
+#include "cairo/Layout.h"
 #include "commitment/Hashes.h"
 #include "verifier/Rejection.h"
 
@@ -100,6 +101,9 @@ PublicInput parsePublicInput(const nlohmann::json& json) {
         reject("layout is not a layout name");
     }
     input.layout = layout.get<std::string>();
+    if (!cairo::isLayoutName(input.layout)) {
+        reject("layout \"" + input.layout + "\" is not a Cairo layout");
+    }
     input.nSteps = unsignedValue(member(json, "n_steps", "the public input"), "n_steps", kMaxSteps);
     input.rcMin = unsignedValue(member(json, "rc_min", "the public input"), "rc_min", 0xffff);
     input.rcMax = unsignedValue(member(json, "rc_max", "the public input"), "rc_max", 0xffff);

@@ -37,8 +37,8 @@ const air::LayoutSpec& layoutOf(const PublicInput& input) {
         for (const std::string& name : air::layoutNames()) {
             known += (known.empty() ? "" : ", ") + name;
         }
-        throw Rejection(Stage::Parameters, "unknown layout \"" + input.layout.substr(0, 64) +
-                                               "\" (known: " + known + ")");
+        throw Rejection(Stage::Parameters, "this verifier does not describe the layout " +
+                                               input.layout + " yet (it verifies " + known + ")");
     }
     return *layout;
 }
