@@ -1,6 +1,7 @@
 #include "FactsPage.h"
 
 #include "PageParts.h"
+#include "VerifyProofPanel.h"
 #include "client/ProofClient.h"
 
 #include <QCheckBox>
@@ -20,7 +21,7 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     : QWidget(parent), m_client(client) {
     setObjectName(QStringLiteral("factsPageWidget"));
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(pageTitle(tr("Programs and facts")));
+    layout->addWidget(pageTitle(tr("Programs, facts and proofs")));
 
     m_banner = errorBanner(QStringLiteral("factsErrorBannerLabel"));
     layout->addWidget(m_banner);
@@ -80,6 +81,7 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     m_factResult->setWordWrap(true);
     factForm->addRow(tr("Result"), m_factResult);
     layout->addWidget(facts);
+    layout->addWidget(new VerifyProofPanel);
     layout->addStretch(1);
 
     connect(browse, &QPushButton::clicked, this, [this] {

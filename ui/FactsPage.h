@@ -14,8 +14,9 @@ class ProofClient;
 
 namespace proofdesk::ui {
 
-// Programs and facts: register a compiled program to get its hash (and reuse it in a job), look a
-// fact hash up in a chain's registry, mocked and real namespaces apart.
+// Programs, facts and proofs: register a compiled program to get its hash (and reuse it in a job),
+// look a fact hash up in a chain's registry, mocked and real namespaces apart, and verify a proof
+// file (VerifyProofPanel).
 class FactsPage : public QWidget {
     Q_OBJECT
 public:

@@ -53,7 +53,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     auto* facts = new FactsPage(parts.proofs);
     m_buckets = new BucketsPage(parts.proofs);
     addPage(tr("Proof jobs"), m_jobs);
-    addPage(tr("Programs and facts"), facts);
+    addPage(tr("Programs, facts and proofs"), facts);
     addPage(tr("Buckets"), m_buckets);
     m_dataRequests = new DataRequestsPage(parts.requests);
     m_growOrders = new GrowOrdersPage(parts.requests);

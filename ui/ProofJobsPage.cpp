@@ -252,6 +252,11 @@ QWidget* ProofJobsPage::buildDetail() {
                                              : QString();
     }));
     layout->addLayout(factRow);
+    m_verification = new QLabel;
+    m_verification->setObjectName(QStringLiteral("verificationLabel"));
+    m_verification->setTextFormat(Qt::RichText);
+    m_verification->setVisible(false);
+    layout->addWidget(m_verification);
     m_errorReason = errorBanner(QStringLiteral("errorReasonLabel"));
     layout->addWidget(m_errorReason);
     auto* lower = new QSplitter;
@@ -577,6 +582,7 @@ void ProofJobsPage::loadArtifacts(const QString& queryId) {
     m_artifactsFor = queryId;
     m_artifacts->clear();
     m_download->setEnabled(false);
+    m_verification->setVisible(false);
     m_client->coreQuery(queryId, this, [this, queryId](auto answer) {
         if (queryId != m_artifactsFor || std::holds_alternative<client::ApiError>(answer)) {
             return;
@@ -586,7 +592,31 @@ void ProofJobsPage::loadArtifacts(const QString& queryId) {
             item->setData(Qt::UserRole, QString::fromStdString(url));
             item->setToolTip(QString::fromStdString(url));
             m_artifacts->addItem(item);
+            if (item->text() == QStringLiteral("verification.json")) {
+                showVerification(queryId, QUrl(QString::fromStdString(url)));
+            }
         }
+    });
+}
+
+void ProofJobsPage::showVerification(const QString& queryId, const QUrl& url) {
+    m_client->artifactJson(url, this, [this, queryId](auto answer) {
+        if (queryId != m_artifactsFor || std::holds_alternative<client::ApiError>(answer)) {
+            return;
+        }
+        const nlohmann::json& verdict = std::get<nlohmann::json>(answer);
+        const int bits = verdict.value("securityBits", 0);
+        m_verification->setText(
+            verdict.value("valid", false)
+                ? tr("<span style='color:#2e9d4f'>✔ Verified</span> by Proofdesk's verifier: %1, "
+                     "%2 bits of security%3")
+                      .arg(QString::fromStdString(verdict.value("layout", std::string())))
+                      .arg(bits)
+                      .arg(bits < 80 ? tr(" (weak)") : QString())
+                : tr("<span style='color:#d93f3f'>✖ Not verified</span>: %1")
+                      .arg(QString::fromStdString(verdict.value("failedCheck", std::string()))
+                               .toHtmlEscaped()));
+        m_verification->setVisible(true);
     });
 }
 

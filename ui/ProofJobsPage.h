@@ -78,6 +78,7 @@ private:
     void copyFormAsCurl();
     void showSelected();
     void loadArtifacts(const QString& queryId);
+    void showVerification(const QString& queryId, const QUrl& url);
     void downloadSelectedArtifact();
     void noticeFinishedJobs();
     QString currentQueryId() const;
@@ -106,6 +107,7 @@ private:
     QLabel* m_detailTitle;
     QLabel* m_timeline;
     QLabel* m_factHash;
+    QLabel* m_verification; // the verdict of verification.json, when the query has one
     QLabel* m_errorReason;
     QListWidget* m_artifacts;
     QPushButton* m_download;

@@ -280,6 +280,13 @@ void ProofClient::closeBucket(const QString& id, QObject* context,
         failWith(done));
 }
 
+void ProofClient::artifactJson(const QUrl& url, QObject* context,
+                               std::function<void(Result<nlohmann::json>)> done) {
+    handle(
+        getUrl(url, keyHeader()), context, [done](const nlohmann::json& body) { done(body); },
+        failWith(done));
+}
+
 void ProofClient::download(const QUrl& url, const QString& filePath, QObject* context,
                            std::function<void(Result<qint64>)> done) {
     handleBytes(

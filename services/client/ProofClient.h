@@ -111,6 +111,9 @@ public:
 
     // Fetches an artifact URL (a metadataUrls entry) into `filePath`, written atomically;
     // answers the number of bytes written.
+    // A JSON artifact (verification.json, metadata.json) read into memory.
+    void artifactJson(const QUrl& url, QObject* context,
+                      std::function<void(Result<nlohmann::json>)> done);
     void download(const QUrl& url, const QString& filePath, QObject* context,
                   std::function<void(Result<qint64>)> done);
 

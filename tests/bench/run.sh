@@ -18,6 +18,7 @@ echo "== chain (headers, MMRs, 10,000-block request)"; build-rel/tests/chain_ben
 echo "== load (wrk)"; tests/bench/proof_load.sh build-rel/app/proofdesk "$LOAD_SECONDS" | tee "$OUT/load.txt"
 echo "== HTTP edge (wrk vs nginx, slow clients, uploads)"; tests/bench/edge_bench.sh build-rel/app/proofdesk "$LOAD_SECONDS" | tee "$OUT/edge.txt"
 echo "== sandboxed trace generation"; build-rel/tests/sandbox_bench --runs 50 | tee "$OUT/sandbox.txt"
+echo "== STARK verifier (fixture proofs)"; build-rel/tests/stark_verifier_bench | tee "$OUT/stark.txt"
 if [ -x build-rel/tests/console_model_bench ]; then
     echo "== console"
     QT_QPA_PLATFORM=offscreen build-rel/tests/console_model_bench | tee "$OUT/console.txt"
@@ -60,6 +61,9 @@ row "GET /core-query/{id} p99 / nginx's p99, 64 connections" "$(value edge.txt e
 row "fresh client answered with 500 slow clients open (ms)" "$(value edge.txt edge_fresh_client_ms_with_500_slow)" "<" 1000
 row "server peak RSS growth for one 200 MiB upload (MiB)" "$(value edge.txt edge_upload_200mib_peak_growth_mib)" "<" 240
 row "sandboxed trace generation, extra ms over in-process" "$(value sandbox.txt sandbox_trace_overhead_ms)" "<" 15
+row "STARK verify, integrity recursive stone6 keccak, median ms" "$(value stark.txt stark_verify_recursive_stone6_keccak_ms)" "<" 25
+row "STARK verify, slowest fixture proof, median ms" "$(value stark.txt stark_verify_slowest_ms)" "<" 150
+row "STARK verify, peak RSS of the benchmark process (MiB)" "$(value stark.txt stark_verify_peak_rss_mib)" "<" 64
 row "trace-generation queries finished/s" "$(value load.txt load_pipeline_queries_per_second)"
 row "server peak RSS under load (MiB)" "$(value load.txt load_server_peak_rss_mib)"
 stored=$(awk '$1 == "load_acknowledged_stored" {print $2 "/" $3}' "$OUT/load.txt")

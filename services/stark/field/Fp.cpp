@@ -114,6 +114,17 @@ Fp rootOfUnity(int logOrder) {
     return roots[std::size_t(logOrder)];
 }
 
+Fp inverseRootOfUnity(int logOrder) {
+    static const std::array<Fp, 193> inverses = [] {
+        std::array<Fp, 193> table{};
+        for (int i = 0; i <= 192; ++i) {
+            table[std::size_t(i)] = rootOfUnity(i).inverse();
+        }
+        return table;
+    }();
+    return inverses[std::size_t(logOrder)];
+}
+
 void invertAll(std::span<Fp> values) {
     if (values.empty()) {
         return;

@@ -68,6 +68,7 @@ void toMontgomeryBytes(const Fp& value, std::uint8_t out[32]);
 
 // The generator of the subgroup of order 2^logOrder (logOrder ≤ 192): 3^((p−1)/2^logOrder).
 Fp rootOfUnity(int logOrder);
+Fp inverseRootOfUnity(int logOrder);
 // The field's multiplicative generator, 3: the offset of Stone's evaluation cosets.
 const Fp& fieldGenerator();
 // Every element replaced by its inverse with one inversion; all must be nonzero.

@@ -25,7 +25,7 @@ Fp foldCoset(std::vector<Fp> values, Fp evalPoint, int logDomain, int folds,
              std::uint64_t firstIndex) {
     while (values.size() > 1) {
         const int logSize = logDomain - folds;
-        const Fp inverseRoot = rootOfUnity(logSize).inverse();
+        const Fp inverseRoot = inverseRootOfUnity(logSize);
         std::vector<Fp> next;
         next.reserve(values.size() / 2);
         for (std::size_t j = 0; j < values.size(); j += 2) {
