@@ -7,6 +7,7 @@ int runCreditsCommand(int argc, char** argv);
 int runCairoRunCommand(int argc, char** argv);
 int runProgramHashCommand(int argc, char** argv);
 int runVerifyCommand(int argc, char** argv);
+int runProveCommand(int argc, char** argv);
 #ifdef PROOFDESK_WITH_GUI
 int runConsole(int argc, char** argv);
 #endif

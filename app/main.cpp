@@ -13,6 +13,7 @@ void printUsage() {
                "       proofdesk cairo-run --program P.json [cairo-run flags]\n"
                "       proofdesk program-hash P.json      Cairo 0 program hash (Pedersen chain)\n"
                "       proofdesk verify PROOF.json        verify a Stone proof (our verifier)\n"
+               "       proofdesk prove --out_file F ...   prove a Cairo run (our STARK prover)\n"
                "Run a subcommand with --help for its options.\n",
                stdout);
 }
@@ -35,6 +36,9 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(command, "verify") == 0) {
         return runVerifyCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "prove") == 0) {
+        return runProveCommand(argc - 1, argv + 1);
     }
     if (std::strcmp(command, "program-hash") == 0) {
         return runProgramHashCommand(argc - 1, argv + 1);

@@ -201,6 +201,14 @@ std::pair<Limbs, Limbs> divmod(const Limbs& dividend, const Limbs& divisor) {
 // ---- mont ----
 namespace mont {
 
+#ifdef PROOFDESK_MONT_MULX
+// Dynamic initialisation: a product computed before it runs takes the portable path.
+const bool kCpuHasMulx = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+}();
+#endif
+
 Limbs toMont(const Limbs& canonical) {
     return mul(canonical, rSquared());
 }

@@ -3,6 +3,8 @@
 #include "crypto/Pedersen.h"
 #include "crypto/StarkCurve.h"
 
+#include <array>
+
 namespace proofdesk::stark::air {
 
 CurvePoint curvePoint(const crypto::Felt& x, const crypto::Felt& y) {
@@ -42,6 +44,31 @@ const std::vector<CurvePoint>& pedersenPoints() {
         }
         return out;
     }();
+    return points;
+}
+
+const std::vector<CurvePoint>& pedersenUnitPoints(int input) {
+    static const std::array<std::vector<CurvePoint>, 2> units = [] {
+        std::array<std::vector<CurvePoint>, 2> out;
+        for (std::size_t i = 0; i < 2; ++i) {
+            std::vector<CurvePoint> points = doublings(pedersenPoints()[1 + 2 * i], 248);
+            const std::vector<CurvePoint> high = doublings(pedersenPoints()[2 + 2 * i], 4);
+            points.insert(points.end(), high.begin(), high.end());
+            while (points.size() < 256) {
+                points.push_back(points.back());
+            }
+            out[i] = std::move(points);
+        }
+        return out;
+    }();
+    return units[std::size_t(input)];
+}
+
+std::vector<CurvePoint> generatorUnitPoints(std::uint64_t bits, std::uint64_t height) {
+    std::vector<CurvePoint> points = doublings(ecdsaGenerator(), bits);
+    while (points.size() < height) {
+        points.push_back(points.back());
+    }
     return points;
 }
 

@@ -38,9 +38,10 @@ public:
     // algebraic hash of the two digests read as field elements.
     std::optional<Digest> hashPair(const Digest& left, const Digest& right) const;
 
-private:
+    // The digest with the bytes the mask drops zeroed.
     Digest masked(const Digest& digest) const;
 
+private:
     std::string m_name;
     Base m_base = Base::Keccak256;
     int m_keptBytes = 32;

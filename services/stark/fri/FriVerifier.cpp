@@ -71,18 +71,25 @@ FriCommitment readFriCommitment(ProofReader& reader, const FriParameters& parame
     return commitment;
 }
 
-std::vector<std::uint64_t> drawFriQueries(ProofReader& reader, const FriParameters& parameters,
-                                          const NamedHash& powHash) {
-    reader.readProofOfWork(powHash, parameters.proofOfWorkBits);
+std::vector<std::uint64_t>
+drawQueryIndices(const FriParameters& parameters,
+                 const std::function<std::uint64_t(std::uint64_t)>& draw) {
     const std::uint64_t bound = std::uint64_t(1)
                                 << (parameters.logDomain - parameters.steps.front());
     std::vector<std::uint64_t> queries;
     queries.reserve(parameters.queries);
     for (std::uint64_t i = 0; i < parameters.queries; ++i) {
-        queries.push_back(reader.drawNumber(bound));
+        queries.push_back(draw(bound));
     }
     std::sort(queries.begin(), queries.end());
     return queries;
+}
+
+std::vector<std::uint64_t> drawFriQueries(ProofReader& reader, const FriParameters& parameters,
+                                          const NamedHash& powHash) {
+    reader.readProofOfWork(powHash, parameters.proofOfWorkBits);
+    return drawQueryIndices(parameters,
+                            [&](std::uint64_t bound) { return reader.drawNumber(bound); });
 }
 
 std::vector<std::uint64_t> firstLayerIndices(const FriParameters& parameters,

@@ -44,6 +44,12 @@ FriCommitment readFriCommitment(ProofReader& reader, const FriParameters& parame
 std::vector<std::uint64_t> drawFriQueries(ProofReader& reader, const FriParameters& parameters,
                                           const NamedHash& powHash);
 
+// The query indices from a source of draws below a bound (the channel), sorted, duplicates kept
+// — the part of drawFriQueries after the proof of work, shared with the prover.
+std::vector<std::uint64_t>
+drawQueryIndices(const FriParameters& parameters,
+                 const std::function<std::uint64_t(std::uint64_t)>& draw);
+
 // The evaluation-domain indices whose first-layer values FRI needs for these queries.
 std::vector<std::uint64_t> firstLayerIndices(const FriParameters& parameters,
                                              const std::vector<std::uint64_t>& queries);

@@ -121,6 +121,26 @@ ProofParameters parseProofParameters(const nlohmann::json& json) {
     return p;
 }
 
+nlohmann::ordered_json proofParametersJson(const ProofParameters& p) {
+    nlohmann::ordered_json json;
+    json["field"] = "PrimeField0";
+    json["channel_hash"] = p.channelHash;
+    json["commitment_hash"] = p.commitmentHash;
+    json["n_verifier_friendly_commitment_layers"] = p.verifierFriendlyLayers;
+    json["pow_hash"] = p.powHash;
+    json["statement"] = {{"page_hash", p.pageHash}};
+    json["stark"] = {{"fri",
+                      {{"fri_step_list", p.friSteps},
+                       {"last_layer_degree_bound", p.lastLayerDegreeBound},
+                       {"n_queries", p.queries},
+                       {"proof_of_work_bits", p.proofOfWorkBits}}},
+                     {"log_n_cosets", p.logCosets}};
+    json["use_extension_field"] = false;
+    json["verifier_friendly_channel_updates"] = p.verifierFriendlyChannelUpdates;
+    json["verifier_friendly_commitment_hash"] = p.verifierFriendlyCommitmentHash;
+    return json;
+}
+
 int securityBits(const ProofParameters& parameters) {
     return int(parameters.queries) * parameters.logCosets + parameters.proofOfWorkBits;
 }

@@ -34,6 +34,9 @@ struct ProofParameters {
 // or absurd number.
 ProofParameters parseProofParameters(const nlohmann::json& json);
 
+// The parameters as proof_parameters (every field written, in Stone's names).
+nlohmann::ordered_json proofParametersJson(const ProofParameters& parameters);
+
 // The security of a proof with these parameters in bits, as Integrity counts it:
 // n_queries · log2(2^log_n_cosets) + proof_of_work_bits.
 int securityBits(const ProofParameters& parameters);

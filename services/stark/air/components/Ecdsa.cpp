@@ -9,23 +9,6 @@
 // distinct x (an inverse is given).
 
 namespace proofdesk::stark::air {
-namespace {
-
-std::pair<std::vector<Fp>, std::vector<Fp>> generatorPoints(std::uint64_t bits,
-                                                            std::uint64_t height) {
-    std::vector<Fp> xs, ys;
-    for (const CurvePoint& p : doublings(ecdsaGenerator(), bits)) {
-        xs.push_back(p.first);
-        ys.push_back(p.second);
-    }
-    while (xs.size() < height) {
-        xs.push_back(xs.back());
-        ys.push_back(ys.back());
-    }
-    return {xs, ys};
-}
-
-} // namespace
 
 void addEcdsa(AirBuilder& b) {
     const BuiltinSpec& spec = *b.layout().builtin("ecdsa");
@@ -39,7 +22,11 @@ void addEcdsa(AirBuilder& b) {
     const std::uint64_t instance = height * genUnit;
     const auto last = std::int64_t(height - 1);
 
-    const auto [gxs, gys] = generatorPoints(spec.parameter("element_bits"), height);
+    std::vector<Fp> gxs, gys;
+    for (const CurvePoint& p : generatorUnitPoints(spec.parameter("element_bits"), height)) {
+        gxs.push_back(p.first);
+        gys.push_back(p.second);
+    }
     const std::uint64_t periodicStep = b.layout().periodic.at("ecdsa/generator_points/x").step;
     const Expr pointX = b.periodic(b.addPeriodic({"ecdsa/generator_points/x", gxs, periodicStep}));
     const Expr pointY = b.periodic(b.addPeriodic({"ecdsa/generator_points/y", gys, periodicStep}));

@@ -9,29 +9,6 @@
 // several hashes side by side (repetitions), each in its own columns.
 
 namespace proofdesk::stark::air {
-namespace {
-
-// The points added at each unit of the two inputs' subset sums: 2^k·P for the 248 low bits and
-// the 4 high bits, the last point repeated over the padding units.
-std::pair<std::vector<Fp>, std::vector<Fp>> pedersenPeriodicValues() {
-    const auto& points = pedersenPoints();
-    std::vector<Fp> xs, ys;
-    for (int input = 0; input < 2; ++input) {
-        std::vector<CurvePoint> units = doublings(points[std::size_t(1 + 2 * input)], 248);
-        const std::vector<CurvePoint> high = doublings(points[std::size_t(2 + 2 * input)], 4);
-        units.insert(units.end(), high.begin(), high.end());
-        while (units.size() < 256) {
-            units.push_back(units.back());
-        }
-        for (const CurvePoint& p : units) {
-            xs.push_back(p.first);
-            ys.push_back(p.second);
-        }
-    }
-    return {xs, ys};
-}
-
-} // namespace
 
 void addPedersen(AirBuilder& b) {
     const BuiltinSpec& spec = *b.layout().builtin("pedersen");
@@ -41,7 +18,13 @@ void addPedersen(AirBuilder& b) {
     const std::uint64_t hash = 2 * element;   // rows of one hash
     const std::uint64_t memory = b.step("pedersen/input0/addr");
 
-    const auto [xs, ys] = pedersenPeriodicValues();
+    std::vector<Fp> xs, ys;
+    for (int input = 0; input < 2; ++input) {
+        for (const CurvePoint& p : pedersenUnitPoints(input)) {
+            xs.push_back(p.first);
+            ys.push_back(p.second);
+        }
+    }
     const std::uint64_t periodicStep = b.layout().periodic.at("pedersen/points/x").step;
     const Expr pointX = b.periodic(b.addPeriodic({"pedersen/points/x", xs, periodicStep}));
     const Expr pointY = b.periodic(b.addPeriodic({"pedersen/points/y", ys, periodicStep}));

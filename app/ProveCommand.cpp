@@ -1,0 +1,327 @@
+#include "Commands.h"
+
+#include "cairo/ExactJson.h"
+#include "cairo/Runner.h"
+#include "core/BoundedJson.h"
+#include "stark/prover/ParameterChooser.h"
+#include "stark/prover/ProofJson.h"
+#include "stark/prover/StarkProver.h"
+#include "stark/prover/trace/TraceComponents.h"
+#include "stark/verifier/ProofVerifier.h"
+#include "stark/verifier/Rejection.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+using namespace proofdesk;
+using namespace proofdesk::stark;
+
+namespace {
+
+std::string layoutList() {
+    std::string out;
+    for (const std::string& name : provableLayouts()) {
+        out += (out.empty() ? "" : ", ") + name;
+    }
+    return out;
+}
+
+std::string usage() {
+    return "usage: proofdesk prove --out_file PROOF.json\n"
+           "         (--public_input_file PUBLIC.json --private_input_file PRIVATE.json |\n"
+           "          --program PROGRAM.json [--program_input INPUT.json] [--layout L]\n"
+           "          [--cairo_vm rust|python])\n"
+           "         [--parameter_file PARAMS.json] [--prover_config_file CONFIG.json]\n"
+           "         [--security-bits N] [--channel stone|integrity] [--stone_version "
+           "stone5|stone6]\n"
+           "         [--check] [--generate_annotations] [--threads N]\n"
+           "  Proves a Cairo run with Proofdesk's own STARK prover and writes Stone's proof JSON,\n"
+           "  which Stone's cpu_air_verifier and `proofdesk verify` accept. The run is either the\n"
+           "  files of `cairo-run --proof_mode` (Stone's flag names) or a program run here first.\n"
+           "  Without --parameter_file the parameters are chosen for the trace at --security-bits\n"
+           "  (default 96: blow-up 16, 18 queries, 24 bits of proof of work, last layer 64).\n"
+           "  --channel stone: keccak channel and commitments (default); integrity: the Poseidon\n"
+           "    channel and commitments of Starknet's Integrity verifier.\n"
+           "  --check evaluates every constraint on the trace first and names the first that "
+           "fails.\n"
+           "  Layouts: " +
+           layoutList() +
+           ".\n"
+           "  Exit status: 0 proven, 1 the run cannot be proven, 2 usage or unreadable input.\n";
+}
+
+std::atomic<bool> g_interrupted{false};
+
+void onInterrupt(int) {
+    g_interrupted.store(true);
+}
+
+std::optional<nlohmann::json> readJsonFile(const std::string& path, std::string* error) {
+    std::string text;
+    if (!readFileBounded(path, std::uint64_t(1) << 30, &text)) {
+        *error = "cannot read " + path;
+        return std::nullopt;
+    }
+    nlohmann::json json = parseJsonBounded(text);
+    if (json.is_discarded()) {
+        *error = path + " is not JSON";
+        return std::nullopt;
+    }
+    return json;
+}
+
+std::string seconds(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f s", value);
+    return buffer;
+}
+
+} // namespace
+
+int runProveCommand(int argc, char** argv) {
+    std::map<std::string, std::string> values;
+    bool check = false, annotations = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            std::fputs(usage().c_str(), stdout);
+            return 0;
+        }
+        if (arg == "--check") {
+            check = true;
+            continue;
+        }
+        if (arg == "--generate_annotations") {
+            annotations = true;
+            continue;
+        }
+        static const char* withValue[] = {"--out_file",
+                                          "--public_input_file",
+                                          "--private_input_file",
+                                          "--parameter_file",
+                                          "--prover_config_file",
+                                          "--program",
+                                          "--program_input",
+                                          "--layout",
+                                          "--security-bits",
+                                          "--channel",
+                                          "--stone_version",
+                                          "--threads",
+                                          "--cairo_vm"};
+        std::string value;
+        if (const auto eq = arg.find('='); eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+        } else if (i + 1 < argc) {
+            value = argv[i + 1];
+        }
+        if (std::find(std::begin(withValue), std::end(withValue), arg) == std::end(withValue)) {
+            std::fprintf(stderr, "proofdesk prove: unknown argument %s\n%s", arg.c_str(),
+                         usage().c_str());
+            return 2;
+        }
+        if (argv[i] == arg) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "proofdesk prove: %s needs a value\n", arg.c_str());
+                return 2;
+            }
+            ++i;
+        }
+        values[arg.substr(2)] = value;
+    }
+    const auto has = [&](const char* key) { return values.contains(key); };
+    const bool fromFiles = has("public_input_file") || has("private_input_file");
+    if (!has("out_file") || fromFiles == has("program") ||
+        (fromFiles && !(has("public_input_file") && has("private_input_file")))) {
+        std::fprintf(stderr,
+                     "proofdesk prove: give --out_file and either --public_input_file with "
+                     "--private_input_file, or --program\n%s",
+                     usage().c_str());
+        return 2;
+    }
+
+    ProverOptions options;
+    options.checkConstraints = check;
+    options.annotations = annotations;
+    int securityBits = 96;
+    ChannelProfile profile = ChannelProfile::Stone;
+    try {
+        if (has("security-bits")) {
+            securityBits = std::stoi(values["security-bits"]);
+        }
+        if (has("channel")) {
+            const auto named = channelProfileNamed(values["channel"]);
+            if (!named) {
+                throw std::invalid_argument("--channel is stone or integrity");
+            }
+            profile = *named;
+        }
+        if (has("stone_version")) {
+            const std::string version = values["stone_version"];
+            if (version != "stone5" && version != "stone6") {
+                throw std::invalid_argument("--stone_version is stone5 or stone6");
+            }
+            options.seedVariant = version == "stone5" ? SeedVariant::Stone5 : SeedVariant::Stone6;
+        }
+        if (has("threads")) {
+            const int threads = std::stoi(values["threads"]);
+            if (threads < 1 || threads > 1024) {
+                throw std::invalid_argument("--threads is between 1 and 1024");
+            }
+            Workers::setThreadCount(threads);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "proofdesk prove: %s\n", e.what());
+        return 2;
+    }
+
+    // The run.
+    std::string error;
+    CairoRun run;
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        if (fromFiles) {
+            run = readCairoRunFiles(values["public_input_file"], values["private_input_file"]);
+        } else {
+            const cairo::Program program = cairo::Program::fromFile(values["program"]);
+            cairo::RunOptions runOptions;
+            runOptions.layout = has("layout") ? values["layout"] : "auto";
+            runOptions.proofMode = true;
+            const std::string vm = has("cairo_vm") ? values["cairo_vm"] : "rust";
+            if (vm == "python") {
+                runOptions.hints.execution = cairo::HintExecution::NativeThenPython;
+            } else if (vm != "rust") {
+                std::fprintf(stderr, "proofdesk prove: --cairo_vm is rust or python\n");
+                return 2;
+            }
+            if (has("program_input")) {
+                std::string text;
+                if (!readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
+                    std::fprintf(stderr, "proofdesk prove: cannot read %s\n",
+                                 values["program_input"].c_str());
+                    return 2;
+                }
+                runOptions.programInput = cairo::parseExactJson(text);
+                runOptions.hints.programInputText = text;
+            }
+            cairo::CairoRunner runner(program, runOptions);
+            runner.run();
+            run = cairoRunOf(runner);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "proofdesk prove: the run cannot be read or run: %s\n", e.what());
+        return 2;
+    }
+
+    // The parameters.
+    nlohmann::json proverConfig = defaultProverConfig();
+    try {
+        if (has("parameter_file")) {
+            const auto json = readJsonFile(values["parameter_file"], &error);
+            if (!json) {
+                throw std::invalid_argument(error);
+            }
+            options.parameters = parseProofParameters(*json);
+        } else {
+            const air::LayoutSpec* layout = air::layoutNamed(run.publicInput.layout);
+            const std::uint64_t rows = run.publicInput.nSteps * (layout ? layout->cpuRows() : 16);
+            options.parameters = chooseParameters(rows, securityBits, profile);
+        }
+        if (has("prover_config_file")) {
+            const auto json = readJsonFile(values["prover_config_file"], &error);
+            if (!json || !json->is_object()) {
+                throw std::invalid_argument(json ? "the prover config is not an object" : error);
+            }
+            proverConfig = *json;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "proofdesk prove: %s\n", e.what());
+        return 2;
+    }
+
+    // Proving, with a progress line on a terminal and Ctrl+C cancelling.
+    options.cancel.flag = &g_interrupted;
+    std::signal(SIGINT, onInterrupt);
+    const bool terminal = ::isatty(STDERR_FILENO) == 1;
+    auto lastReport = std::chrono::steady_clock::now();
+    options.progress = [&](const ProverProgress& progress) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!terminal || now - lastReport < std::chrono::milliseconds(100)) {
+            return;
+        }
+        lastReport = now;
+        std::fprintf(stderr, "\rproving: %-18s %3d%%  %s   ", progress.phase.c_str(),
+                     int(progress.fraction * 100),
+                     seconds(std::chrono::duration<double>(now - started).count()).c_str());
+    };
+    ProverResult result;
+    try {
+        result = proveCairoRun(run, options);
+    } catch (const ProofCancelled&) {
+        std::fprintf(stderr, "\nproofdesk prove: interrupted; no proof written\n");
+        return 1;
+    } catch (const ConstraintCheckFailed& e) {
+        std::fprintf(stderr, "%sproofdesk prove: the trace breaks a constraint: %s\n",
+                     terminal ? "\n" : "", e.what());
+        return 1;
+    } catch (const TraceError& e) {
+        std::fprintf(stderr, "%sproofdesk prove: %s\n", terminal ? "\n" : "", e.what());
+        return 1;
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "%sproofdesk prove: %s\n", terminal ? "\n" : "", e.what());
+        return 2;
+    }
+    if (terminal) {
+        std::fputs("\r\033[K", stderr);
+    }
+    const double total =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const nlohmann::ordered_json proof =
+        stoneProofJson(result, options.parameters, proverConfig, run);
+    {
+        std::ofstream out(values["out_file"], std::ios::binary | std::ios::trunc);
+        out << proof.dump(4) << "\n";
+        if (!out) {
+            std::fprintf(stderr, "proofdesk prove: cannot write %s\n", values["out_file"].c_str());
+            return 2;
+        }
+    }
+
+    const ProofParameters& p = options.parameters;
+    std::string steps;
+    for (const int step : p.friSteps) {
+        steps += (steps.empty() ? "" : ", ") + std::to_string(step);
+    }
+    std::string phases;
+    for (const PhaseTiming& timing : result.timings) {
+        phases += (phases.empty() ? "" : ", ") + timing.phase + " " + seconds(timing.seconds);
+    }
+    std::printf("proof: %s (%zu bytes of proof; layout %s, %llu steps, trace of %llu rows x %zu "
+                "columns)\n",
+                values["out_file"].c_str(), result.proof.size(), run.publicInput.layout.c_str(),
+                static_cast<unsigned long long>(run.publicInput.nSteps),
+                static_cast<unsigned long long>(result.traceLength), result.traceColumns);
+    std::printf("parameters: %s channel, blow-up %d, %llu queries, %d bits of proof of work, last "
+                "layer %llu, FRI steps [%s]: %d bits of security\n",
+                p.channelHash.c_str(), 1 << p.logCosets, static_cast<unsigned long long>(p.queries),
+                p.proofOfWorkBits, static_cast<unsigned long long>(p.lastLayerDegreeBound),
+                steps.c_str(), stark::securityBits(p));
+    std::printf("time: %s (%s)\n", seconds(total).c_str(), phases.c_str());
+    const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
+    if (!verdict.valid) {
+        std::fprintf(stderr,
+                     "proofdesk prove: internal error, our verifier rejects the proof: %s\n",
+                     verdict.failedCheck.c_str());
+        return 1;
+    }
+    std::printf("verified by Proofdesk's verifier in %.0f ms\n", verdict.milliseconds);
+    return 0;
+}

@@ -1,0 +1,289 @@
+#include "CommittedTable.h"
+
+#include "Ntt.h"
+#include "RowHasher.h"
+#include "channel/ProofWriter.h"
+
+#include <algorithm>
+#include <bit>
+#include <mutex>
+#include <stdexcept>
+
+namespace proofdesk::stark {
+namespace {
+
+// The parents of a level of nodes at `depth` (children's depth), hashed in parallel.
+std::vector<Digest> parentsOf(const std::vector<Digest>& level, const NamedHash& hash) {
+    std::vector<Digest> parents(level.size() / 2);
+    Workers::shared().forRange(parents.size(), 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            parents[i] = *hash.hashPair(level[2 * i], level[2 * i + 1]);
+        }
+    });
+    return parents;
+}
+
+Digest wordOf(const Fp& value) {
+    Digest word{};
+    toMontgomeryBytes(value, word.data());
+    return word;
+}
+
+// The leaves of a one-column table: rows 2k and 2k + 1 as a Merkle pair of their words.
+std::vector<Digest> pairLeaves(const std::vector<Fp>& cells, const NamedHash& hash) {
+    std::vector<Digest> leaves(cells.size() / 2);
+    Workers::shared().forRange(leaves.size(), 256, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            leaves[i] = *hash.hashPair(wordOf(cells[2 * i]), wordOf(cells[2 * i + 1]));
+        }
+    });
+    return leaves;
+}
+
+} // namespace
+
+std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<const Fp>>& polys,
+                                                  const Fp& x0, int k) {
+    const std::size_t m = std::size_t(1) << k;
+    std::vector<std::vector<Fp>> out(polys.size(), std::vector<Fp>(m));
+    if (polys.empty()) {
+        return out;
+    }
+    const std::size_t size = polys.front().size();
+    if (size <= m) {
+        for (std::size_t p = 0; p < polys.size(); ++p) {
+            Fp power = Fp::one();
+            for (std::size_t j = 0; j < size; ++j) {
+                out[p][j] = polys[p][j] * power;
+                power *= x0;
+            }
+        }
+    } else {
+        // q_t = Σ_{j ≡ t (mod m)} c_j·x0^j, so that P(x0·y) = Σ_t q_t·y^t when y^m = 1.
+        std::mutex mutex;
+        Workers::shared().forRange(size / m, 1, [&](std::size_t begin, std::size_t end) {
+            std::vector<std::vector<Fp>> partial(polys.size(), std::vector<Fp>(m));
+            std::vector<Fp> powers(m);
+            Fp power = x0.pow(std::uint64_t(begin * m));
+            for (std::size_t block = begin; block < end; ++block) {
+                for (std::size_t t = 0; t < m; ++t) {
+                    powers[t] = power;
+                    power *= x0;
+                }
+                for (std::size_t p = 0; p < polys.size(); ++p) {
+                    const Fp* c = polys[p].data() + block * m;
+                    std::vector<Fp>& q = partial[p];
+                    for (std::size_t t = 0; t < m; ++t) {
+                        q[t] += c[t] * powers[t];
+                    }
+                }
+            }
+            const std::lock_guard lock(mutex);
+            for (std::size_t p = 0; p < polys.size(); ++p) {
+                for (std::size_t t = 0; t < m; ++t) {
+                    out[p][t] += partial[p][t];
+                }
+            }
+        });
+    }
+    for (std::vector<Fp>& values : out) {
+        forwardNtt(values);
+    }
+    return out;
+}
+
+CommittedTable::CommittedTable(std::vector<std::span<const Fp>> polynomials,
+                               EvaluationDomain domain, CommitmentHashes hashes, CancelFlag cancel,
+                               int storedDepth)
+    : m_polynomials(std::move(polynomials)), m_domain(domain), m_hashes(std::move(hashes)),
+      m_cancel(cancel) {
+    if (m_polynomials.empty()) {
+        throw std::invalid_argument("a committed table needs a polynomial");
+    }
+    const std::size_t size = m_polynomials.front().size();
+    for (const auto& poly : m_polynomials) {
+        if (poly.size() != size) {
+            throw std::invalid_argument("a committed table's polynomials differ in size");
+        }
+    }
+    const std::size_t entries = std::size_t(1) << domain.logDomain;
+    if (!std::has_single_bit(size) || size > entries || !std::has_single_bit(domain.rowWidth) ||
+        domain.rowWidth > size) {
+        throw std::invalid_argument("a committed table's shape does not fit its domain");
+    }
+    m_shape = {entries / domain.rowWidth, m_polynomials.size() * domain.rowWidth};
+    m_rowsPerLeaf = m_shape.columns == 1 ? 2 : 1;
+    m_height = std::countr_zero(m_shape.rows / m_rowsPerLeaf);
+    m_keptDepth = std::clamp(storedDepth, 0, m_height);
+}
+
+std::vector<Digest> CommittedTable::hashLeaves(const std::vector<std::vector<Fp>>& evaluations,
+                                               std::size_t rows) const {
+    const NamedHash& hash = m_hashes.forChildDepth(std::uint64_t(m_height) + 1);
+    if (m_rowsPerLeaf == 2) {
+        return pairLeaves(evaluations.front(), hash);
+    }
+    auto hasher = RowHasher::make(hash, rows);
+    for (const std::vector<Fp>& values : evaluations) {
+        hasher->absorb(values, m_domain.rowWidth);
+    }
+    return hasher->finish();
+}
+
+Digest CommittedTable::commit(const std::function<void(double)>& progress) {
+    const std::size_t size = m_polynomials.front().size();
+    const int n = std::countr_zero(size);
+    const int logBlocks = m_domain.logDomain - n;
+    const std::size_t blocks = std::size_t(1) << logBlocks;
+    const std::size_t rowsPerBlock = size / m_domain.rowWidth;
+    const std::size_t leavesPerBlock = rowsPerBlock / m_rowsPerLeaf;
+    const int r = std::countr_zero(leavesPerBlock);
+    const int blockDepth = std::max(m_keptDepth, m_height - r);
+    std::vector<Digest> blockLevel(std::size_t(1) << blockDepth);
+    const std::size_t nodesPerBlock = leavesPerBlock >> (m_height - blockDepth);
+
+    const NamedHash& leafHash = m_hashes.forChildDepth(std::uint64_t(m_height) + 1);
+    auto hasher = m_rowsPerLeaf == 1 ? RowHasher::make(leafHash, rowsPerBlock) : nullptr;
+    std::vector<Fp> scratch(size);
+    const Fp omega = rootOfUnity(m_domain.logDomain);
+    for (std::size_t block = 0; block < blocks; ++block) {
+        const Fp offset = m_domain.offset * omega.pow(bitReverse(block, logBlocks));
+        std::vector<Digest> level;
+        if (hasher) {
+            for (const auto& poly : m_polynomials) {
+                m_cancel.check();
+                evaluateOnCoset(poly, offset, scratch);
+                hasher->absorb(scratch, m_domain.rowWidth);
+            }
+            level = hasher->finish();
+        } else {
+            evaluateOnCoset(m_polynomials.front(), offset, scratch);
+            level = pairLeaves(scratch, leafHash);
+        }
+        for (int depth = m_height; depth > blockDepth; --depth) {
+            level = parentsOf(level, m_hashes.forChildDepth(std::uint64_t(depth)));
+        }
+        std::copy(level.begin(), level.end(),
+                  blockLevel.begin() + std::ptrdiff_t(block * nodesPerBlock));
+        if (progress) {
+            progress(double(block + 1) / double(blocks));
+        }
+    }
+    for (int depth = blockDepth; depth > m_keptDepth; --depth) {
+        blockLevel = parentsOf(blockLevel, m_hashes.forChildDepth(std::uint64_t(depth)));
+    }
+    m_levels.assign(std::size_t(m_keptDepth) + 1, {});
+    m_levels[std::size_t(m_keptDepth)] = std::move(blockLevel);
+    for (int depth = m_keptDepth; depth > 0; --depth) {
+        m_levels[std::size_t(depth) - 1] =
+            parentsOf(m_levels[std::size_t(depth)], m_hashes.forChildDepth(std::uint64_t(depth)));
+    }
+    return root();
+}
+
+CommittedTable::Subtree CommittedTable::recompute(std::uint64_t subtree) const {
+    const int logRows = m_height - m_keptDepth + std::countr_zero(m_rowsPerLeaf);
+    const std::size_t rows = std::size_t(1) << logRows;
+    const int k = logRows + std::countr_zero(m_domain.rowWidth);
+    const std::uint64_t firstEntry = (subtree << logRows) * m_domain.rowWidth;
+    const Fp x0 = m_domain.offset *
+                  rootOfUnity(m_domain.logDomain).pow(bitReverse(firstEntry, m_domain.logDomain));
+    const std::vector<std::vector<Fp>> values = evaluateOnSmallCoset(m_polynomials, x0, k);
+
+    Subtree out;
+    out.rows.resize(rows);
+    for (std::size_t row = 0; row < rows; ++row) {
+        out.rows[row].reserve(m_shape.columns);
+        for (const std::vector<Fp>& poly : values) {
+            for (std::size_t u = 0; u < m_domain.rowWidth; ++u) {
+                out.rows[row].push_back(poly[row * m_domain.rowWidth + u]);
+            }
+        }
+    }
+    out.levels.push_back(hashLeaves(values, rows));
+    for (int depth = m_height; depth > m_keptDepth + 1; --depth) {
+        out.levels.push_back(
+            parentsOf(out.levels.back(), m_hashes.forChildDepth(std::uint64_t(depth))));
+    }
+    return out;
+}
+
+Digest CommittedTable::node(int depth, std::uint64_t index,
+                            std::map<std::uint64_t, Subtree>& cache) const {
+    if (depth <= m_keptDepth) {
+        return m_levels[std::size_t(depth)][index];
+    }
+    const std::uint64_t subtree = index >> (depth - m_keptDepth);
+    auto it = cache.find(subtree);
+    if (it == cache.end()) {
+        it = cache.emplace(subtree, recompute(subtree)).first;
+    }
+    const std::uint64_t local = index - (subtree << (depth - m_keptDepth));
+    return it->second.levels[std::size_t(m_height - depth)][local];
+}
+
+std::vector<Fp> CommittedTable::row(std::uint64_t index) const {
+    const int logRows = m_height - m_keptDepth + std::countr_zero(m_rowsPerLeaf);
+    const Subtree subtree = recompute(index >> logRows);
+    return subtree.rows[index & ((std::uint64_t(1) << logRows) - 1)];
+}
+
+void CommittedTable::decommit(ProofWriter& writer, const std::vector<std::uint64_t>& rows,
+                              const std::set<Cell>& known) const {
+    const int logRows = m_height - m_keptDepth + std::countr_zero(m_rowsPerLeaf);
+    std::map<std::uint64_t, Subtree> cache;
+    for (const std::uint64_t row : rows) {
+        m_cancel.check();
+        const std::uint64_t subtree = row >> logRows;
+        auto it = cache.find(subtree);
+        if (it == cache.end()) {
+            it = cache.emplace(subtree, recompute(subtree)).first;
+        }
+        const std::vector<Fp>& cells = it->second.rows[row & ((std::uint64_t(1) << logRows) - 1)];
+        for (std::size_t column = 0; column < cells.size(); ++column) {
+            if (!known.contains({row, column})) {
+                writer.writeDecommittedFelt(
+                    cells[column], writer.annotating() ? "Row " + std::to_string(row) +
+                                                             ", Column " + std::to_string(column)
+                                                       : std::string());
+            }
+        }
+    }
+    std::set<std::uint64_t> level(rows.begin(), rows.end());
+    if (m_rowsPerLeaf == 2) {
+        // The partners completing the queried rows' pairs, as words, then the pairs as leaves.
+        std::set<std::uint64_t> leaves;
+        for (const std::uint64_t row : rows) {
+            if (!level.contains(row ^ 1)) {
+                const auto it = cache.find((row ^ 1) >> logRows);
+                const std::vector<Fp>& partner =
+                    it->second.rows[(row ^ 1) & ((std::uint64_t(1) << logRows) - 1)];
+                writer.writeData(wordOf(partner[0]),
+                                 writer.annotating()
+                                     ? "To complete packages, element #" + std::to_string(row ^ 1)
+                                     : std::string());
+            }
+            leaves.insert(row / 2);
+        }
+        level = std::move(leaves);
+    }
+    for (int depth = m_height; depth > 0; --depth) {
+        std::set<std::uint64_t> parents;
+        for (auto it = level.begin(); it != level.end();) {
+            const std::uint64_t index = *it;
+            const bool siblingKnown = level.contains(index ^ 1);
+            if (!siblingKnown) {
+                writer.writeNode(node(depth, index ^ 1, cache),
+                                 writer.annotating()
+                                     ? "For node " +
+                                           std::to_string((std::uint64_t(1) << depth) + (index ^ 1))
+                                     : std::string());
+            }
+            parents.insert(index / 2);
+            it = siblingKnown && index % 2 == 0 ? std::next(it, 2) : std::next(it);
+        }
+        level = std::move(parents);
+    }
+}
+
+} // namespace proofdesk::stark

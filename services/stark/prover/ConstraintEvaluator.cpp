@@ -1,0 +1,371 @@
+#include "ConstraintEvaluator.h"
+
+#include <algorithm>
+#include <bit>
+#include <mutex>
+#include <set>
+
+namespace proofdesk::stark {
+namespace {
+
+constexpr std::size_t kRows = 128; // rows per chunk
+
+} // namespace
+
+// The offset-dependent tables: periodic columns and the domain factors x^power − g^shift with
+// power > 1, both periodic in the row index.
+struct ConstraintEvaluator::Tables {
+    Fp offset;
+    std::vector<std::vector<Fp>> periodic;
+    std::vector<std::vector<Fp>> factors; // empty for power 1 (computed from x)
+    std::vector<Fp> shifts;               // g^shift per factor
+};
+
+struct ConstraintEvaluator::Chunk {
+    std::size_t rows = 0;
+    std::vector<Fp> nodes;   // node-major: nodes[n·kRows + b]
+    std::vector<Fp> x;       // the points
+    std::vector<Fp> domains; // domain-major
+};
+
+ConstraintEvaluator::ConstraintEvaluator(const air::Air& air,
+                                         const std::map<std::string, Fp>& values)
+    : m_air(air), m_length(air.traceLength()) {
+    const air::ExprArena& arena = air.arena();
+    for (const std::string& name : arena.valueNames()) {
+        const auto it = values.find(name);
+        m_named.push_back(it != values.end() ? it->second : Fp::zero());
+    }
+    const std::int64_t n = std::int64_t(m_length);
+    for (const air::MaskItem& cell : arena.cells()) {
+        m_cellColumn.push_back(cell.column);
+        m_cellShift.push_back(std::uint64_t(((cell.row % n) + n) % n));
+    }
+    std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> factorIndex;
+    std::map<std::vector<std::size_t>, std::size_t> domainIndex;
+    const auto domainOf = [&](const air::Domain& domain) {
+        std::vector<std::size_t> factors;
+        for (const air::DomainFactor& f : domain) {
+            const auto key = std::make_pair(f.power, f.shift);
+            auto it = factorIndex.find(key);
+            if (it == factorIndex.end()) {
+                it = factorIndex.emplace(key, m_factors.size()).first;
+                m_factors.push_back(f);
+            }
+            factors.push_back(it->second);
+        }
+        auto it = domainIndex.find(factors);
+        if (it == domainIndex.end()) {
+            it = domainIndex.emplace(factors, m_domains.size()).first;
+            m_domains.push_back(factors);
+        }
+        return it->second;
+    };
+    const std::size_t firstColumns = air.layout().columnsFirst;
+    for (const air::Constraint& constraint : air.constraints()) {
+        m_numerator.push_back(domainOf(constraint.numerator));
+        m_denominator.push_back(domainOf(constraint.denominator));
+        // The cells this constraint reads.
+        std::set<std::uint32_t> cells;
+        std::vector<std::uint32_t> stack = {constraint.expr.index()};
+        std::set<std::uint32_t> seen;
+        while (!stack.empty()) {
+            const std::uint32_t index = stack.back();
+            stack.pop_back();
+            if (!seen.insert(index).second) {
+                continue;
+            }
+            const air::Node& node = arena.nodes()[index];
+            switch (node.kind) {
+            case air::NodeKind::Cell:
+                cells.insert(node.a);
+                break;
+            case air::NodeKind::Add:
+            case air::NodeKind::Sub:
+            case air::NodeKind::Mul:
+                stack.push_back(node.a);
+                stack.push_back(node.b);
+                break;
+            case air::NodeKind::Neg:
+                stack.push_back(node.a);
+                break;
+            default:
+                break;
+            }
+        }
+        bool interaction = false;
+        for (const std::uint32_t cell : cells) {
+            interaction = interaction || arena.cells()[cell].column >= firstColumns;
+        }
+        m_readsInteraction.push_back(interaction);
+        m_constraintCells.emplace_back(cells.begin(), cells.end());
+    }
+    for (const air::DomainFactor& f : m_factors) {
+        if (f.power != 1 && m_length % f.power != 0) {
+            throw std::logic_error("a domain factor's power does not divide the trace length");
+        }
+    }
+}
+
+ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset) const {
+    Tables tables;
+    tables.offset = offset;
+    const Fp& g = m_air.traceGenerator();
+    for (std::size_t p = 0; p < m_air.periodicColumns().size(); ++p) {
+        const air::PeriodicColumn& column = m_air.periodicColumns()[p];
+        const std::uint64_t period = column.values.size() * column.step;
+        std::vector<Fp> table(period);
+        Workers::shared().forRange(period, 64, [&](std::size_t begin, std::size_t end) {
+            Fp x = offset * g.pow(std::uint64_t(begin));
+            for (std::size_t i = begin; i < end; ++i) {
+                table[i] = m_air.periodicAt(p, x);
+                x *= g;
+            }
+        });
+        tables.periodic.push_back(std::move(table));
+    }
+    for (const air::DomainFactor& f : m_factors) {
+        tables.shifts.push_back(g.pow(f.shift));
+        std::vector<Fp> table;
+        if (f.power != 1) {
+            const std::uint64_t period = m_length / f.power;
+            const Fp step = g.pow(f.power);
+            Fp value = offset.pow(f.power);
+            table.resize(period);
+            for (std::uint64_t i = 0; i < period; ++i) {
+                table[i] = value - tables.shifts.back();
+                value *= step;
+            }
+        }
+        tables.factors.push_back(std::move(table));
+    }
+    return tables;
+}
+
+void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& columns,
+                                   const Tables& tables, std::uint64_t first, Chunk& chunk) const {
+    const air::ExprArena& arena = m_air.arena();
+    const std::size_t rows = chunk.rows;
+    const std::uint64_t mask = m_length - 1;
+    chunk.nodes.resize(arena.nodes().size() * kRows);
+    Fp* out = chunk.nodes.data();
+    for (std::size_t n = 0; n < arena.nodes().size(); ++n, out += kRows) {
+        const air::Node& node = arena.nodes()[n];
+        const Fp* a = chunk.nodes.data() + std::size_t(node.a) * kRows;
+        const Fp* b = chunk.nodes.data() + std::size_t(node.b) * kRows;
+        switch (node.kind) {
+        case air::NodeKind::Constant:
+            std::fill(out, out + rows, arena.constants()[node.a]);
+            break;
+        case air::NodeKind::Value:
+            std::fill(out, out + rows, m_named[node.a]);
+            break;
+        case air::NodeKind::Cell: {
+            const std::span<const Fp> cells = columns[m_cellColumn[node.a]];
+            if (cells.empty()) { // a column not given (the interaction, before it is drawn)
+                std::fill(out, out + rows, Fp::zero());
+                break;
+            }
+            const Fp* column = cells.data();
+            const std::uint64_t shift = m_cellShift[node.a];
+            for (std::size_t r = 0; r < rows; ++r) {
+                out[r] = column[(first + r + shift) & mask];
+            }
+            break;
+        }
+        case air::NodeKind::Periodic: {
+            const std::vector<Fp>& table = tables.periodic[node.a];
+            for (std::size_t r = 0; r < rows; ++r) {
+                out[r] = table[(first + r) % table.size()];
+            }
+            break;
+        }
+        case air::NodeKind::Add:
+            for (std::size_t r = 0; r < rows; ++r) {
+                out[r] = a[r] + b[r];
+            }
+            break;
+        case air::NodeKind::Sub:
+            for (std::size_t r = 0; r < rows; ++r) {
+                out[r] = a[r] - b[r];
+            }
+            break;
+        case air::NodeKind::Mul:
+            for (std::size_t r = 0; r < rows; ++r) {
+                out[r] = a[r] * b[r];
+            }
+            break;
+        case air::NodeKind::Neg:
+            for (std::size_t r = 0; r < rows; ++r) {
+                out[r] = -a[r];
+            }
+            break;
+        }
+    }
+
+    // The points and the domains' values there.
+    chunk.x.resize(kRows);
+    const Fp& g = m_air.traceGenerator();
+    Fp x = tables.offset * g.pow(first);
+    for (std::size_t r = 0; r < rows; ++r) {
+        chunk.x[r] = x;
+        x *= g;
+    }
+    std::vector<Fp> factorValues(m_factors.size() * kRows);
+    for (std::size_t f = 0; f < m_factors.size(); ++f) {
+        Fp* values = factorValues.data() + f * kRows;
+        if (m_factors[f].power == 1) {
+            for (std::size_t r = 0; r < rows; ++r) {
+                values[r] = chunk.x[r] - tables.shifts[f];
+            }
+        } else {
+            const std::vector<Fp>& table = tables.factors[f];
+            for (std::size_t r = 0; r < rows; ++r) {
+                values[r] = table[(first + r) % table.size()];
+            }
+        }
+    }
+    chunk.domains.assign(m_domains.size() * kRows, Fp::one());
+    for (std::size_t d = 0; d < m_domains.size(); ++d) {
+        Fp* values = chunk.domains.data() + d * kRows;
+        for (const std::size_t f : m_domains[d]) {
+            const Fp* factor = factorValues.data() + f * kRows;
+            for (std::size_t r = 0; r < rows; ++r) {
+                values[r] *= factor[r];
+            }
+        }
+    }
+}
+
+void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& columns,
+                                      const Fp& offset, const Fp& alpha, std::span<Fp> out,
+                                      CancelFlag cancel) const {
+    const Tables tables = tablesFor(offset);
+    // Constraints grouped by (numerator, denominator): each group's α-weighted sum is divided
+    // once. Denominators are inverted together per chunk.
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> groups;
+    for (std::size_t k = 0; k < m_air.constraints().size(); ++k) {
+        groups[{m_numerator[k], m_denominator[k]}].push_back(k);
+    }
+    std::vector<Fp> alphaPowers(m_air.constraints().size());
+    Fp power = Fp::one();
+    for (Fp& p : alphaPowers) {
+        p = power;
+        power *= alpha;
+    }
+    std::vector<std::size_t> denominators;
+    for (const std::size_t d : m_denominator) {
+        if (std::find(denominators.begin(), denominators.end(), d) == denominators.end()) {
+            denominators.push_back(d);
+        }
+    }
+    const std::size_t chunks = (m_length + kRows - 1) / kRows;
+    Workers::shared().forRange(chunks, 4, [&](std::size_t begin, std::size_t end) {
+        Chunk chunk;
+        std::vector<Fp> inverses(denominators.size() * kRows);
+        std::vector<std::size_t> inverseSlot(m_domains.size(), 0);
+        for (std::size_t i = 0; i < denominators.size(); ++i) {
+            inverseSlot[denominators[i]] = i;
+        }
+        std::vector<Fp> sum(kRows);
+        for (std::size_t c = begin; c < end; ++c) {
+            cancel.check();
+            const std::uint64_t first = c * kRows;
+            chunk.rows = std::min<std::size_t>(kRows, m_length - first);
+            evaluate(columns, tables, first, chunk);
+            for (std::size_t i = 0; i < denominators.size(); ++i) {
+                std::copy_n(chunk.domains.data() + denominators[i] * kRows, kRows,
+                            inverses.data() + i * kRows);
+            }
+            invertAll(inverses);
+            std::fill(out.begin() + std::ptrdiff_t(first),
+                      out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
+            for (const auto& [domains, members] : groups) {
+                std::fill(sum.begin(), sum.end(), Fp::zero());
+                for (const std::size_t k : members) {
+                    const Fp* value = chunk.nodes.data() +
+                                      std::size_t(m_air.constraints()[k].expr.index()) * kRows;
+                    for (std::size_t r = 0; r < chunk.rows; ++r) {
+                        sum[r] += alphaPowers[k] * value[r];
+                    }
+                }
+                const Fp* numerator = chunk.domains.data() + domains.first * kRows;
+                const Fp* inverse = inverses.data() + inverseSlot[domains.second] * kRows;
+                for (std::size_t r = 0; r < chunk.rows; ++r) {
+                    out[first + r] += sum[r] * numerator[r] * inverse[r];
+                }
+            }
+        }
+    });
+}
+
+std::optional<ConstraintViolation>
+ConstraintEvaluator::firstViolation(const std::vector<std::span<const Fp>>& columns,
+                                    bool interactionOnly, CancelFlag cancel) const {
+    const Tables tables = tablesFor(Fp::one());
+    const std::size_t count = m_air.constraints().size();
+    std::vector<std::uint64_t> lowest(count, m_length); // m_length: holds everywhere
+    std::mutex mutex;
+    const std::size_t chunks = (m_length + kRows - 1) / kRows;
+    Workers::shared().forRange(chunks, 4, [&](std::size_t begin, std::size_t end) {
+        Chunk chunk;
+        std::vector<std::uint64_t> local(count, m_length);
+        for (std::size_t c = begin; c < end; ++c) {
+            cancel.check();
+            const std::uint64_t first = c * kRows;
+            chunk.rows = std::min<std::size_t>(kRows, m_length - first);
+            evaluate(columns, tables, first, chunk);
+            for (std::size_t k = 0; k < count; ++k) {
+                if (m_readsInteraction[k] != interactionOnly) {
+                    continue;
+                }
+                const Fp* value =
+                    chunk.nodes.data() + std::size_t(m_air.constraints()[k].expr.index()) * kRows;
+                const Fp* numerator = chunk.domains.data() + m_numerator[k] * kRows;
+                const Fp* denominator = chunk.domains.data() + m_denominator[k] * kRows;
+                for (std::size_t r = 0; r < chunk.rows; ++r) {
+                    if (denominator[r].isZero() && !numerator[r].isZero() && !value[r].isZero()) {
+                        local[k] = std::min<std::uint64_t>(local[k], first + r);
+                        break;
+                    }
+                }
+            }
+        }
+        const std::lock_guard lock(mutex);
+        for (std::size_t k = 0; k < count; ++k) {
+            lowest[k] = std::min(lowest[k], local[k]);
+        }
+    });
+    for (std::size_t k = 0; k < count; ++k) {
+        if (lowest[k] == m_length) {
+            continue;
+        }
+        ConstraintViolation violation;
+        violation.constraint = m_air.constraints()[k].name;
+        violation.row = lowest[k];
+        const air::LayoutSpec& layout = m_air.layout();
+        for (const std::uint32_t slot : m_constraintCells[k]) {
+            const std::uint64_t column = m_cellColumn[slot];
+            const std::uint64_t row = (lowest[k] + m_cellShift[slot]) & (m_length - 1);
+            // Name the cell by the most specific virtual column holding it.
+            std::string name;
+            std::uint64_t bestStep = 0;
+            for (const auto& [columnName, vc] : layout.columns) {
+                const std::int64_t delta = std::int64_t(row) - vc.offset;
+                if (vc.column == column && delta >= 0 && delta % std::int64_t(vc.step) == 0 &&
+                    vc.step > bestStep) {
+                    bestStep = vc.step;
+                    name = columnName + "[" + std::to_string(std::uint64_t(delta) / vc.step) + "]";
+                }
+            }
+            if (name.empty()) {
+                name = "column " + std::to_string(column) + ", row " + std::to_string(row);
+            }
+            violation.cells.emplace_back(name, columns[column][row]);
+        }
+        return violation;
+    }
+    return std::nullopt;
+}
+
+} // namespace proofdesk::stark

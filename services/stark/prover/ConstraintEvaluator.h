@@ -1,0 +1,64 @@
+#pragma once
+
+#include "Parallel.h"
+#include "air/Air.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace proofdesk::stark {
+
+// A constraint that does not hold on the trace: which, where, and the cells it read there.
+struct ConstraintViolation {
+    std::string constraint;
+    std::uint64_t row = 0;
+    std::vector<std::pair<std::string, Fp>> cells; // "column 19, row 4113" -> value
+};
+
+// Evaluates an AIR's constraints over a whole coset offset·⟨g⟩ of the trace domain (g of order N,
+// the trace length) at once, from every trace column's values there (natural order: slot i holds
+// the value at offset·g^i), in chunks of rows split over the workers. With offset 1 the points
+// are the trace rows themselves, which is how the constraint checker uses it.
+class ConstraintEvaluator {
+public:
+    // `values`: the public values and interaction elements the constraints read, by name.
+    ConstraintEvaluator(const air::Air& air, const std::map<std::string, Fp>& values);
+
+    // The composition Σ_k α^k·c_k(x)·numerator_k(x)/denominator_k(x) at offset·g^i into out[i].
+    // `columns` are indexed as the layout numbers columns (first, then interaction).
+    void composition(const std::vector<std::span<const Fp>>& columns, const Fp& offset,
+                     const Fp& alpha, std::span<Fp> out, CancelFlag cancel = {}) const;
+
+    // The first constraint (in the AIR's order) that fails on a row of its domain, at the lowest
+    // such row; `columns` hold the trace's values on its rows. With `interactionOnly` false only
+    // the constraints reading no interaction column are checked (the interaction is not drawn
+    // yet), with true only those reading one.
+    std::optional<ConstraintViolation>
+    firstViolation(const std::vector<std::span<const Fp>>& columns, bool interactionOnly,
+                   CancelFlag cancel = {}) const;
+
+private:
+    struct Chunk;
+    struct Tables;
+    Tables tablesFor(const Fp& offset) const;
+    void evaluate(const std::vector<std::span<const Fp>>& columns, const Tables& tables,
+                  std::uint64_t first, Chunk& chunk) const;
+
+    const air::Air& m_air;
+    std::uint64_t m_length;
+    std::vector<Fp> m_named;                 // by the arena's value slots
+    std::vector<std::uint64_t> m_cellColumn; // per arena cell
+    std::vector<std::uint64_t> m_cellShift;  // row offset mod N
+    std::vector<air::DomainFactor> m_factors;
+    std::vector<std::vector<std::size_t>> m_domains; // distinct domains as factor indices
+    std::vector<std::size_t> m_numerator;            // per constraint: its domain index
+    std::vector<std::size_t> m_denominator;
+    std::vector<bool> m_readsInteraction;                      // per constraint
+    std::vector<std::vector<std::uint32_t>> m_constraintCells; // arena cell slots per constraint
+};
+
+} // namespace proofdesk::stark

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "field/Fp.h"
+
+#include <span>
+#include <vector>
+
+// Number-theoretic transforms over the STARK field on subgroups of order 2^k (and their cosets),
+// radix-2, in place, split over the prover's workers. Evaluations "in bit-reversed order" put the
+// value at ω^bitrev(i) in slot i — the order Stone commits a coset's rows in.
+
+namespace proofdesk::stark {
+
+// Coefficients c_0 … c_{n−1} (natural order) -> the values at ω_n^bitrev(i) (slot i).
+void forwardNtt(std::span<Fp> values);
+// The inverse: values at ω_n^bitrev(i) in slot i -> coefficients (natural order).
+void inverseNttFromBitReversed(std::span<Fp> values);
+// Values at ω_n^i in slot i (natural order) -> coefficients.
+void inverseNtt(std::span<Fp> values);
+
+// a[k] ← a[k]·factor·base^k.
+void scaleByPowers(std::span<Fp> values, const Fp& base, const Fp& factor = Fp::one());
+// Slot i ↔ slot bitrev(i).
+void bitReversePermute(std::span<Fp> values);
+
+// The values of the polynomial with `coefficients` (at most out.size() of them) at
+// offset·ω^bitrev(i), i < out.size(), into out.
+void evaluateOnCoset(std::span<const Fp> coefficients, const Fp& offset, std::span<Fp> out);
+// Coefficients -> the values at offset·ω^i in natural order, in place (and back).
+void cosetValuesInPlace(std::span<Fp> coefficients, const Fp& offset);
+void cosetCoefficientsInPlace(std::span<Fp> values, const Fp& offset);
+
+} // namespace proofdesk::stark

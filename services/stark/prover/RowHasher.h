@@ -1,0 +1,29 @@
+#pragma once
+
+#include "commitment/Hashes.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace proofdesk::stark {
+
+// Hashes the rows of a block of a committed table as Stone's HashBytesWithLength does (a row is
+// the 32-byte Montgomery words of its cells), fed one column at a time: every row keeps its own
+// running state, so a block's columns never need to be in memory together.
+class RowHasher {
+public:
+    virtual ~RowHasher() = default;
+    // For rows [0, rows): a row's next `width` cells are values[row·width …] (all rows advance
+    // together). Rows are split over the prover's workers.
+    virtual void absorb(std::span<const Fp> values, std::size_t width) = 0;
+    // The rows' digests (masked as the hash names); the hasher starts over afterwards.
+    virtual std::vector<Digest> finish() = 0;
+
+    // A hasher for `rows` rows with the named hash; throws std::invalid_argument for a hash the
+    // prover does not commit with (Pedersen).
+    static std::unique_ptr<RowHasher> make(const NamedHash& hash, std::size_t rows);
+};
+
+} // namespace proofdesk::stark

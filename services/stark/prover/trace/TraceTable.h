@@ -1,0 +1,83 @@
+#pragma once
+
+#include "air/Layout.h"
+#include "field/Fp.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace proofdesk::stark {
+
+// The trace columns of one layout at one trace length, written through the layout's virtual
+// columns (instance i of a virtual column is one cell), with the three pools the Cairo AIR
+// permutes — memory (address, value) pairs, 16-bit range-checked values, diluted values — keeping
+// track of which of their cells the components used, so the rest can be filled at the end.
+class TraceTable {
+public:
+    TraceTable(const air::LayoutSpec& layout, std::uint64_t traceLength, std::size_t columnCount,
+               std::size_t firstColumn);
+
+    const air::LayoutSpec& layout() const { return m_layout; }
+    std::uint64_t length() const { return m_length; }
+    // Instances of a virtual column in the trace.
+    std::uint64_t instances(const std::string& column) const;
+
+    // A virtual column resolved once, for writers that fill many of its cells.
+    class Column {
+    public:
+        Column() = default;
+        Column(std::vector<Fp>* cells, std::uint64_t offset, std::uint64_t step)
+            : m_cells(cells), m_offset(offset), m_step(step) {}
+        Fp& operator[](std::uint64_t instance) const {
+            return (*m_cells)[m_offset + instance * m_step];
+        }
+
+    private:
+        std::vector<Fp>* m_cells = nullptr;
+        std::uint64_t m_offset = 0;
+        std::uint64_t m_step = 1;
+    };
+    Column column(const std::string& name);
+
+    void set(const std::string& column, std::uint64_t instance, const Fp& value);
+    void set(const std::string& column, std::uint64_t instance, std::uint64_t value) {
+        set(column, instance, Fp::fromU64(value));
+    }
+    const Fp& get(const std::string& column, std::uint64_t instance) const;
+
+    // A memory access in a memory-pool cell: the virtual columns of its address and value.
+    void memory(const std::string& addressColumn, const std::string& valueColumn,
+                std::uint64_t instance, std::uint64_t address, const Fp& value);
+    // A value in a range-check pool cell (`column` lies in range_check16_pool).
+    void rangeCheck(const std::string& column, std::uint64_t instance, std::uint64_t value);
+    // A value in a diluted pool cell (`column` lies in diluted_pool).
+    void diluted(const std::string& column, std::uint64_t instance, const Fp& value);
+
+    std::vector<std::vector<Fp>>& columns() { return m_columns; }
+    std::vector<std::vector<Fp>> takeColumns() { return std::move(m_columns); }
+
+    // Pool bookkeeping: the pool's cells (instances of the pool's virtual column) used so far.
+    struct Pool {
+        air::VirtualColumn cells; // instance i: the i-th cell of the pool
+        std::vector<bool> used;
+    };
+    Pool& memoryPool() { return m_memory; }
+    Pool& rangeCheckPool() { return m_rangeCheck; }
+    Pool& dilutedPool() { return m_diluted; }
+
+private:
+    Fp& cell(const std::string& column, std::uint64_t instance);
+    void markUsed(Pool& pool, const std::string& column, std::uint64_t instance,
+                  const std::string& poolName);
+
+    const air::LayoutSpec& m_layout;
+    std::uint64_t m_length;
+    std::size_t m_firstColumn; // the index of m_columns[0] among the layout's columns
+    std::vector<std::vector<Fp>> m_columns;
+    Pool m_memory;
+    Pool m_rangeCheck;
+    Pool m_diluted;
+};
+
+} // namespace proofdesk::stark

@@ -1,0 +1,493 @@
+// Our STARK prover (issue #21): its pieces against their definitions (field assembly against the
+// portable code, NTTs against Horner, committed tables opened exactly as the verifier reads them,
+// row hashing against Stone's byte hashes), then whole proofs of our own programs on every layout
+// family, each accepted by our verifier and refused once tampered with; deterministic proofs;
+// the constraint checker naming the constraint and row of a tampered run; parameters meeting
+// their security target; Stone's proof JSON and annotations; cancellation.
+
+#include "TestPrograms.h"
+
+#include "stark/channel/ProofReader.h"
+#include "stark/channel/ProofWriter.h"
+#include "stark/commitment/TableCommitment.h"
+#include "stark/prover/CommittedTable.h"
+#include "stark/prover/Ntt.h"
+#include "stark/prover/ParameterChooser.h"
+#include "stark/prover/Polynomials.h"
+#include "stark/prover/ProofJson.h"
+#include "stark/prover/RowHasher.h"
+#include "stark/prover/StarkProver.h"
+#include "stark/prover/trace/TraceComponents.h"
+#include "stark/verifier/ProofVerifier.h"
+#include "stark/verifier/StarkVerifier.h"
+
+#include "cairo/Runner.h"
+#include "crypto/MontField.h"
+
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <bit>
+
+using namespace proofdesk;
+using namespace proofdesk::stark;
+using proofdesk::crypto::Felt;
+
+namespace {
+
+Fp randomFp(QRandomGenerator& random) {
+    Felt::Limbs limbs{random.generate64(), random.generate64(), random.generate64(),
+                      random.generate64() & 0x07ffffffffffffffULL};
+    return Fp::fromFelt(Felt::fromLimbsReduced(limbs));
+}
+
+std::vector<Fp> randomPolynomial(QRandomGenerator& random, std::size_t size) {
+    std::vector<Fp> out(size);
+    for (Fp& c : out) {
+        c = randomFp(random);
+    }
+    return out;
+}
+
+// A countdown program of our own (test::Asm), run in proof mode on a layout.
+CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20) {
+    const cairo::Program program =
+        cairo::Program::fromJson(test::Asm::countdown(n).proofModeProgram());
+    cairo::RunOptions options;
+    options.layout = layout;
+    options.proofMode = true;
+    cairo::CairoRunner runner(program, options);
+    runner.run();
+    return cairoRunOf(runner);
+}
+
+// Small but complete parameters for a run: few queries and bits of work keep tests fast.
+ProofParameters testParameters(const CairoRun& run, ChannelProfile profile) {
+    const air::LayoutSpec& layout = *air::layoutNamed(run.publicInput.layout);
+    ProofParameters p = chooseParameters(run.publicInput.nSteps * layout.cpuRows(), 96, profile);
+    p.logCosets = 2;
+    p.queries = 6;
+    p.proofOfWorkBits = 6;
+    return p;
+}
+
+ProverResult prove(const CairoRun& run, const ProofParameters& parameters, bool check = false) {
+    ProverOptions options;
+    options.parameters = parameters;
+    options.checkConstraints = check;
+    return proveCairoRun(run, options);
+}
+
+CommitmentHashes hashesNamed(const std::string& commitment, const std::string& friendly,
+                             std::uint64_t layers) {
+    return {*NamedHash::named(commitment), *NamedHash::named(friendly), layers};
+}
+
+} // namespace
+
+class StarkProverTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fieldAssemblyAgreesWithThePortableCode() {
+#ifdef PROOFDESK_MONT_MULX
+        using namespace proofdesk::crypto::mont;
+        QRandomGenerator random(11);
+        const Limbs p = {1, 0, 0, kP3};
+        std::vector<Limbs> samples = {
+            {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, kP3}, sub(Limbs{}, one())};
+        for (int i = 0; i < 20000; ++i) {
+            samples.push_back(randomFp(random).montgomery());
+        }
+        for (std::size_t i = 0; i + 1 < samples.size(); ++i) {
+            const Limbs& a = samples[i];
+            const Limbs& b = samples[i + 1];
+            QVERIFY(add(a, b) == addPortable(a, b));
+            QVERIFY(sub(a, b) == subPortable(a, b));
+            const Limbs lazy = mulLazyPortable(a, b);
+            QVERIFY(reduce(lazy) == reducePortable(lazy));
+            if (kCpuHasMulx) {
+                QVERIFY(mulLazyMulx(a, b) == lazy);
+            }
+        }
+        QVERIFY(reduce(p) == Limbs{});
+#else
+        QSKIP("no assembly on this architecture");
+#endif
+    }
+
+    void nttsAgreeWithHorner() {
+        QRandomGenerator random(3);
+        for (const int log : {0, 1, 3, 10}) {
+            const std::size_t n = std::size_t(1) << log;
+            const std::vector<Fp> coefficients = randomPolynomial(random, n);
+            std::vector<Fp> values = coefficients;
+            forwardNtt(values);
+            const Fp root = rootOfUnity(log);
+            for (std::size_t i = 0; i < n; i += std::max<std::size_t>(1, n / 16)) {
+                QVERIFY(values[i] ==
+                        evaluatePolynomial(coefficients, root.pow(bitReverse(i, log))));
+            }
+            inverseNttFromBitReversed(values);
+            QVERIFY(values == coefficients);
+
+            const Fp offset = Fp::fromU64(3);
+            std::vector<Fp> coset(n);
+            evaluateOnCoset(coefficients, offset, coset);
+            QVERIFY(coset[n - 1] ==
+                    evaluatePolynomial(coefficients, offset * root.pow(bitReverse(n - 1, log))));
+            std::vector<Fp> natural = coefficients;
+            cosetValuesInPlace(natural, offset);
+            QVERIFY(natural[n / 2] ==
+                    evaluatePolynomial(coefficients, offset * root.pow(std::uint64_t(n / 2))));
+            cosetCoefficientsInPlace(natural, offset);
+            QVERIFY(natural == coefficients);
+        }
+        // Folded onto a small coset: the values at x0·ω_8^bitrev(i).
+        const std::vector<Fp> big = randomPolynomial(random, 64);
+        const Fp x0 = Fp::fromU64(7);
+        const auto small = evaluateOnSmallCoset({big}, x0, 3);
+        for (std::uint64_t i = 0; i < 8; ++i) {
+            QVERIFY(small[0][i] ==
+                    evaluatePolynomial(big, x0 * rootOfUnity(3).pow(bitReverse(i, 3))));
+        }
+        // Division by x − a is exact at a root.
+        const Fp a = Fp::fromU64(5);
+        std::vector<Fp> p = {-a, Fp::one()}; // x − a
+        std::vector<Fp> q(1);
+        QVERIFY(divideByLinear(p, a, q).isZero());
+        QVERIFY(q[0] == Fp::one());
+    }
+
+    void rowHashingMatchesStonesByteHashes() {
+        QRandomGenerator random(5);
+        for (const char* name : {"keccak256", "keccak256_masked160_lsb", "keccak256_masked160_msb",
+                                 "blake256", "blake256_masked248_lsb", "poseidon3"}) {
+            const NamedHash hash = *NamedHash::named(name);
+            for (const std::size_t width : {1u, 2u, 5u, 23u}) {
+                const std::size_t rows = 9;
+                std::vector<std::vector<Fp>> columns(width, std::vector<Fp>(rows));
+                auto hasher = RowHasher::make(hash, rows);
+                for (std::vector<Fp>& column : columns) {
+                    for (Fp& cell : column) {
+                        cell = randomFp(random);
+                    }
+                    hasher->absorb(column, 1);
+                }
+                const std::vector<Digest> digests = hasher->finish();
+                for (std::size_t row = 0; row < rows; ++row) {
+                    std::vector<std::uint8_t> bytes(32 * width);
+                    for (std::size_t c = 0; c < width; ++c) {
+                        toMontgomeryBytes(columns[c][row], bytes.data() + 32 * c);
+                    }
+                    QVERIFY2(digests[row] == *hash.hashBytes(bytes),
+                             qPrintable(QStringLiteral("%1, %2 columns")
+                                            .arg(QString::fromLatin1(name))
+                                            .arg(width)));
+                }
+            }
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 RowHasher::make(*NamedHash::named("pedersen"), 1));
+    }
+
+    void committedTablesOpenAsTheVerifierReads_data() {
+        QTest::addColumn<int>("polynomials");
+        QTest::addColumn<int>("rowWidth");
+        QTest::addColumn<QString>("commitment");
+        QTest::addColumn<QString>("friendly");
+        QTest::addColumn<int>("friendlyLayers");
+        QTest::addColumn<int>("storedDepth");
+        QTest::newRow("trace, keccak") << 3 << 1 << "keccak256_masked160_msb"
+                                       << "keccak256_masked160_msb" << 0 << 16;
+        QTest::newRow("trace, subtrees recomputed") << 4 << 1 << "blake256_masked248_lsb"
+                                                    << "blake256_masked248_lsb" << 0 << 3;
+        QTest::newRow("trace, poseidon top layers") << 2 << 1 << "keccak256_masked160_lsb"
+                                                    << "poseidon3" << 5 << 2;
+        QTest::newRow("trace, all poseidon") << 2 << 1 << "keccak256_masked160_lsb"
+                                             << "poseidon3" << 1000 << 4;
+        QTest::newRow("one column, paired leaves") << 1 << 1 << "keccak256_masked160_lsb"
+                                                   << "poseidon3" << 3 << 2;
+        QTest::newRow("FRI layer, cosets of 8") << 1 << 8 << "keccak256"
+                                                << "keccak256" << 0 << 1;
+    }
+
+    void committedTablesOpenAsTheVerifierReads() {
+        QFETCH(int, polynomials);
+        QFETCH(int, rowWidth);
+        QFETCH(QString, commitment);
+        QFETCH(QString, friendly);
+        QFETCH(int, friendlyLayers);
+        QFETCH(int, storedDepth);
+        QRandomGenerator random(9);
+        std::vector<std::vector<Fp>> polys;
+        for (int i = 0; i < polynomials; ++i) {
+            polys.push_back(randomPolynomial(random, 64));
+        }
+        const CommitmentHashes hashes = hashesNamed(
+            commitment.toStdString(), friendly.toStdString(), std::uint64_t(friendlyLayers));
+        const EvaluationDomain domain{9, Fp::fromU64(3), std::size_t(rowWidth)};
+        CommittedTable table({polys.begin(), polys.end()}, domain, hashes, {}, storedDepth);
+        const Digest root = table.commit();
+
+        // Rows as the verifier asks them: ascending, with neighbours and far ones.
+        const std::vector<std::uint64_t> rows = {0, 1, 5, 17, 18, table.shape().rows - 1};
+        std::set<Cell> known;
+        if (rowWidth > 1) {
+            known.insert({5, 3}); // a cell the verifier computed itself (FRI)
+        }
+        auto transcript = makeTranscript("keccak256", Digest{});
+        ProofWriter writer(*transcript);
+        writer.beginQueryPhase();
+        table.decommit(writer, rows, known);
+
+        auto readerTranscript = makeTranscript("keccak256", Digest{});
+        ProofReader reader(writer.bytes(), *readerTranscript);
+        reader.beginQueryPhase();
+        std::map<Cell, Fp> knownValues;
+        for (const Cell& cell : known) {
+            knownValues[cell] = table.row(cell.first)[cell.second];
+        }
+        const auto opened = decommitTable(reader, table.shape(), root, rows, knownValues, hashes,
+                                          Stage::Decommitment, "test table");
+        QCOMPARE(reader.remaining(), std::size_t(0));
+        // The cells are the polynomials at offset·ω^bitrev(entry).
+        const Fp omega = rootOfUnity(domain.logDomain);
+        for (const std::uint64_t row : rows) {
+            for (std::size_t p = 0; p < polys.size(); ++p) {
+                for (std::size_t u = 0; u < std::size_t(rowWidth); ++u) {
+                    const std::uint64_t entry = row * std::uint64_t(rowWidth) + u;
+                    const Fp x = domain.offset * omega.pow(bitReverse(entry, domain.logDomain));
+                    QVERIFY(opened.at(row)[p * std::size_t(rowWidth) + u] ==
+                            evaluatePolynomial(polys[p], x));
+                }
+            }
+        }
+        // A different table does not open against this root.
+        polys[0][0] += Fp::one();
+        CommittedTable other({polys.begin(), polys.end()}, domain, hashes, {}, storedDepth);
+        other.commit();
+        ProofWriter otherWriter(*transcript);
+        other.decommit(otherWriter, rows, known);
+        ProofReader otherReader(otherWriter.bytes(), *readerTranscript);
+        otherReader.beginQueryPhase();
+        QVERIFY_THROWS_EXCEPTION(Rejection,
+                                 decommitTable(otherReader, table.shape(), root, rows, knownValues,
+                                               hashes, Stage::Decommitment, "test table"));
+    }
+
+    void parametersMeetTheirSecurityTarget() {
+        for (const int log : {4, 8, 14, 20, 24, 28}) {
+            for (const int target : {40, 80, 96, 128}) {
+                for (const ChannelProfile profile :
+                     {ChannelProfile::Stone, ChannelProfile::Integrity}) {
+                    const ProofParameters p =
+                        chooseParameters(std::uint64_t(1) << log, target, profile);
+                    QVERIFY2(securityBits(p) >= target, qPrintable(QString::number(log)));
+                    QVERIFY(securityBits(p) < target + p.logCosets);
+                    int folds = 0;
+                    for (const int step : p.friSteps) {
+                        QVERIFY(step >= 0 && step <= 4);
+                        folds += step;
+                    }
+                    QCOMPARE(folds + std::countr_zero(p.lastLayerDegreeBound), log);
+                    QCOMPARE(p.friSteps.front(), 0);
+                }
+            }
+        }
+        // The default profile is Stone's: 18 queries, 24 bits of work, last layer 64, blow-up 16.
+        const ProofParameters stone = chooseParameters(std::uint64_t(1) << 20);
+        QCOMPARE(stone.queries, std::uint64_t(18));
+        QCOMPARE(stone.proofOfWorkBits, 24);
+        QCOMPARE(stone.lastLayerDegreeBound, std::uint64_t(64));
+        QCOMPARE(stone.logCosets, 4);
+        QCOMPARE(stone.friSteps, (std::vector<int>{0, 4, 4, 4, 2}));
+        QCOMPARE(stone.channelHash, std::string("keccak256"));
+        const ProofParameters integrity =
+            chooseParameters(std::uint64_t(1) << 20, 96, ChannelProfile::Integrity);
+        QCOMPARE(integrity.channelHash, std::string("poseidon3"));
+        QVERIFY(integrity.verifierFriendlyChannelUpdates);
+    }
+
+    void provesEveryLayoutFamilyAndOurVerifierAccepts_data() {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("profile");
+        QTest::addColumn<int>("seed");
+        QTest::newRow("plain, stone") << "plain" << int(ChannelProfile::Stone) << 6;
+        QTest::newRow("plain, integrity stone5") << "plain" << int(ChannelProfile::Integrity) << 5;
+        QTest::newRow("small, stone") << "small" << int(ChannelProfile::Stone) << 6;
+        QTest::newRow("recursive, stone") << "recursive" << int(ChannelProfile::Stone) << 6;
+        QTest::newRow("dex, stone") << "dex" << int(ChannelProfile::Stone) << 6;
+    }
+
+    void provesEveryLayoutFamilyAndOurVerifierAccepts() {
+        QFETCH(QString, layout);
+        QFETCH(int, profile);
+        QFETCH(int, seed);
+#if defined(__SANITIZE_ADDRESS__)
+        if (layout == QStringLiteral("recursive")) {
+            QSKIP("the recursive layout's smallest trace (2^18 rows) is too slow under sanitizers");
+        }
+#endif
+        const CairoRun run = countdownRun(layout.toStdString());
+        const ProofParameters parameters = testParameters(run, ChannelProfile(profile));
+        ProverOptions options;
+        options.parameters = parameters;
+        options.seedVariant = seed == 5 ? SeedVariant::Stone5 : SeedVariant::Stone6;
+        const ProverResult result = proveCairoRun(run, options);
+        QVERIFY(!result.proof.empty());
+        QCOMPARE(result.timings.size(), std::size_t(8));
+        const VerificationTrace trace =
+            verifyStark(parameters, run.publicInput, options.seedVariant, result.proof);
+        QCOMPARE(trace.proofBytes, result.proof.size());
+
+        // The same run proves to the same bytes.
+        if (layout == QStringLiteral("plain")) {
+            QVERIFY(proveCairoRun(run, options).proof == result.proof);
+        }
+
+        // A flipped byte anywhere is refused: commitments, values, decommitments.
+        for (const std::size_t at : {std::size_t(5), result.proof.size() / 3,
+                                     result.proof.size() / 2, result.proof.size() - 7}) {
+            std::vector<std::uint8_t> tampered = result.proof;
+            tampered[at] ^= 0x10;
+            QVERIFY_THROWS_EXCEPTION(
+                Rejection, verifyStark(parameters, run.publicInput, options.seedVariant, tampered));
+        }
+        // And the proof is about this statement only.
+        PublicInput other = run.publicInput;
+        other.publicMemory.back().value += Fp::one();
+        QVERIFY_THROWS_EXCEPTION(Rejection,
+                                 verifyStark(parameters, other, options.seedVariant, result.proof));
+    }
+
+    void proofFilesAreStones() {
+        const CairoRun run = countdownRun("plain");
+        ProverOptions options;
+        options.parameters = testParameters(run, ChannelProfile::Integrity);
+        options.annotations = true;
+        const ProverResult result = proveCairoRun(run, options);
+        const nlohmann::ordered_json proof =
+            stoneProofJson(result, options.parameters, defaultProverConfig(), run);
+        for (const char* key : {"annotations", "private_input", "proof_hex", "proof_parameters",
+                                "prover_config", "public_input"}) {
+            QVERIFY2(proof.contains(key), key);
+        }
+        QVERIFY(proof["proof_hex"].get<std::string>().starts_with("0x"));
+        const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
+        QVERIFY2(verdict.valid, verdict.failedCheck.c_str());
+
+        // Annotations as Stone writes them, byte ranges adding up to the proof.
+        const std::vector<std::string>& lines = result.annotations;
+        QCOMPARE(lines.front(), std::string("title cpu air Proof Protocol"));
+        const QRegularExpression sent(QStringLiteral(
+            R"(^P->V\[(\d+):(\d+)\]: /cpu air/STARK/[^:]+: .*\((0x[0-9a-f]+.*)\)$)"));
+        std::size_t covered = 0;
+        int commitments = 0, interaction = 0;
+        for (const std::string& line : lines) {
+            const QString text = QString::fromStdString(line);
+            if (line.starts_with("P->V")) {
+                const auto match = sent.match(text);
+                QVERIFY2(match.hasMatch(), line.c_str());
+                QCOMPARE(match.captured(1).toULongLong(), covered);
+                covered = match.captured(2).toULongLong();
+                commitments += text.contains(QStringLiteral("Commitment: Hash(0x")) ? 1 : 0;
+            }
+            interaction += text.contains(QStringLiteral(
+                               "V->P: /cpu air/STARK/Interaction: Interaction element #"))
+                               ? 1
+                               : 0;
+        }
+        QCOMPARE(covered, result.proof.size());
+        QCOMPARE(interaction, 3);
+        QCOMPARE(commitments, 3 + int(options.parameters.friSteps.size()) - 1);
+        QCOMPARE(lines.back().rfind("Data count: ", 0), std::size_t(0));
+        QVERIFY(std::find(lines.begin(), lines.end(),
+                          "Byte count: " + std::to_string(result.proof.size())) != lines.end());
+    }
+
+    void theCheckerNamesTheBrokenConstraintAndRow() {
+        CairoRun run = countdownRun("plain");
+        // A step that pushes (an assert_eq writing [ap]): make the pushed value wrong in memory,
+        // as a broken VM would, so that step no longer computes what it wrote.
+        std::uint64_t step = 0;
+        for (std::uint64_t k = 4; k < run.trace.size(); ++k) {
+            const std::uint64_t instruction =
+                smallValue(run.memory[run.trace[k].pc], "the instruction");
+            const bool assertEq = (instruction >> (48 + 14)) & 1;
+            const bool dstIsAp = ((instruction >> 48) & 1) == 0 && (instruction & 0xffff) == 0x8000;
+            if (assertEq && dstIsAp) {
+                step = k;
+                break;
+            }
+        }
+        QVERIFY(step != 0);
+        run.memory[run.trace[step].ap] += Fp::one();
+        try {
+            prove(run, testParameters(run, ChannelProfile::Stone), true);
+            QFAIL("the tampered run was proven");
+        } catch (const ConstraintCheckFailed& e) {
+            QCOMPARE(e.violation().constraint, std::string("cpu/opcodes/assert_eq/assert_eq"));
+            QCOMPARE(e.violation().row, 16 * step);
+            const std::string text = e.what();
+            QVERIFY2(text.find("cpu/operands/mem_dst/value[" + std::to_string(step) + "]") !=
+                         std::string::npos,
+                     text.c_str());
+        }
+        // Without the checker the same run still fails, later and less helpfully: the
+        // composition does not match at the out-of-domain point.
+        QVERIFY_THROWS_EXCEPTION(TraceError,
+                                 prove(run, testParameters(run, ChannelProfile::Stone)));
+    }
+
+    void runsTheTraceCannotHoldAreRefusedSayingWhy() {
+        CairoRun run = countdownRun("plain");
+        run.publicInput.rcMax = run.publicInput.rcMin; // bounds too narrow for the offsets
+        try {
+            prove(run, testParameters(run, ChannelProfile::Stone));
+            QFAIL("proven with impossible range-check bounds");
+        } catch (const TraceError& e) {
+            QVERIFY2(std::string(e.what()).find("outside the public input's bounds") !=
+                         std::string::npos,
+                     e.what());
+        }
+        CairoRun other = countdownRun("plain");
+        other.publicInput.layout = "starknet_with_keccak";
+        try {
+            prove(other, testParameters(countdownRun("plain"), ChannelProfile::Stone));
+            QFAIL("proven on a layout the prover does not know");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("it proves") != std::string::npos, e.what());
+        }
+        // Parameters that do not fit the trace, with the reason.
+        ProofParameters wrong = testParameters(run, ChannelProfile::Stone);
+        wrong.friSteps.push_back(2);
+        try {
+            prove(countdownRun("plain"), wrong);
+            QFAIL("proven with FRI steps that do not fit");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("FRI steps sum to") != std::string::npos, e.what());
+        }
+    }
+
+    void cancellingStopsTheRun() {
+        const CairoRun run = countdownRun("small");
+        std::atomic<bool> cancel{false};
+        ProverOptions options;
+        options.parameters = testParameters(run, ChannelProfile::Stone);
+        options.cancel.flag = &cancel;
+        std::vector<std::string> phases;
+        options.progress = [&](const ProverProgress& progress) {
+            phases.push_back(progress.phase);
+            if (progress.phase == "interaction") {
+                cancel.store(true);
+            }
+        };
+        QVERIFY_THROWS_EXCEPTION(ProofCancelled, proveCairoRun(run, options));
+        QVERIFY(std::find(phases.begin(), phases.end(), "composition") == phases.end());
+    }
+};
+
+QTEST_GUILESS_MAIN(StarkProverTest)
+#include "tst_stark_prover.moc"
