@@ -35,6 +35,13 @@ QString proverDescription(const proof::ProverSettings& provers) {
     const QString verifier = provers.effectiveVerifier() == QStringLiteral("stone")
                                  ? QStringLiteral("verifier: Stone's %1").arg(provers.stoneVerifier)
                                  : QStringLiteral("verifier: builtin");
+    if (engine == QStringLiteral("builtin")) {
+        return QStringLiteral("builtin (Proofdesk's STARK prover, %1 bits of security, up to %2 "
+                              "MiB per proof; %3)")
+            .arg(provers.securityBits)
+            .arg(provers.proverLimits.memoryBytes >> 20)
+            .arg(verifier);
+    }
     if (engine == QStringLiteral("stone")) {
         return QStringLiteral("stone (%1; %2)").arg(provers.stoneProver, verifier);
     }
@@ -119,8 +126,9 @@ int runServeCommand(int argc, char** argv) {
     const QSettings settings(QStringLiteral("Proofdesk"), QStringLiteral("proofdesk"));
     const QCommandLineOption prover(
         QStringLiteral("prover"),
-        QStringLiteral("Proof generation: stone, mock (visibly mocked proofs) or none. Default: "
-                       "stone when --stone-prover is given, else mock."),
+        QStringLiteral("Proof generation: builtin (Proofdesk's own STARK prover, the default), "
+                       "stone (Stone's cpu_air_prover, given with --stone-prover), mock (visibly "
+                       "mocked proofs) or none."),
         QStringLiteral("engine"), settings.value(QStringLiteral("prover/engine")).toString());
     const QCommandLineOption stoneProver(
         QStringLiteral("stone-prover"), QStringLiteral("Path of Stone's cpu_air_prover."),
@@ -135,8 +143,18 @@ int runServeCommand(int argc, char** argv) {
         QStringLiteral("engine"), settings.value(QStringLiteral("prover/verifier")).toString());
     const QCommandLineOption proverTimeout(
         QStringLiteral("prover-timeout"),
-        QStringLiteral("Seconds a Stone run may take before it counts as failed."),
+        QStringLiteral("Seconds a proof may take before it counts as failed."),
         QStringLiteral("seconds"), QStringLiteral("3600"));
+    const QCommandLineOption securityBits(
+        QStringLiteral("security-bits"),
+        QStringLiteral("The security the builtin prover's parameters are chosen for (default 96: "
+                       "18 queries, blow-up 16, 24 bits of proof of work)."),
+        QStringLiteral("bits"), QStringLiteral("96"));
+    const QCommandLineOption proverMemory(
+        QStringLiteral("prover-memory"),
+        QStringLiteral("MiB the builtin prover's sandboxed run may use (default: three quarters "
+                       "of this machine's memory)."),
+        QStringLiteral("MiB"));
     const QCommandLineOption maxSteps(
         QStringLiteral("max-steps"),
         QStringLiteral("Steps a submitted program may run before its query fails."),
@@ -184,6 +202,8 @@ int runServeCommand(int argc, char** argv) {
     parser.addOption(stoneVerifier);
     parser.addOption(verifier);
     parser.addOption(proverTimeout);
+    parser.addOption(securityBits);
+    parser.addOption(proverMemory);
     parser.addOption(maxSteps);
     parser.addOption(httpThreads);
     parser.addOption(allowHost);
@@ -235,9 +255,9 @@ int runServeCommand(int argc, char** argv) {
         return 2;
     }
     const QString engine = options.provers.effectiveEngine();
-    if (engine != QStringLiteral("stone") && engine != QStringLiteral("mock") &&
-        engine != QStringLiteral("none")) {
-        err << "--prover is stone, mock or none, got " << engine << Qt::endl;
+    if (engine != QStringLiteral("builtin") && engine != QStringLiteral("stone") &&
+        engine != QStringLiteral("mock") && engine != QStringLiteral("none")) {
+        err << "--prover is builtin, stone, mock or none, got " << engine << Qt::endl;
         return 2;
     }
     if (engine == QStringLiteral("stone") && options.provers.stoneProver.isEmpty()) {
@@ -249,6 +269,21 @@ int runServeCommand(int argc, char** argv) {
     if (!numberOk || options.provers.timeoutSeconds < 1) {
         err << "--prover-timeout expects a number of seconds" << Qt::endl;
         return 2;
+    }
+    options.provers.proverLimits =
+        proof::ProverSettings::defaultProverLimits(options.provers.timeoutSeconds);
+    options.provers.securityBits = parser.value(securityBits).toInt(&numberOk);
+    if (!numberOk || options.provers.securityBits < 1 || options.provers.securityBits > 256) {
+        err << "--security-bits expects a number from 1 to 256" << Qt::endl;
+        return 2;
+    }
+    if (parser.isSet(proverMemory)) {
+        const qulonglong mib = parser.value(proverMemory).toULongLong(&numberOk);
+        if (!numberOk || mib < 64) {
+            err << "--prover-memory expects a number of MiB (at least 64)" << Qt::endl;
+            return 2;
+        }
+        options.provers.proverLimits.memoryBytes = std::uint64_t(mib) << 20;
     }
     options.provers.maxSteps = parser.value(maxSteps).toULongLong(&numberOk);
     if (!numberOk || options.provers.maxSteps < 1) {

@@ -100,6 +100,13 @@ nlohmann::json toJson(const ProofQuery& q, QueryView view) {
     if (!docs) {
         out["isRetriable"] = q.isRetriable;
         out["retryBlockedReason"] = orNull(q.retryBlockedReason);
+        if (q.proofProgress) {
+            const ProofProgress& p = *q.proofProgress;
+            out["proofProgress"] = {{"phase", p.phase},
+                                    {"fraction", p.fraction},
+                                    {"elapsedSeconds", p.elapsedSeconds},
+                                    {"remainingSeconds", orNull(p.remainingSeconds)}};
+        }
     }
     return out;
 }
@@ -148,6 +155,14 @@ ProofQuery proofQueryFromJson(const nlohmann::json& j) {
     }
     q.isRetriable = valueOf<bool>(j, "isRetriable", true);
     q.retryBlockedReason = optionalOf<std::string>(j, "retryBlockedReason");
+    if (auto it = j.find("proofProgress"); it != j.end() && it->is_object()) {
+        ProofProgress p;
+        p.phase = valueOf<std::string>(*it, "phase", "");
+        p.fraction = valueOf<double>(*it, "fraction", 0);
+        p.elapsedSeconds = valueOf<double>(*it, "elapsedSeconds", 0);
+        p.remainingSeconds = optionalOf<double>(*it, "remainingSeconds");
+        q.proofProgress = p;
+    }
     return q;
 }
 

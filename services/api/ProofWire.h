@@ -35,7 +35,18 @@ struct ProofClient {
     friend bool operator==(const ProofClient&, const ProofClient&) = default;
 };
 
-// The Query record. Optional members are written as null when unset.
+// How far our prover is with a query's proof (an extra field of the query record, present once
+// PROOF_GENERATION started proving; docs/api.md): the prover's phase, the fraction of the whole
+// proof done, seconds since proving started and, once it can be told, seconds left.
+struct ProofProgress {
+    std::string phase;
+    double fraction = 0;
+    double elapsedSeconds = 0;
+    std::optional<double> remainingSeconds;
+    friend bool operator==(const ProofProgress&, const ProofProgress&) = default;
+};
+
+// The Query record. Optional members are written as null when unset (proofProgress: absent).
 struct ProofQuery {
     std::string id;
     std::string externalId;
@@ -73,6 +84,7 @@ struct ProofQuery {
     ProofClient client;
     bool isRetriable = true;
     std::optional<std::string> retryBlockedReason;
+    std::optional<ProofProgress> proofProgress;
     friend bool operator==(const ProofQuery&, const ProofQuery&) = default;
 };
 

@@ -14,6 +14,8 @@
 #include <QFileInfo>
 #include <QSqlQuery>
 
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 
 namespace proofdesk::proof {
@@ -312,17 +314,21 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
                           pie.builtins, layout);
     }
     const bool bucketMock = loaded.inputs.value("mockProof", false);
-    const QString engine = bucketMock ? QStringLiteral("mock") : m_provers.effectiveEngine();
+    // A mocked fact needs no proof: mockFactHash=true gets the (visible) mock proof.
+    const bool factMock = loaded.inputs.value("mockFactHash", false);
+    const QString engine =
+        bucketMock || factMock ? QStringLiteral("mock") : m_provers.effectiveEngine();
     if (engine == QStringLiteral("none")) {
         throw StageFailure(false, "no prover is configured on this server: start it with "
-                                  "--stone-prover PATH (Stone's cpu_air_prover) or --prover mock");
+                                  "--prover builtin (Proofdesk's own), --prover stone with "
+                                  "--stone-prover PATH, or --prover mock");
     }
     if (engine == QStringLiteral("mock")) {
         const nlohmann::ordered_json proof = {
             {"mocked", true},
             {"prover", "mock"},
-            {"note", "not a STARK proof: the mock prover stands in for Stone; facts backed by it "
-                     "are registered in the mocked namespace only"},
+            {"note", "not a STARK proof: the mock prover stands in for a real one; facts backed "
+                     "by it are registered in the mocked namespace only"},
             {"program_hash", loaded.query.programHash.value_or("")},
             {"output", loaded.inputs.value("output", nlohmann::json::array())},
             {"layout", loaded.query.layout.value_or("")},
@@ -332,9 +338,15 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
         return;
     }
     if (source != "program") {
-        throw StageFailure(false, "Stone proves proof-mode runs of a program; a pieFile would need "
-                                  "the SHARP bootloader, which this server does not run. Submit "
-                                  "the programFile (compiled with --proof_mode) instead");
+        throw StageFailure(false,
+                           "proving a Cairo PIE takes the SHARP bootloader running it as a task, "
+                           "which this server does not do yet: submit the programFile (compiled "
+                           "with --proof_mode) to have it proven, or mockFactHash=true for a "
+                           "mocked fact");
+    }
+    if (engine == QStringLiteral("builtin")) {
+        proveWithOurProver(loaded, context);
+        return;
     }
     if (m_provers.stoneProver.isEmpty() || !QFileInfo(m_provers.stoneProver).isExecutable()) {
         proveWithStone(m_provers, {}, 0, context); // fails with the reason and the remedy
@@ -348,6 +360,71 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
         proveWithStone(m_provers, QString::fromStdString(run.workDir->path()), nSteps, context);
     addArtifact(loaded, "proof.json", proof);
     loaded.query.isProofMocked = false;
+}
+
+void ProofService::proveWithOurProver(Loaded& loaded, JobContext& context) {
+    nlohmann::json options =
+        m_sandbox.runOptions(loaded.query.layout.value_or("auto"), loaded.query.cairoVm);
+    // Starknet's Integrity verifier takes the Poseidon channel; everything else Stone's keccak.
+    options["channel"] = loaded.query.result == "PROOF_VERIFICATION_ON_L2" ? "integrity" : "stone";
+    options["securityBits"] = m_provers.securityBits;
+    const auto started = std::chrono::steady_clock::now();
+    auto lastSaved = started - std::chrono::seconds(10);
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    const auto progress = [&](const nlohmann::json& report) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastSaved < std::chrono::seconds(1)) {
+            return; // the record is written at most once a second
+        }
+        lastSaved = now;
+        api::ProofProgress p;
+        p.phase = report.value("phase", std::string());
+        p.fraction = std::clamp(report.value("fraction", 0.0), 0.0, 1.0);
+        p.elapsedSeconds = elapsed();
+        if (p.fraction >= 0.05) {
+            p.remainingSeconds = p.elapsedSeconds * (1 - p.fraction) / p.fraction;
+        }
+        loaded.query.proofProgress = p;
+        m_store.write([&](QSqlDatabase&) { saveIn(loaded); });
+    };
+    const SandboxedWork::Run run = m_sandbox.prove(
+        programInputs(loaded), options, [&context] { return context.stopRequested(); }, progress);
+    std::string proof;
+    const std::string path = run.workDir->file("proof.json");
+    if (path.empty() || !readFileBounded(path, m_provers.proverLimits.fileBytes, &proof)) {
+        throw StageFailure(false, "the prover's sandboxed run wrote no proof");
+    }
+    addArtifact(loaded, "proof.json", proof);
+    loaded.query.isProofMocked = false;
+    loaded.query.proofProgress = api::ProofProgress{"done", 1.0, elapsed(), 0.0};
+
+    // metadata.json (written by TRACE_GENERATION) gains how the proof was made.
+    nlohmann::ordered_json metadata = nlohmann::ordered_json::object();
+    try {
+        std::string text;
+        if (readFileBounded(artifact(loaded.query.id, "metadata.json", false).path, 1 << 24,
+                            &text)) {
+            metadata = nlohmann::ordered_json::parse(text, nullptr, false);
+        }
+    } catch (const ServiceError&) {
+    }
+    if (!metadata.is_object()) {
+        metadata = nlohmann::ordered_json::object();
+    }
+    metadata["proof"] = {{"prover", "proofdesk"},
+                         {"progress", {{"phase", "done"}, {"fraction", 1.0}}},
+                         {"seconds", run.facts.value("seconds", 0.0)},
+                         {"layout", run.facts.value("layout", std::string())},
+                         {"n_steps", run.facts.value("nSteps", std::uint64_t{0})},
+                         {"trace_rows", run.facts.value("traceRows", std::uint64_t{0})},
+                         {"trace_columns", run.facts.value("traceColumns", std::uint64_t{0})},
+                         {"proof_bytes", run.facts.value("proofBytes", std::uint64_t{0})},
+                         {"security_bits", run.facts.value("securityBits", 0)},
+                         {"proof_parameters", run.facts.value("parameters", nlohmann::json())},
+                         {"timings", run.facts.value("timings", nlohmann::json::array())}};
+    addArtifact(loaded, "metadata.json", metadata.dump(2));
 }
 
 void ProofService::proofVerification(Loaded& loaded, JobContext& context) {

@@ -169,6 +169,7 @@ private:
     std::vector<sandbox::SandboxInput> programInputs(const Loaded& loaded) const;
     void traceGeneration(Loaded& loaded, JobContext& context);
     void proofGeneration(Loaded& loaded, JobContext& context);
+    void proveWithOurProver(Loaded& loaded, JobContext& context);
     void proofVerification(Loaded& loaded, JobContext& context);
     // Our own verifier, in a sandboxed child: the verdict, or StageFailure (permanent) naming the
     // failed check, a stoneVersion the proof was not made with, or a memoryVerification its

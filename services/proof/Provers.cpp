@@ -1,5 +1,9 @@
 #include "Provers.h"
 
+#include <unistd.h>
+
+#include <thread>
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -30,10 +34,21 @@ int log2Exact(std::uint64_t value) {
 } // namespace
 
 QString ProverSettings::effectiveEngine() const {
-    if (!engine.isEmpty()) {
-        return engine;
+    return engine.isEmpty() ? QStringLiteral("builtin") : engine;
+}
+
+sandbox::Limits ProverSettings::defaultProverLimits(int timeoutSeconds) {
+    sandbox::Limits limits;
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && pageSize > 0) {
+        limits.memoryBytes = std::uint64_t(pages) * std::uint64_t(pageSize) / 4 * 3;
     }
-    return stoneProver.isEmpty() ? QStringLiteral("mock") : QStringLiteral("stone");
+    const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+    limits.wallSeconds = timeoutSeconds;
+    limits.cpuSeconds = timeoutSeconds * cores;
+    limits.openFiles = 64;
+    return limits;
 }
 
 ToolRun runTool(const QString& program, const QStringList& arguments, const QString& workDir,

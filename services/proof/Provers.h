@@ -14,11 +14,12 @@
 
 namespace proofdesk::proof {
 
-// Which prover PROOF_GENERATION runs (DESIGN §5): Stone's cpu_air_prover, the visible `mock`
-// prover, or none (proof requests then fail with a reason saying how to configure one).
+// Which prover PROOF_GENERATION runs: our own STARK prover (`builtin`, the default), Stone's
+// cpu_air_prover, the visible `mock` prover, or none (proof requests then fail with a reason
+// saying how to configure one).
 struct ProverSettings {
-    QString engine;      // "stone", "mock" or "none"; empty: stone if stoneProver is set, else mock
-    QString stoneProver; // path of cpu_air_prover
+    QString engine;        // "builtin", "stone", "mock" or "none"; empty: builtin
+    QString stoneProver;   // path of cpu_air_prover
     QString stoneVerifier; // path of cpu_air_verifier
     // Who checks proofs in PROOF_VERIFICATION: our own verifier ("builtin", the default) or
     // Stone's cpu_air_verifier ("stone", which needs stoneVerifier).
@@ -37,6 +38,13 @@ struct ProverSettings {
     // Built beside proofdesk as proofdesk-sandbox.
     QString sandboxProgram;
     sandbox::Limits sandboxLimits;
+    // Our prover runs in a sandboxed child too, with its own (larger) limits: by default most of
+    // the machine's memory, timeoutSeconds of wall time, and CPU time for every core.
+    sandbox::Limits proverLimits = defaultProverLimits(3600);
+    // The security our prover's parameters are chosen for (bits, as the verifier counts them).
+    int securityBits = 96;
+
+    static sandbox::Limits defaultProverLimits(int timeoutSeconds);
 
     QString effectiveEngine() const;
     QString effectiveVerifier() const;

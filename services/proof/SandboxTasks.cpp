@@ -7,9 +7,14 @@
 #include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
 #include "core/BoundedJson.h"
+#include "stark/prover/ParameterChooser.h"
+#include "stark/prover/ProofJson.h"
+#include "stark/prover/StarkProver.h"
+#include "stark/prover/trace/TraceComponents.h"
 #include "stark/verifier/ProofVerifier.h"
 #include "stark/verifier/VerdictJson.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -289,12 +294,77 @@ nlohmann::json proofModeRun(const ChildContext& context) {
     });
 }
 
+// Runs a program in proof mode and proves the run with our prover: proof.json (Stone's format)
+// in the work directory, progress reported as the prover goes. Options beyond a run's: channel
+// ("stone" or "integrity") and securityBits.
+nlohmann::json prove(const ChildContext& context) {
+    const cairo::Program program = readProgram(context);
+    if (!program.start) {
+        throw TaskError("NOT_A_PROOF_MODE_PROGRAM",
+                        "proving needs a proof-mode run: compile the program with cairo-compile "
+                        "--proof_mode (it has no __start__)");
+    }
+    std::string inputText;
+    cairo::RunOptions options = runOptions(context, &inputText);
+    options.proofMode = true;
+    const auto started = std::chrono::steady_clock::now();
+    sandbox::reportProgress({{"phase", "running the program"}, {"fraction", 0.0}});
+    const stark::CairoRun run = programFault([&] {
+        cairo::CairoRunner runner(program, options);
+        runner.run();
+        return stark::cairoRunOf(runner);
+    });
+
+    const nlohmann::json& settings = context.options();
+    const auto profile =
+        stark::channelProfileNamed(settings.value("channel", std::string("stone")));
+    const stark::air::LayoutSpec* layout = stark::air::layoutNamed(run.publicInput.layout);
+    stark::ProverOptions prover;
+    prover.parameters = stark::chooseParameters(
+        run.publicInput.nSteps * (layout ? layout->cpuRows() : 16),
+        settings.value("securityBits", 96), profile.value_or(stark::ChannelProfile::Stone));
+    auto lastReport = started;
+    prover.progress = [&](const stark::ProverProgress& progress) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastReport >= std::chrono::milliseconds(200)) {
+            lastReport = now;
+            sandbox::reportProgress({{"phase", progress.phase}, {"fraction", progress.fraction}});
+        }
+    };
+    stark::ProverResult result;
+    try {
+        result = stark::proveCairoRun(run, prover);
+    } catch (const stark::TraceError& failure) {
+        throw TaskError("UNPROVABLE_RUN", failure.what());
+    } catch (const std::invalid_argument& failure) {
+        throw TaskError("UNPROVABLE_RUN", failure.what());
+    }
+    writeText("proof.json",
+              stark::stoneProofJson(result, prover.parameters, stark::defaultProverConfig(), run)
+                  .dump(1));
+    nlohmann::json timings = nlohmann::json::array();
+    for (const stark::PhaseTiming& timing : result.timings) {
+        timings.push_back({{"phase", timing.phase}, {"seconds", timing.seconds}});
+    }
+    return {{"nSteps", run.publicInput.nSteps},
+            {"layout", run.publicInput.layout},
+            {"traceRows", result.traceLength},
+            {"traceColumns", result.traceColumns},
+            {"proofBytes", result.proof.size()},
+            {"parameters", stark::proofParametersJson(prover.parameters)},
+            {"securityBits", stark::securityBits(prover.parameters)},
+            {"timings", timings},
+            {"seconds",
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}};
+}
+
 } // namespace
 
 std::map<std::string, sandbox::TaskFunction> proofSandboxTasks() {
     return {{"inspect", inspect},
             {"trace", trace},
             {"proof-mode-run", proofModeRun},
+            {"prove", prove},
             {"verify-proof", verifyProof}};
 }
 

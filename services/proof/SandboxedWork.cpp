@@ -56,7 +56,8 @@ std::string sandboxProgramFor(const ProverSettings& settings) {
 
 SandboxedWork::SandboxedWork(const ProverSettings& settings, std::string workRoot)
     : m_runner(sandboxProgramFor(settings), std::move(workRoot)), m_limits(settings.sandboxLimits),
-      m_maxSteps(settings.maxSteps), m_pythonTimeLimitMs(settings.pythonHintTimeLimit.count()) {}
+      m_proverLimits(settings.proverLimits), m_maxSteps(settings.maxSteps),
+      m_pythonTimeLimitMs(settings.pythonHintTimeLimit.count()) {}
 
 nlohmann::json SandboxedWork::runOptions(const std::string& layout,
                                          const std::string& cairoVm) const {
@@ -99,19 +100,21 @@ nlohmann::json SandboxedWork::inspect(const std::vector<sandbox::SandboxInput>& 
 
 nlohmann::json SandboxedWork::inspectForStage(const std::vector<sandbox::SandboxInput>& inputs,
                                               const nlohmann::json& options) const {
-    return runStage("inspect", inputs, options, nullptr).facts;
+    return runStage("inspect", inputs, options, nullptr, m_limits).facts;
 }
 
-SandboxedWork::Run SandboxedWork::runStage(const std::string& taskName,
-                                           const std::vector<sandbox::SandboxInput>& inputs,
-                                           const nlohmann::json& options,
-                                           const std::function<bool()>& cancelled) const {
+SandboxedWork::Run
+SandboxedWork::runStage(const std::string& taskName,
+                        const std::vector<sandbox::SandboxInput>& inputs,
+                        const nlohmann::json& options, const std::function<bool()>& cancelled,
+                        const sandbox::Limits& limits,
+                        const std::function<void(const nlohmann::json&)>& progress) const {
     sandbox::SandboxTask task;
     task.task = taskName;
     task.options = options;
     task.inputs = inputs;
-    task.limits = m_limits;
-    const sandbox::SandboxOutcome outcome = m_runner.run(task, cancelled);
+    task.limits = limits;
+    const sandbox::SandboxOutcome outcome = m_runner.run(task, cancelled, progress);
     switch (outcome.end) {
     case sandbox::SandboxOutcome::End::Finished:
         break;
@@ -132,19 +135,26 @@ SandboxedWork::Run SandboxedWork::runStage(const std::string& taskName,
 SandboxedWork::Run SandboxedWork::trace(const std::vector<sandbox::SandboxInput>& inputs,
                                         const nlohmann::json& options,
                                         const std::function<bool()>& cancelled) const {
-    return runStage("trace", inputs, options, cancelled);
+    return runStage("trace", inputs, options, cancelled, m_limits);
 }
 
 SandboxedWork::Run SandboxedWork::proofModeRun(const std::vector<sandbox::SandboxInput>& inputs,
                                                const nlohmann::json& options,
                                                const std::function<bool()>& cancelled) const {
-    return runStage("proof-mode-run", inputs, options, cancelled);
+    return runStage("proof-mode-run", inputs, options, cancelled, m_limits);
 }
 
 nlohmann::json SandboxedWork::verifyProof(const std::vector<sandbox::SandboxInput>& inputs,
                                           const nlohmann::json& options,
                                           const std::function<bool()>& cancelled) const {
-    return runStage("verify-proof", inputs, options, cancelled).facts;
+    return runStage("verify-proof", inputs, options, cancelled, m_limits).facts;
+}
+
+SandboxedWork::Run
+SandboxedWork::prove(const std::vector<sandbox::SandboxInput>& inputs,
+                     const nlohmann::json& options, const std::function<bool()>& cancelled,
+                     const std::function<void(const nlohmann::json&)>& progress) const {
+    return runStage("prove", inputs, options, cancelled, m_proverLimits, progress);
 }
 
 } // namespace proofdesk::proof

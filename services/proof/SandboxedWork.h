@@ -48,6 +48,13 @@ public:
     Run proofModeRun(const std::vector<sandbox::SandboxInput>& inputs,
                      const nlohmann::json& options, const std::function<bool()>& cancelled) const;
 
+    // Proves a program's proof-mode run with our prover (proof.json in the work directory);
+    // options: a run's, channel, securityBits. `progress` gets the child's reports ({"phase",
+    // "fraction"}). Limits: the prover's (ProverSettings::proverLimits).
+    Run prove(const std::vector<sandbox::SandboxInput>& inputs, const nlohmann::json& options,
+              const std::function<bool()>& cancelled,
+              const std::function<void(const nlohmann::json&)>& progress) const;
+
     // Verifies a Stone proof (input "proof") with our verifier; options: stoneVersion,
     // memoryVerification. Returns the verdict (stark/verifier/VerdictJson.h); a rejected proof is
     // a verdict, not a failure. Throws StageFailure when the child cannot finish.
@@ -60,10 +67,13 @@ public:
 
 private:
     Run runStage(const std::string& task, const std::vector<sandbox::SandboxInput>& inputs,
-                 const nlohmann::json& options, const std::function<bool()>& cancelled) const;
+                 const nlohmann::json& options, const std::function<bool()>& cancelled,
+                 const sandbox::Limits& limits,
+                 const std::function<void(const nlohmann::json&)>& progress = nullptr) const;
 
     sandbox::SandboxRunner m_runner;
     sandbox::Limits m_limits;
+    sandbox::Limits m_proverLimits;
     std::uint64_t m_maxSteps;
     std::int64_t m_pythonTimeLimitMs;
 };

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -48,6 +49,19 @@ nlohmann::json confinementJson(const Confinement& applied) {
 }
 
 } // namespace
+
+void reportProgress(const nlohmann::json& report) {
+    // Written beside, then renamed over, so the parent never reads half a report.
+    const std::string temporary = std::string(kProgressFile) + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        if (!out.flush()) {
+            return;
+        }
+    }
+    std::rename(temporary.c_str(), kProgressFile);
+}
 
 std::string ChildContext::readInput(const std::string& name, std::uint64_t maxBytes) const {
     auto it = m_inputs.find(name);

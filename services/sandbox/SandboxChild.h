@@ -45,6 +45,11 @@ private:
 
 using TaskFunction = std::function<nlohmann::json(const ChildContext&)>;
 
+// Where a task reports how far it is (in its work directory; read by SandboxRunner::run).
+inline constexpr const char* kProgressFile = "progress.json";
+// Replaces the task's progress report (a small JSON object) with `report`; never throws.
+void reportProgress(const nlohmann::json& report);
+
 // The child's main: reads the launcher's arguments, confines this process (before reading any
 // input), runs the named task and writes result.json in the work directory:
 //   {"ok": true, "value": ...} or {"ok": false, "error": {"code", "message", "permanent"}}.

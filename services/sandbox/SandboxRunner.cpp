@@ -1,5 +1,7 @@
 #include "SandboxRunner.h"
 
+#include "SandboxChild.h"
+
 #include "core/BoundedJson.h"
 
 #include <fcntl.h>
@@ -84,6 +86,21 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
     }
     out.push_back(nullptr);
     return out;
+}
+
+// A small file the child may have written (at most 4 KiB, not a symbolic link).
+bool readSmallFile(const std::string& path, std::string* text) {
+    Fd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+    if (fd.get() < 0) {
+        return false;
+    }
+    char buffer[4096];
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n <= 0) {
+        return false;
+    }
+    text->assign(buffer, std::size_t(n));
+    return true;
 }
 
 void appendTail(std::string& tail, const char* data, std::size_t size) {
@@ -208,8 +225,9 @@ bool SandboxRunner::available(std::string* why) const {
     return true;
 }
 
-SandboxOutcome SandboxRunner::run(const SandboxTask& task,
-                                  const std::function<bool()>& cancelled) const {
+SandboxOutcome
+SandboxRunner::run(const SandboxTask& task, const std::function<bool()>& cancelled,
+                   const std::function<void(const nlohmann::json&)>& progress) const {
     SandboxOutcome outcome;
     std::string why;
     if (!available(&why)) {
@@ -322,6 +340,8 @@ SandboxOutcome SandboxRunner::run(const SandboxTask& task,
     bool killedForTime = false;
     bool killedForCancel = false;
     std::array<char, 4096> buffer{};
+    auto nextProgressRead = std::chrono::steady_clock::now();
+    std::string lastProgress;
     while (!exited) {
         std::array<pollfd, 2> watched{};
         nfds_t count = 0;
@@ -344,6 +364,17 @@ SandboxOutcome SandboxRunner::run(const SandboxTask& task,
         if (waited == pid) {
             exited = true;
             break;
+        }
+        if (progress && std::chrono::steady_clock::now() >= nextProgressRead) {
+            nextProgressRead += std::chrono::milliseconds(250);
+            std::string text;
+            if (readSmallFile(dir + "/" + kProgressFile, &text) && text != lastProgress) {
+                lastProgress = text;
+                const nlohmann::json report = nlohmann::json::parse(text, nullptr, false);
+                if (report.is_object()) {
+                    progress(report);
+                }
+            }
         }
         if (!killedForTime && !killedForCancel) {
             if (cancelled && cancelled()) {

@@ -74,9 +74,10 @@ public:
     bool available(std::string* why = nullptr) const;
 
     // Runs the task to its end, its wall-clock limit, or until `cancelled` returns true (polled
-    // every 50 ms); the whole process group is killed in the last two cases.
-    SandboxOutcome run(const SandboxTask& task,
-                       const std::function<bool()>& cancelled = nullptr) const;
+    // every 50 ms); the whole process group is killed in the last two cases. `progress` gets what
+    // the child last reported with reportProgress (SandboxChild.h), read about 4 times a second.
+    SandboxOutcome run(const SandboxTask& task, const std::function<bool()>& cancelled = nullptr,
+                       const std::function<void(const nlohmann::json&)>& progress = nullptr) const;
 
     // Which protections a child actually gets on this host (a `probe` run); for the banner.
     Confinement probe() const;

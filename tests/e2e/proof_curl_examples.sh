@@ -29,7 +29,7 @@ for _ in $(seq 100); do curl -sf "$P/is-alive" >/dev/null && break; sleep 0.1; d
 # Waits for a query to end; prints its record; fails unless it is DONE.
 wait_done() {
     local id=$1 body status
-    for _ in $(seq 400); do
+    for _ in $(seq 1200); do
         body=$(curl -sf "$P/core-query/$id")
         status=$(echo "$body" | field status)
         case "$status" in DONE) echo "$body"; return 0 ;; FAILED) fail "$id FAILED: $body" ;; esac
@@ -61,10 +61,12 @@ curl -sf -o "$WORK/pie.zip" "$P/artifacts/$ID2/pie.zip" || fail "pie.zip"
 # The sample writes the 11th Fibonacci number, 89 = 0x59.
 [ "$(curl -sf "$P/artifacts/$ID2/output.json")" = '["0x59"]' ] || fail "sample output"
 
-# 3. /v1/trace-generation-proof-generation (and without /v1).
+# 3. /v1/trace-generation-proof-generation (and without /v1): proven for real by our prover.
 ID3=$(created "$(curl -s "$P/v1/trace-generation-proof-generation?apiKey=$KEY" \
     -F programFile=@$SAMPLE -F cairoVersion=0 -F prover=vendor_sharp -F layout=small)")
-wait_done "$ID3" | grep -q '"isProofMocked":true' || fail "mock proof not visible"
+wait_done "$ID3" | grep -q '"isProofMocked":false' || fail "the proof is not real"
+curl -sf -o "$WORK/proof.json" "$P/artifacts/$ID3/proof.json" || fail "proof.json"
+"$BIN" verify "$WORK/proof.json" >/dev/null || fail "our verifier rejects the proof"
 ID3B=$(created "$(curl -s "$P/trace-generation-proof-generation?apiKey=$KEY" \
     -F programHash=$HASH -F cairoVersion=0)")
 wait_done "$ID3B" >/dev/null

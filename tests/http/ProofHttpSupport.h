@@ -48,9 +48,9 @@ inline Part text(const std::string& name, const std::string& value) {
     return {name, value};
 }
 
-// Polls GET /core-query/{id} until DONE or FAILED (20 s deadline); null on timeout.
-inline json waitForEnd(TestHttp& http, const std::string& id) {
-    QDeadlineTimer deadline(20000);
+// Polls GET /core-query/{id} until DONE or FAILED (20 s deadline unless given); null on timeout.
+inline json waitForEnd(TestHttp& http, const std::string& id, int milliseconds = 20000) {
+    QDeadlineTimer deadline(milliseconds);
     while (!deadline.hasExpired()) {
         const json body = http.get("/core-query/" + id).json();
         const std::string status = body["coreQuery"].value("status", "");
@@ -62,8 +62,9 @@ inline json waitForEnd(TestHttp& http, const std::string& id) {
     return nullptr;
 }
 
-inline json waitForBucket(TestHttp& http, const std::string& id, const std::string& status) {
-    QDeadlineTimer deadline(20000);
+inline json waitForBucket(TestHttp& http, const std::string& id, const std::string& status,
+                          int milliseconds = 20000) {
+    QDeadlineTimer deadline(milliseconds);
     while (!deadline.hasExpired()) {
         const json body = http.get("/buckets/" + id).json();
         if (body["bucket"].value("status", "") == status) {

@@ -131,8 +131,40 @@ private slots:
         COMPARE_JSON(unknown.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
     }
 
+    void aBucketWithoutMockProofsProvesItsMembersForReal() {
+        TestServer server; // the builtin prover
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const std::string bucketId =
+            http.postJson("/buckets", {{"nodeWidth", 2}, {"mockProof", false}}, keyHeader(alpha))
+                .json()["coreBucket"]["id"];
+        std::vector<std::string> members;
+        for (int i = 0; i < 2; ++i) {
+            members.push_back(
+                http.postMultipart("/core-query",
+                                   {file("programFile", proofModeOutputProgram(40 + i), "p.json"),
+                                    text("layout", "small"), text("bucketId", bucketId),
+                                    text("result", "PROOF_GENERATION")},
+                                   keyHeader(alpha))
+                    .json()["coreQueryId"]);
+        }
+        QCOMPARE(http.post("/buckets/close?bucketId=" + bucketId, "", keyHeader(alpha)).status,
+                 200);
+        const json done = waitForBucket(http, bucketId, "DONE", 120000);
+        QVERIFY(!done.is_null());
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(done["queries"][i]["isProofMocked"].get<bool>(), false);
+            const json proof =
+                http.get("/artifacts/" + members[std::size_t(i)] + "/proof.json").json();
+            QVERIFY(proof.contains("proof_hex"));
+            QVERIFY(!proof.contains("mocked"));
+        }
+    }
+
     void aFailedMemberFailsTheBucket() {
-        TestServer server;
+        http::ServerOptions options;
+        options.provers.engine = QStringLiteral("mock"); // the members are not proof-mode programs
+        TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());
         const std::string bucketId =

@@ -98,7 +98,9 @@ private slots:
     }
 
     void proofGenerationAndVerificationWithTheMockProver() {
-        TestServer server;
+        http::ServerOptions options;
+        options.provers.engine = QStringLiteral("mock");
+        TestServer server(options);
         const Project project = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());
         const Reply submitted = http.postMultipart("/core-query",
@@ -135,7 +137,9 @@ private slots:
     }
 
     void v1RoutesAndProgramRegistration() {
-        TestServer server;
+        http::ServerOptions options;
+        options.provers.engine = QStringLiteral("mock"); // the routes, not the prover, are tested
+        TestServer server(options);
         const Project project = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());
         const std::string key = "?apiKey=" + project.key;

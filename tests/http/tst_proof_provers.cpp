@@ -1,9 +1,11 @@
-// The proof service's provers over HTTP: none configured, Stone's binaries (stand-in scripts that
-// check what they are given), a crashing prover retried then given up, and a stopped server
-// resuming its queries.
+// The proof service's provers over HTTP: our own prover (the default) proving for real, Stone's
+// binaries (stand-in scripts that check what they are given), none configured, a crashing prover
+// retried then given up, and a stopped server resuming its queries.
 
 #include "ProofHttpSupport.h"
 #include "ProofTestData.h"
+
+#include "stark/verifier/ProofVerifier.h"
 
 using namespace proofdesk;
 using namespace proofdesk::test;
@@ -12,6 +14,116 @@ using nlohmann::json;
 class ProofProversTest : public QObject {
     Q_OBJECT
 private slots:
+    void ourProverProvesByDefaultAndTheRealFactIsRegistered() {
+        TestServer server; // the default prover: builtin
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {file("programFile", proofModeOutputProgram(11), "p.json"), text("layout", "small"),
+             text("result", "PROOF_VERIFICATION_ON_L1")},
+            keyHeader(alpha));
+        QCOMPARE(submitted.status, 201);
+        const std::string id = submitted.json()["coreQueryId"];
+        const json query = waitForEnd(http, id, 120000)["coreQuery"];
+        QVERIFY2(query["status"] == "DONE", query.dump().c_str());
+        COMPARE_JSON(query["steps"],
+                     json({"TRACE_GENERATION", "PROOF_GENERATION", "PROOF_VERIFICATION"}));
+        QCOMPARE(query["isProofMocked"].get<bool>(), false);
+        QCOMPARE(query["isFactMocked"].get<bool>(), false);
+        // The progress field says the proof is done.
+        QCOMPARE(query["proofProgress"]["phase"].get<std::string>(), std::string("done"));
+        QCOMPARE(query["proofProgress"]["fraction"].get<double>(), 1.0);
+        QVERIFY(query["proofProgress"]["elapsedSeconds"].get<double>() > 0);
+
+        // proof.json is a Stone proof our verifier accepts, for this program and output.
+        const json proof = http.get("/artifacts/" + id + "/proof.json").json();
+        QCOMPARE(proof["proof_parameters"]["channel_hash"].get<std::string>(),
+                 std::string("keccak256"));
+        const stark::Verdict verdict = stark::verifyStoneProof(proof);
+        QVERIFY2(verdict.valid, verdict.failedCheck.c_str());
+        QCOMPARE(verdict.statement->sharpFactHash, query["sharpFactHash"].get<std::string>());
+        const json metadata = http.get("/artifacts/" + id + "/metadata.json").json();
+        QCOMPARE(metadata["proof"]["prover"].get<std::string>(), std::string("proofdesk"));
+        QCOMPARE(metadata["proof"]["security_bits"].get<int>(), 32);
+        QCOMPARE(metadata["proof"]["layout"].get<std::string>(), std::string("small"));
+        QCOMPARE(metadata["proof"]["timings"].size(), std::size_t(8));
+        QCOMPARE(http.get("/artifacts/" + id + "/verification.json").json()["valid"].get<bool>(),
+                 true);
+        // The fact is in the real registry, not the mocked one.
+        const std::string fact = query["sharpFactHash"];
+        QCOMPARE(http.get("/fact-registry/L1/" + fact).json()["valid"].get<bool>(), true);
+    }
+
+    void l2ProofsUseTheChannelIntegrityVerifies() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        // A countdown without builtins: layout plain, the smallest trace there is.
+        const std::string program = Asm::countdown(5).proofModeProgram().dump();
+        std::map<std::string, std::string> channels;
+        for (const std::string result : {"PROOF_GENERATION", "PROOF_VERIFICATION_ON_L2"}) {
+            const Reply submitted =
+                http.postMultipart("/core-query",
+                                   {file("programFile", program, "p.json"), text("layout", "plain"),
+                                    text("result", result)},
+                                   keyHeader(alpha));
+            const std::string id = submitted.json()["coreQueryId"];
+            const json query = waitForEnd(http, id, 120000)["coreQuery"];
+            QVERIFY2(query["status"] == "DONE", query.dump().c_str());
+            const json proof = http.get("/artifacts/" + id + "/proof.json").json();
+            channels[result] = proof["proof_parameters"]["channel_hash"];
+            QVERIFY(stark::verifyStoneProof(proof).valid);
+        }
+        QCOMPARE(channels["PROOF_GENERATION"], std::string("keccak256"));
+        QCOMPARE(channels["PROOF_VERIFICATION_ON_L2"], std::string("poseidon3"));
+    }
+
+    void ourProverRefusesWhatItCannotProveSayingWhy() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        // A program compiled without --proof_mode.
+        const Reply plain = http.postMultipart(
+            "/core-query", {file("programFile", outputProgram(3), "p.json")}, keyHeader(alpha));
+        const json failed = waitForEnd(http, plain.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(failed["status"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(failed["step"].get<std::string>(), std::string("PROOF_GENERATION"));
+        QVERIFY2(failed["errorReason"].get<std::string>().find("--proof_mode") != std::string::npos,
+                 failed["errorReason"].get<std::string>().c_str());
+        // A layout the prover does not describe: the reason names the ones it proves.
+        const Reply keccak =
+            http.postMultipart("/core-query",
+                               {file("programFile", proofModeOutputProgram(3), "p.json"),
+                                text("layout", "starknet_with_keccak")},
+                               keyHeader(alpha));
+        const json refused = waitForEnd(http, keccak.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(refused["status"].get<std::string>(), std::string("FAILED"));
+        QVERIFY2(refused["errorReason"].get<std::string>().find("it proves") != std::string::npos,
+                 refused["errorReason"].get<std::string>().c_str());
+        QCOMPARE(http.get("/is-alive").status, 200);
+    }
+
+#if !defined(__SANITIZE_ADDRESS__)
+    void aProofOutOfMemoryFailsItsQueryAlone() {
+        http::ServerOptions options;
+        options.provers.proverLimits.memoryBytes = std::uint64_t{96} << 20; // too little to prove
+        TestServer server(options);
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {file("programFile", proofModeOutputProgram(5), "p.json"), text("layout", "small")},
+            keyHeader(alpha));
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("FAILED"));
+        QCOMPARE(query["step"].get<std::string>(), std::string("PROOF_GENERATION"));
+        QVERIFY2(query["errorReason"].get<std::string>().find("memory") != std::string::npos,
+                 query["errorReason"].get<std::string>().c_str());
+        QCOMPARE(http.get("/is-alive").status, 200);
+    }
+#endif
+
     void withoutAProverProofRequestsFailSayingHowToConfigureOne() {
         http::ServerOptions options;
         options.provers.engine = QStringLiteral("none");
@@ -48,6 +160,7 @@ private slots:
         options.provers.stoneVerifier =
             writeScript(tools.path(), QStringLiteral("verifier"), "test -s proof.json");
         options.provers.verifier = QStringLiteral("stone");
+        options.provers.engine = QStringLiteral("stone");
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());
@@ -81,6 +194,7 @@ private slots:
         http::ServerOptions options;
         options.provers.stoneProver = writeScript(tools.path(), QStringLiteral("prover"),
                                                   "echo 'segfault-ish' >&2; exit 139");
+        options.provers.engine = QStringLiteral("stone");
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());
@@ -110,6 +224,7 @@ private slots:
             options.dataDir = dataDir.path();
             options.provers.stoneProver =
                 writeScript(tools.path(), QStringLiteral("prover"), "exec sleep 600");
+            options.provers.engine = QStringLiteral("stone");
             TestServer server(options);
             alpha = newProject(server, QStringLiteral("alpha"));
             TestHttp http(server.url());

@@ -10,6 +10,11 @@ TestServer::TestServer(http::ServerOptions options) {
     }
     options.listen = {QStringLiteral("127.0.0.1"), 0};
     options.clock = &m_clock;
+    // Real proofs of the tests' tiny programs, at a security level that keeps them quick (8 bits
+    // of proof of work instead of 24); tests that need more say so.
+    if (options.provers.securityBits == proof::ProverSettings{}.securityBits) {
+        options.provers.securityBits = 32;
+    }
     m_server = std::make_unique<http::LocalServer>(options);
     m_started = m_server->start(&m_error);
 }

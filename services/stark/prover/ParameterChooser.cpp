@@ -45,7 +45,7 @@ ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits,
         p.pageHash = "pedersen";
     }
     p.logCosets = 4;
-    p.proofOfWorkBits = std::clamp(securityBits - p.logCosets, 0, 24);
+    p.proofOfWorkBits = std::min(24, securityBits / 4);
     const int remaining = securityBits - p.proofOfWorkBits;
     p.queries = std::uint64_t(std::max(1, (remaining + p.logCosets - 1) / p.logCosets));
 

@@ -1,0 +1,126 @@
+// Benchmark of our STARK prover (issue #21) on the statement Stone was measured on: the
+// Fibonacci program of ../shared/fixtures (programs/proof_mode/fibonacci_program_input.json)
+// with {"fibonacci_claim_index": N} on layout small, at Stone's profile (log_n_cosets 4, 18
+// queries, 24 bits of proof of work, last layer 64 — 96 bits of security). One process per size,
+// so the peak RSS is the size's own:
+//
+//   build/tests/stark_prover_bench --log-steps 16 [--channel stone|integrity] [--threads N]
+//
+// Prints the run's steps, the time of each phase, the total, the peak RSS, the proof's size and
+// our verifier's time on it; the last lines (after "== figures") are `name value` pairs for
+// tests/bench/run.sh.
+
+#include "stark/prover/ParameterChooser.h"
+#include "stark/prover/ProofJson.h"
+#include "stark/prover/StarkProver.h"
+#include "stark/verifier/ProofVerifier.h"
+
+#include "cairo/Runner.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+using namespace proofdesk;
+using namespace proofdesk::stark;
+
+namespace {
+
+// Claim indices that make the padded run 2^k steps (the program takes about 1.3 steps per index).
+std::uint64_t claimIndexFor(int logSteps) {
+    switch (logSteps) {
+    case 14:
+        return 12000;
+    case 16:
+        return 48000;
+    case 18:
+        return 180000;
+    case 20:
+        return 720000;
+    default:
+        return std::uint64_t(0.73 * double(std::uint64_t(1) << logSteps));
+    }
+}
+
+double peakRssMiB() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    int logSteps = 14;
+    std::string channel = "stone";
+    std::string fixtures = PROOFDESK_FIXTURES_DIR;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--log-steps") == 0 && i + 1 < argc) {
+            logSteps = std::atoi(argv[++i]);
+        } else if (std::strcmp(argv[i], "--channel") == 0 && i + 1 < argc) {
+            channel = argv[++i];
+        } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            Workers::setThreadCount(std::atoi(argv[++i]));
+        } else {
+            fixtures = argv[i];
+        }
+    }
+    const auto profile = channelProfileNamed(channel);
+    const std::string programPath =
+        fixtures + "/cairo/programs/proof_mode/fibonacci_program_input.json";
+    if (!profile || !std::filesystem::exists(programPath)) {
+        std::fprintf(stderr, "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
+                             "[FIXTURES_DIR with cairo/programs/proof_mode/"
+                             "fibonacci_program_input.json]\n");
+        return 1;
+    }
+
+    const auto started = std::chrono::steady_clock::now();
+    const cairo::Program program = cairo::Program::fromFile(programPath);
+    cairo::RunOptions runOptions;
+    runOptions.layout = "small";
+    runOptions.proofMode = true;
+    runOptions.programInput = {{"fibonacci_claim_index", claimIndexFor(logSteps)}};
+    runOptions.hints.programInputText = runOptions.programInput.dump();
+    cairo::CairoRunner runner(program, runOptions);
+    runner.run();
+    CairoRun run = cairoRunOf(runner);
+    const double vmSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+    ProverOptions options;
+    options.parameters = chooseParameters(run.publicInput.nSteps * 16, 96, *profile);
+    const auto proving = std::chrono::steady_clock::now();
+    const ProverResult result = proveCairoRun(run, options);
+    const double proveSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - proving).count();
+    const double peak = peakRssMiB();
+
+    const nlohmann::ordered_json proof =
+        stoneProofJson(result, options.parameters, defaultProverConfig(), run);
+    const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
+
+    std::printf("layout small, %llu steps (claim index %llu), trace %llu rows x %zu columns, "
+                "%s channel, %d threads\n",
+                static_cast<unsigned long long>(run.publicInput.nSteps),
+                static_cast<unsigned long long>(claimIndexFor(logSteps)),
+                static_cast<unsigned long long>(result.traceLength), result.traceColumns,
+                channel.c_str(), Workers::shared().threads());
+    std::printf("  %-20s %8.2f s\n", "VM run (not proving)", vmSeconds);
+    for (const PhaseTiming& timing : result.timings) {
+        std::printf("  %-20s %8.2f s\n", timing.phase.c_str(), timing.seconds);
+    }
+    std::printf("  %-20s %8.2f s\n", "proving in all", proveSeconds);
+    std::printf("  peak RSS %.0f MiB, proof %zu bytes, our verifier %s in %.1f ms\n", peak,
+                result.proof.size(), verdict.valid ? "accepts it" : "REJECTS it",
+                verdict.milliseconds);
+    std::printf("== figures\n");
+    std::printf("prover_%s_2^%d_seconds %.2f\n", channel.c_str(), logSteps, proveSeconds);
+    std::printf("prover_%s_2^%d_peak_rss_mib %.0f\n", channel.c_str(), logSteps, peak);
+    std::printf("prover_%s_2^%d_verify_ms %.1f\n", channel.c_str(), logSteps, verdict.milliseconds);
+    return verdict.valid ? 0 : 1;
+}
