@@ -2,6 +2,10 @@
 
 #include "MontField.h"
 
+#ifdef PROOFDESK_MONT_MULX
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 
 namespace proofdesk::crypto {
@@ -203,9 +207,13 @@ namespace mont {
 
 #ifdef PROOFDESK_MONT_MULX
 // Dynamic initialisation: a product computed before it runs takes the portable path.
+// CPUID leaf 7, EBX: bit 8 is BMI2 (mulx), bit 19 is ADX (adcx, adox).
 const bool kCpuHasMulx = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) {
+        return false;
+    }
+    return (ebx & (1u << 8)) != 0 && (ebx & (1u << 19)) != 0;
 }();
 #endif
 

@@ -72,6 +72,62 @@ inline Limbs subPortable(const Limbs& a, const Limbs& b) {
     return r;
 }
 
+// For the prover's transforms, values kept below 2p between steps: (a + b) brought below 2p, and
+// a − b + 2p (below 4p, which mulLazy takes), for a, b below 2p.
+inline Limbs addBelowTwoPPortable(const Limbs& a, const Limbs& b) {
+    Limbs r;
+    u128 t = static_cast<u128>(a[0]) + b[0];
+    r[0] = static_cast<std::uint64_t>(t);
+    for (std::size_t i = 1; i < 4; ++i) {
+        t = static_cast<u128>(a[i]) + b[i] + static_cast<std::uint64_t>(t >> 64);
+        r[i] = static_cast<std::uint64_t>(t);
+    }
+    // r − 2p unless that borrows.
+    const Limbs twoP = {2, 0, 0, 2 * kP3};
+    Limbs d;
+    std::uint64_t borrow = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const u128 x = static_cast<u128>(r[i]) - twoP[i] - borrow;
+        d[i] = static_cast<std::uint64_t>(x);
+        borrow = static_cast<std::uint64_t>(x >> 64) & 1;
+    }
+    return borrow ? r : d;
+}
+inline Limbs subPlusTwoPPortable(const Limbs& a, const Limbs& b) {
+    const Limbs twoP = {2, 0, 0, 2 * kP3};
+    Limbs r;
+    std::uint64_t carry = 0, borrow = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const u128 x = static_cast<u128>(a[i]) + twoP[i] + carry;
+        carry = static_cast<std::uint64_t>(x >> 64);
+        const u128 y = static_cast<u128>(static_cast<std::uint64_t>(x)) - b[i] - borrow;
+        r[i] = static_cast<std::uint64_t>(y);
+        borrow = static_cast<std::uint64_t>(y >> 64) & 1;
+    }
+    return r;
+}
+
+// a − b brought into [0, 2p) (adding 2p when it borrows), for a, b below 2p.
+inline Limbs subBelowTwoPPortable(const Limbs& a, const Limbs& b) {
+    Limbs r;
+    std::uint64_t borrow = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const u128 x = static_cast<u128>(a[i]) - b[i] - borrow;
+        r[i] = static_cast<std::uint64_t>(x);
+        borrow = static_cast<std::uint64_t>(x >> 64) & 1;
+    }
+    if (borrow) {
+        const Limbs twoP = {2, 0, 0, 2 * kP3};
+        std::uint64_t carry = 0;
+        for (std::size_t i = 0; i < 4; ++i) {
+            const u128 x = static_cast<u128>(r[i]) + twoP[i] + carry;
+            r[i] = static_cast<std::uint64_t>(x);
+            carry = static_cast<std::uint64_t>(x >> 64);
+        }
+    }
+    return r;
+}
+
 #if defined(__x86_64__) && !defined(PROOFDESK_NO_ASM)
 #define PROOFDESK_MONT_ASM 1
 // The same three on x86-64 as adc/sbb/cmov chains (baseline instructions only), which the
@@ -133,8 +189,78 @@ inline Limbs sub(const Limbs& a, const Limbs& b) {
             : "cc");
     return {r0, r1, r2, r3};
 }
+
+inline Limbs addBelowTwoP(const Limbs& a, const Limbs& b) {
+    std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], s0, s1, s2, s3;
+    __asm__("addq 0(%[b]), %[r0]\n\t"
+            "adcq 8(%[b]), %[r1]\n\t"
+            "adcq 16(%[b]), %[r2]\n\t"
+            "adcq 24(%[b]), %[r3]\n\t"
+            "movq %[r0], %[s0]\n\t"
+            "subq $2, %[s0]\n\t"
+            "movq %[r1], %[s1]\n\t"
+            "sbbq $0, %[s1]\n\t"
+            "movq %[r2], %[s2]\n\t"
+            "sbbq $0, %[s2]\n\t"
+            "movq %[r3], %[s3]\n\t"
+            "sbbq %[k], %[s3]\n\t"
+            "cmovncq %[s0], %[r0]\n\t"
+            "cmovncq %[s1], %[r1]\n\t"
+            "cmovncq %[s2], %[r2]\n\t"
+            "cmovncq %[s3], %[r3]\n\t"
+            : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [s0] "=&r"(s0),
+              [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3)
+            : [k] "r"(2 * kP3), [b] "r"(b.data()), "m"(b)
+            : "cc");
+    return {r0, r1, r2, r3};
+}
+
+inline Limbs subPlusTwoP(const Limbs& a, const Limbs& b) {
+    std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3];
+    __asm__("addq $2, %[r0]\n\t"
+            "adcq $0, %[r1]\n\t"
+            "adcq $0, %[r2]\n\t"
+            "adcq %[k], %[r3]\n\t"
+            "subq 0(%[b]), %[r0]\n\t"
+            "sbbq 8(%[b]), %[r1]\n\t"
+            "sbbq 16(%[b]), %[r2]\n\t"
+            "sbbq 24(%[b]), %[r3]\n\t"
+            : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3)
+            : [k] "r"(2 * kP3), [b] "r"(b.data()), "m"(b)
+            : "cc");
+    return {r0, r1, r2, r3};
+}
+inline Limbs subBelowTwoP(const Limbs& a, const Limbs& b) {
+    std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3], mask, high;
+    __asm__("subq 0(%[b]), %[r0]\n\t"
+            "sbbq 8(%[b]), %[r1]\n\t"
+            "sbbq 16(%[b]), %[r2]\n\t"
+            "sbbq 24(%[b]), %[r3]\n\t"
+            "sbbq %[mask], %[mask]\n\t" // all ones when it borrowed: add 2p back
+            "movq %[k], %[high]\n\t"
+            "andq %[mask], %[high]\n\t"
+            "andq $2, %[mask]\n\t"
+            "addq %[mask], %[r0]\n\t"
+            "adcq $0, %[r1]\n\t"
+            "adcq $0, %[r2]\n\t"
+            "adcq %[high], %[r3]\n\t"
+            : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3), [mask] "=&r"(mask),
+              [high] "=&r"(high)
+            : [k] "r"(2 * kP3), [b] "r"(b.data()), "m"(b)
+            : "cc");
+    return {r0, r1, r2, r3};
+}
 #undef PROOFDESK_MONT_SUBTRACT_P_IF_ABOVE
 #else
+inline Limbs subBelowTwoP(const Limbs& a, const Limbs& b) {
+    return subBelowTwoPPortable(a, b);
+}
+inline Limbs addBelowTwoP(const Limbs& a, const Limbs& b) {
+    return addBelowTwoPPortable(a, b);
+}
+inline Limbs subPlusTwoP(const Limbs& a, const Limbs& b) {
+    return subPlusTwoPPortable(a, b);
+}
 inline Limbs reduce(const Limbs& r) {
     return reducePortable(r);
 }
@@ -213,7 +339,9 @@ inline Limbs mulLazyPortable(const Limbs& a, const Limbs& b) {
     return out;
 }
 
-#if defined(__x86_64__) && !defined(PROOFDESK_NO_ASM)
+// Only when optimising: unoptimised code keeps a frame pointer and spills, which leaves the
+// register allocator too few registers for these operands.
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(PROOFDESK_NO_ASM)
 #define PROOFDESK_MONT_MULX 1
 // Whether this CPU has BMI2 and ADX (mulx, adcx, adox); set at start-up.
 extern const bool kCpuHasMulx;
@@ -319,7 +447,7 @@ inline Limbs mulLazyMulx(const Limbs& a, const Limbs& b) {
 }
 #endif
 
-inline Limbs mulLazy(const Limbs& a, const Limbs& b) {
+__attribute__((always_inline)) inline Limbs mulLazy(const Limbs& a, const Limbs& b) {
 #ifdef PROOFDESK_MONT_MULX
     if (__builtin_expect(kCpuHasMulx, 1)) {
         return mulLazyMulx(a, b);
@@ -329,7 +457,7 @@ inline Limbs mulLazy(const Limbs& a, const Limbs& b) {
 }
 
 // a·b·2^-256 mod p, below p (a, b < 4p).
-inline Limbs mul(const Limbs& a, const Limbs& b) {
+__attribute__((always_inline)) inline Limbs mul(const Limbs& a, const Limbs& b) {
     return reduce(mulLazy(a, b));
 }
 

@@ -107,13 +107,15 @@ private slots:
 #if !defined(__SANITIZE_ADDRESS__)
     void aProofOutOfMemoryFailsItsQueryAlone() {
         http::ServerOptions options;
-        options.provers.proverLimits.memoryBytes = std::uint64_t{96} << 20; // too little to prove
+        // 2^17 steps: its low-degree extensions alone need several hundred MiB.
+        options.provers.proverLimits.memoryBytes = std::uint64_t{96} << 20;
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());
+        const std::string countdown =
+            Asm::countdown(std::uint64_t{1} << 15).proofModeProgram().dump();
         const Reply submitted = http.postMultipart(
-            "/core-query",
-            {file("programFile", proofModeOutputProgram(5), "p.json"), text("layout", "small")},
+            "/core-query", {file("programFile", countdown, "p.json"), text("layout", "plain")},
             keyHeader(alpha));
         const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
         QCOMPARE(query["status"].get<std::string>(), std::string("FAILED"));

@@ -119,7 +119,8 @@ private slots:
 
     void nttsAgreeWithHorner() {
         QRandomGenerator random(3);
-        for (const int log : {0, 1, 3, 10}) {
+        // 15: more than one cache block of the transform.
+        for (const int log : {0, 1, 3, 10, 15}) {
             const std::size_t n = std::size_t(1) << log;
             const std::vector<Fp> coefficients = randomPolynomial(random, n);
             std::vector<Fp> values = coefficients;
@@ -143,6 +144,18 @@ private slots:
                     evaluatePolynomial(coefficients, offset * root.pow(std::uint64_t(n / 2))));
             cosetCoefficientsInPlace(natural, offset);
             QVERIFY(natural == coefficients);
+        }
+        // The permutation, small (direct swaps) and large (tiles).
+        for (const int log : {4, 9, 13}) {
+            const std::size_t n = std::size_t(1) << log;
+            std::vector<Fp> values(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                values[i] = Fp::fromU64(i);
+            }
+            bitReversePermute(values);
+            for (std::size_t i = 0; i < n; ++i) {
+                QCOMPARE(values[bitReverse(i, log)], Fp::fromU64(i));
+            }
         }
         // Folded onto a small coset: the values at x0·ω_8^bitrev(i).
         const std::vector<Fp> big = randomPolynomial(random, 64);
@@ -168,7 +181,7 @@ private slots:
             for (const std::size_t width : {1u, 2u, 5u, 23u}) {
                 const std::size_t rows = 9;
                 std::vector<std::vector<Fp>> columns(width, std::vector<Fp>(rows));
-                auto hasher = RowHasher::make(hash, rows);
+                auto hasher = RowHasher::make(hash, rows, width);
                 for (std::vector<Fp>& column : columns) {
                     for (Fp& cell : column) {
                         cell = randomFp(random);
@@ -189,7 +202,7 @@ private slots:
             }
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 RowHasher::make(*NamedHash::named("pedersen"), 1));
+                                 RowHasher::make(*NamedHash::named("pedersen"), 1, 1));
     }
 
     void committedTablesOpenAsTheVerifierReads_data() {

@@ -1,11 +1,16 @@
 #include "Transcript.h"
 
+#include "crypto/KeccakF.h"
 #include "crypto/Poseidon.h"
 
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -216,20 +221,61 @@ std::uint64_t grindProofOfWork(const NamedHash& hash, const Digest& seed, int bi
         return 0;
     }
     const Digest init = powInit(hash, seed, bits);
+    const std::uint64_t bound = bits >= 64 ? 1 : std::uint64_t{1} << (64 - bits);
+    // keccak256(init ‖ nonce) of 16 nonces at a time: one block each (40 bytes, then padding).
+    const auto firstInBatch = [&](std::uint64_t start, std::uint64_t count) {
+        std::array<std::array<std::uint64_t, 25>, 16> states;
+        for (std::uint64_t i = 0; i < count; ++i) {
+            std::array<std::uint64_t, 25>& lanes = states[i];
+            lanes = {};
+            std::memcpy(lanes.data(), init.data(), 32);
+            lanes[4] = __builtin_bswap64(start + i); // the nonce's big-endian bytes
+            lanes[5] = 0x01;
+            lanes[16] = std::uint64_t(0x80) << 56;
+        }
+        crypto::keccakF1600Many(states.data(), count);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            Digest digest;
+            std::memcpy(digest.data(), states[i].data(), 32);
+            digest = hash.masked(digest);
+            std::uint64_t head = 0;
+            for (int b = 0; b < 8; ++b) {
+                head = (head << 8) | digest[std::size_t(b)];
+            }
+            if (bits >= 64 ? head == 0 : head < bound) {
+                return std::optional<std::uint64_t>(start + i);
+            }
+        }
+        return std::optional<std::uint64_t>();
+    };
+    const bool batched =
+        hash.base() == NamedHash::Base::Keccak256 && std::endian::native == std::endian::little;
     constexpr std::uint64_t kChunk = 1 << 14;
     std::atomic<std::uint64_t> nextChunk{0};
     std::atomic<std::uint64_t> best{std::numeric_limits<std::uint64_t>::max()};
+    const auto found = [&](std::uint64_t nonce) {
+        std::uint64_t seen = best.load();
+        while (nonce < seen && !best.compare_exchange_weak(seen, nonce)) {
+        }
+    };
     const auto search = [&] {
         for (;;) {
             const std::uint64_t start = nextChunk.fetch_add(kChunk);
             if (start >= best.load()) {
                 return;
             }
+            if (batched) {
+                for (std::uint64_t nonce = start; nonce < start + kChunk; nonce += 16) {
+                    if (const auto hit = firstInBatch(nonce, 16)) {
+                        found(*hit);
+                        return;
+                    }
+                }
+                continue;
+            }
             for (std::uint64_t nonce = start; nonce < start + kChunk; ++nonce) {
                 if (powAccepts(hash, init, bits, nonce)) {
-                    std::uint64_t seen = best.load();
-                    while (nonce < seen && !best.compare_exchange_weak(seen, nonce)) {
-                    }
+                    found(nonce);
                     return;
                 }
             }
@@ -237,7 +283,11 @@ std::uint64_t grindProofOfWork(const NamedHash& hash, const Digest& seed, int bi
     };
     std::vector<std::thread> workers;
     for (int i = 1; i < threads; ++i) {
-        workers.emplace_back(search);
+        try {
+            workers.emplace_back(search);
+        } catch (const std::system_error&) {
+            break; // no room for another thread's stack: search with those started
+        }
     }
     search();
     for (std::thread& worker : workers) {

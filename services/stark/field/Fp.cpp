@@ -1,10 +1,15 @@
 #include "Fp.h"
 
+#include <bit>
+#include <cstring>
+
 #include <array>
 
 namespace proofdesk::stark {
 
 namespace mont = crypto::mont;
+static_assert(std::endian::native == std::endian::little || std::endian::native == std::endian::big,
+              "a mixed-endian host");
 
 Fp Fp::fromU64(std::uint64_t value) {
     return fromMontgomery(mont::toMont({value, 0, 0, 0}));
@@ -63,8 +68,12 @@ Fp::Limbs limbsFromBytes(const std::uint8_t bytes[32]) {
 }
 
 void limbsToBytes(const Fp::Limbs& limbs, std::uint8_t out[32]) {
-    for (int i = 0; i < 32; ++i) {
-        out[i] = std::uint8_t(limbs[std::size_t(3 - i / 8)] >> (8 * (7 - i % 8)));
+    for (std::size_t i = 0; i < 4; ++i) {
+        std::uint64_t word = limbs[3 - i];
+        if constexpr (std::endian::native == std::endian::little) {
+            word = __builtin_bswap64(word);
+        }
+        std::memcpy(out + 8 * i, &word, 8);
     }
 }
 

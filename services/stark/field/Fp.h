@@ -34,9 +34,15 @@ public:
     const Limbs& montgomery() const { return m_m; }
     bool isZero() const { return crypto::mont::isZero(m_m); }
 
-    Fp operator+(const Fp& o) const { return fromMontgomery(crypto::mont::add(m_m, o.m_m)); }
-    Fp operator-(const Fp& o) const { return fromMontgomery(crypto::mont::sub(m_m, o.m_m)); }
-    Fp operator*(const Fp& o) const { return fromMontgomery(crypto::mont::mul(m_m, o.m_m)); }
+    __attribute__((always_inline)) Fp operator+(const Fp& o) const {
+        return fromMontgomery(crypto::mont::add(m_m, o.m_m));
+    }
+    __attribute__((always_inline)) Fp operator-(const Fp& o) const {
+        return fromMontgomery(crypto::mont::sub(m_m, o.m_m));
+    }
+    __attribute__((always_inline)) Fp operator*(const Fp& o) const {
+        return fromMontgomery(crypto::mont::mul(m_m, o.m_m));
+    }
     Fp operator-() const { return fromMontgomery(crypto::mont::sub(Limbs{}, m_m)); }
     Fp& operator+=(const Fp& o) { return *this = *this + o; }
     Fp& operator-=(const Fp& o) { return *this = *this - o; }

@@ -16,9 +16,7 @@ namespace {
 std::vector<Digest> parentsOf(const std::vector<Digest>& level, const NamedHash& hash) {
     std::vector<Digest> parents(level.size() / 2);
     Workers::shared().forRange(parents.size(), 256, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            parents[i] = *hash.hashPair(level[2 * i], level[2 * i + 1]);
-        }
+        hash.hashPairs(level.data() + 2 * begin, end - begin, parents.data() + begin);
     });
     return parents;
 }
@@ -123,7 +121,7 @@ std::vector<Digest> CommittedTable::hashLeaves(const std::vector<std::vector<Fp>
     if (m_rowsPerLeaf == 2) {
         return pairLeaves(evaluations.front(), hash);
     }
-    auto hasher = RowHasher::make(hash, rows);
+    auto hasher = RowHasher::make(hash, rows, m_shape.columns);
     for (const std::vector<Fp>& values : evaluations) {
         hasher->absorb(values, m_domain.rowWidth);
     }
@@ -143,21 +141,33 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
     const std::size_t nodesPerBlock = leavesPerBlock >> (m_height - blockDepth);
 
     const NamedHash& leafHash = m_hashes.forChildDepth(std::uint64_t(m_height) + 1);
-    auto hasher = m_rowsPerLeaf == 1 ? RowHasher::make(leafHash, rowsPerBlock) : nullptr;
+    auto hasher =
+        m_rowsPerLeaf == 1 ? RowHasher::make(leafHash, rowsPerBlock, m_shape.columns) : nullptr;
     std::vector<Fp> scratch(size);
+    std::vector<Fp> powers(size); // the block's offset^k, shared by its polynomials
     const Fp omega = rootOfUnity(m_domain.logDomain);
     for (std::size_t block = 0; block < blocks; ++block) {
         const Fp offset = m_domain.offset * omega.pow(bitReverse(block, logBlocks));
+        std::fill(powers.begin(), powers.end(), Fp::one());
+        scaleByPowers(powers, offset);
+        const auto evaluate = [&](std::span<const Fp> poly) {
+            Workers::shared().forRange(size, 1 << 12, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t k = begin; k < end; ++k) {
+                    scratch[k] = poly[k] * powers[k];
+                }
+            });
+            forwardNtt(scratch);
+        };
         std::vector<Digest> level;
         if (hasher) {
             for (const auto& poly : m_polynomials) {
                 m_cancel.check();
-                evaluateOnCoset(poly, offset, scratch);
+                evaluate(poly);
                 hasher->absorb(scratch, m_domain.rowWidth);
             }
             level = hasher->finish();
         } else {
-            evaluateOnCoset(m_polynomials.front(), offset, scratch);
+            evaluate(m_polynomials.front());
             level = pairLeaves(scratch, leafHash);
         }
         for (int depth = m_height; depth > blockDepth; --depth) {

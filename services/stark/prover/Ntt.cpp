@@ -2,28 +2,41 @@
 
 #include "Parallel.h"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <memory>
 #include <mutex>
+#include <type_traits>
 
 namespace proofdesk::stark {
 namespace {
 
-// The powers ω^j, j < 2^(log−1), of the largest root of unity used so far (or of its inverse);
-// smaller transforms read them with a stride.
+using Limbs = crypto::mont::Limbs;
+static_assert(sizeof(Fp) == sizeof(Limbs) && std::is_standard_layout_v<Fp>,
+              "an Fp is its Montgomery word");
+
+// The transforms are remainder trees: a block of 2h coefficients reduced modulo X^2h − c² splits
+// into its remainders modulo X^h − c and X^h + c, which is the butterfly (x + c·y, x − c·y) on
+// the block's halves. Starting from c = 1 and n coefficients, after log n levels slot i holds the
+// value at ω^bitrev(i). Block k of a level (of any size) takes c = ω_n^bitrev(k) written with
+// log n − 1 bits, so one table T[k] = ω_N^bitrev_(log N − 1)(k) of the largest size N serves every
+// transform (its first n/2 entries), read in order; the inverse walks the tree back up with
+// T[k]^−1 and (a + b, (a − b)·c^−1), then divides by n. Values stay below 2p between levels.
 class Twiddles {
 public:
     std::shared_ptr<const std::vector<Fp>> forLog(int log, bool inverse) {
         const std::lock_guard lock(m_mutex);
         Table& table = inverse ? m_inverse : m_forward;
         if (!table.powers || table.log < log) {
-            auto powers = std::make_shared<std::vector<Fp>>(std::size_t(1) << (log - 1));
+            const std::size_t size = std::size_t(1) << (log - 1);
+            auto powers = std::make_shared<std::vector<Fp>>(size);
             const Fp root = inverse ? inverseRootOfUnity(log) : rootOfUnity(log);
             std::vector<Fp>& p = *powers;
-            Workers::shared().forRange(p.size(), 1 << 12, [&](std::size_t begin, std::size_t end) {
+            Workers::shared().forRange(size, 1 << 12, [&](std::size_t begin, std::size_t end) {
                 Fp value = root.pow(std::uint64_t(begin));
                 for (std::size_t j = begin; j < end; ++j) {
-                    p[j] = value;
+                    p[bitReverse(j, log - 1)] = value;
                     value *= root;
                 }
             });
@@ -31,6 +44,12 @@ public:
             table.log = log;
         }
         return table.powers;
+    }
+
+    void release() {
+        const std::lock_guard lock(m_mutex);
+        m_forward = {};
+        m_inverse = {};
     }
 
 private:
@@ -48,73 +67,133 @@ Twiddles& twiddles() {
     return instance;
 }
 
-// Blocks of this many elements (256 KiB) take all their remaining stages at once, in cache.
+// Blocks of this many elements (256 KiB) take all their levels at once, in cache.
 constexpr std::size_t kBlock = std::size_t(1) << 13;
 
-// One decimation-in-frequency stage with butterflies of half-width h over [begin, end) of the
-// butterfly indices (block b = k / h, offset j = k % h).
-void difStage(Fp* a, std::size_t h, const Fp* w, std::size_t stride, std::size_t begin,
-              std::size_t end) {
-    for (std::size_t k = begin; k < end;) {
-        const std::size_t block = k / h;
-        std::size_t j = k % h;
-        Fp* lo = a + block * 2 * h;
-        Fp* hi = lo + h;
-        const std::size_t stop = std::min(end - k + j, h);
-        for (; j < stop; ++j, ++k) {
-            const Fp x = lo[j];
-            const Fp y = hi[j];
-            lo[j] = x + y;
-            hi[j] = (x - y) * w[j * stride];
+// The butterflies (x_j, y_j), j in [begin, end), of one block whose halves start at x and
+// y = x + h; `c` is the block's twiddle, `unit` says it is 1 (block 0).
+void forwardButterflies(Limbs* x, Limbs* y, const Limbs& c, bool unit, std::size_t begin,
+                        std::size_t end) {
+    namespace mont = crypto::mont;
+    if (unit) {
+        for (std::size_t j = begin; j < end; ++j) {
+            const Limbs t = y[j];
+            y[j] = mont::subBelowTwoP(x[j], t);
+            x[j] = mont::addBelowTwoP(x[j], t);
         }
+        return;
+    }
+    for (std::size_t j = begin; j < end; ++j) {
+        const Limbs t = mont::mulLazy(c, y[j]);
+        y[j] = mont::subBelowTwoP(x[j], t);
+        x[j] = mont::addBelowTwoP(x[j], t);
     }
 }
 
-void dif(std::span<Fp> values, bool inverse) {
+void inverseButterflies(Limbs* x, Limbs* y, const Limbs& c, bool unit, std::size_t begin,
+                        std::size_t end) {
+    namespace mont = crypto::mont;
+    if (unit) {
+        for (std::size_t j = begin; j < end; ++j) {
+            const Limbs u = x[j];
+            x[j] = mont::addBelowTwoP(u, y[j]);
+            y[j] = mont::subBelowTwoP(u, y[j]);
+        }
+        return;
+    }
+    for (std::size_t j = begin; j < end; ++j) {
+        const Limbs u = x[j];
+        x[j] = mont::addBelowTwoP(u, y[j]);
+        y[j] = mont::mulLazy(mont::subPlusTwoP(u, y[j]), c);
+    }
+}
+
+// The levels of half-width h over blocks [firstBlock, firstBlock + blocks) of `a` (block b at
+// a + 2h·(b − firstBlock)), and over butterflies [begin, end) of each.
+template <typename Butterflies>
+void blocks(Limbs* a, std::size_t h, std::size_t firstBlock, std::size_t count, const Fp* table,
+            Butterflies butterflies) {
+    for (std::size_t b = 0; b < count; ++b) {
+        Limbs* x = a + 2 * h * b;
+        const std::size_t global = firstBlock + b;
+        butterflies(x, x + h, table[global].montgomery(), global == 0, 0, h);
+    }
+}
+
+// One level of half-width h over the whole array, split over the workers by butterflies.
+template <typename Butterflies>
+void level(Limbs* a, std::size_t n, std::size_t h, const Fp* table, Butterflies butterflies) {
+    Workers::shared().forRange(n / 2, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end;) {
+            const std::size_t block = k / h;
+            const std::size_t j = k % h;
+            const std::size_t stop = std::min(h, j + (end - k));
+            Limbs* x = a + 2 * h * block;
+            butterflies(x, x + h, table[block].montgomery(), block == 0, j, stop);
+            k += stop - j;
+        }
+    });
+}
+
+void transform(std::span<Fp> values, bool inverse) {
     const std::size_t n = values.size();
     if (n <= 1) {
         return;
     }
     const int log = std::countr_zero(n);
-    const auto table = twiddles().forLog(log, inverse);
-    // table holds ω_T^j for j < T/2 (T = 2^tableLog ≥ n); the stage of half-width h needs
-    // ω_{2h}^j = table[j·T/(2h)].
-    const std::size_t half = table->size();
-    const Fp* w = table->data();
-    Fp* a = values.data();
-    Workers& workers = Workers::shared();
-    std::size_t h = n / 2;
-    for (; 2 * h > kBlock; h /= 2) {
-        const std::size_t stride = half / h;
-        workers.forRange(n / 2, 1 << 12, [&](std::size_t begin, std::size_t end) {
-            difStage(a, h, w, stride, begin, end);
-        });
+    const auto tablePointer = twiddles().forLog(log, inverse);
+    const Fp* table = tablePointer->data();
+    Limbs* a = reinterpret_cast<Limbs*>(values.data());
+    const std::size_t block = std::min(n, kBlock);
+    // The levels inside one cache block: half-widths block/2 … 1 (forward) or 1 … block/2.
+    const auto inCache = [&](std::size_t first) {
+        for (std::size_t h = inverse ? 1 : block / 2; h >= 1 && h <= block / 2;
+             h = inverse ? 2 * h : h / 2) {
+            const std::size_t count = block / (2 * h);
+            const std::size_t firstBlock = first / (2 * h);
+            if (inverse) {
+                blocks(a + first, h, firstBlock, count, table, inverseButterflies);
+            } else {
+                blocks(a + first, h, firstBlock, count, table, forwardButterflies);
+            }
+        }
+    };
+    if (!inverse) {
+        for (std::size_t h = n / 2; 2 * h > block; h /= 2) {
+            level(a, n, h, table, forwardButterflies);
+        }
+        Workers::shared().forEach(n / block, [&](std::size_t i) { inCache(i * block); });
+    } else {
+        Workers::shared().forEach(n / block, [&](std::size_t i) { inCache(i * block); });
+        for (std::size_t h = block; h < n; h *= 2) {
+            level(a, n, h, table, inverseButterflies);
+        }
     }
-    const std::size_t blockSize = 2 * h;
-    workers.forEach(n / blockSize, [&](std::size_t block) {
-        Fp* base = a + block * blockSize;
-        for (std::size_t hh = h; hh >= 1; hh /= 2) {
-            difStage(base, hh, w, half / hh, 0, blockSize / 2);
+    Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            a[i] = crypto::mont::reduce(a[i]); // below p again
         }
     });
 }
 
 } // namespace
 
+void releaseTransformTables() {
+    twiddles().release();
+}
+
 void forwardNtt(std::span<Fp> values) {
-    dif(values, false);
+    transform(values, false);
 }
 
 void inverseNttFromBitReversed(std::span<Fp> values) {
-    // With u_i the value at ω^bitrev(i): permuting gives natural order, then the inverse.
-    bitReversePermute(values);
-    inverseNtt(values);
+    transform(values, true);
+    scaleByPowers(values, Fp::one(), Fp::fromU64(values.size()).inverse());
 }
 
 void inverseNtt(std::span<Fp> values) {
-    dif(values, true);
     bitReversePermute(values);
-    scaleByPowers(values, Fp::one(), Fp::fromU64(values.size()).inverse());
+    inverseNttFromBitReversed(values);
 }
 
 void scaleByPowers(std::span<Fp> values, const Fp& base, const Fp& factor) {
@@ -135,14 +214,56 @@ void scaleByPowers(std::span<Fp> values, const Fp& base, const Fp& factor) {
 
 void bitReversePermute(std::span<Fp> values) {
     const int log = std::countr_zero(values.size());
-    Workers::shared().forRange(values.size(), 1 << 14, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
+    constexpr int kTileBits = 4;
+    if (log < 2 * kTileBits + 1) {
+        for (std::size_t i = 0; i < values.size(); ++i) {
             const std::size_t r = bitReverse(i, log);
             if (i < r) {
                 std::swap(values[i], values[r]);
             }
         }
-    });
+        return;
+    }
+    // Indices as (high, middle, low) with 4-bit high and low parts: i = h·2^(L−4) + m·2^4 + l
+    // moves to bitrev(l)·2^(L−4) + bitrev(m)·2^4 + bitrev(h). For each pair of middles
+    // (m, bitrev(m)) the two 16×16 tiles (rows of 16 contiguous elements) are swapped through a
+    // buffer, so every access reads or writes whole runs.
+    const int middleBits = log - 2 * kTileBits;
+    const std::size_t tile = std::size_t(1) << kTileBits;
+    const std::size_t highStride = std::size_t(1) << (log - kTileBits);
+    Workers::shared().forRange(
+        std::size_t(1) << middleBits, 64, [&](std::size_t begin, std::size_t end) {
+            std::array<Fp, 256> a, b;
+            for (std::size_t m = begin; m < end; ++m) {
+                const std::size_t mr = bitReverse(m, middleBits);
+                if (mr < m) {
+                    continue;
+                }
+                const auto load = [&](std::size_t middle, std::array<Fp, 256>& into) {
+                    for (std::size_t h = 0; h < tile; ++h) {
+                        const Fp* row = values.data() + h * highStride + middle * tile;
+                        for (std::size_t l = 0; l < tile; ++l) {
+                            into[bitReverse(l, kTileBits) * tile + bitReverse(h, kTileBits)] =
+                                row[l];
+                        }
+                    }
+                };
+                const auto store = [&](std::size_t middle, const std::array<Fp, 256>& from) {
+                    for (std::size_t h = 0; h < tile; ++h) {
+                        Fp* row = values.data() + h * highStride + middle * tile;
+                        std::copy_n(from.data() + h * tile, tile, row);
+                    }
+                };
+                load(m, a);
+                if (mr != m) {
+                    load(mr, b);
+                    store(mr, a);
+                    store(m, b);
+                } else {
+                    store(m, a);
+                }
+            }
+        });
 }
 
 void evaluateOnCoset(std::span<const Fp> coefficients, const Fp& offset, std::span<Fp> out) {
@@ -164,8 +285,8 @@ void cosetValuesInPlace(std::span<Fp> coefficients, const Fp& offset) {
 }
 
 void cosetCoefficientsInPlace(std::span<Fp> values, const Fp& offset) {
-    dif(values, true);
     bitReversePermute(values);
+    transform(values, true);
     scaleByPowers(values, offset.inverse(), Fp::fromU64(values.size()).inverse());
 }
 

@@ -18,6 +18,9 @@ void inverseNttFromBitReversed(std::span<Fp> values);
 // Values at ω_n^i in slot i (natural order) -> coefficients.
 void inverseNtt(std::span<Fp> values);
 
+// Drops the cached tables of roots (tens of MiB for large transforms) until the next transform.
+void releaseTransformTables();
+
 // a[k] ← a[k]·factor·base^k.
 void scaleByPowers(std::span<Fp> values, const Fp& base, const Fp& factor = Fp::one());
 // Slot i ↔ slot bitrev(i).

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -90,7 +91,14 @@ void Workers::setThreadCount(int threads) {
 
 Workers::Workers(int threads) : m_state(new State), m_threads(threads) {
     for (int i = 1; i < threads; ++i) {
-        m_state->threads.emplace_back([this] { m_state->loop(); });
+        try {
+            m_state->threads.emplace_back([this] { m_state->loop(); });
+        } catch (const std::system_error&) {
+            // No room for another thread's stack (a tight memory limit): run with those started,
+            // so a proof that does not fit fails for want of memory, said as such, not here.
+            m_threads = int(m_state->threads.size()) + 1;
+            break;
+        }
     }
 }
 

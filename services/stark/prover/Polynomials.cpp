@@ -2,6 +2,8 @@
 
 #include "Parallel.h"
 
+#include <array>
+
 namespace proofdesk::stark {
 
 Fp evaluatePolynomial(std::span<const Fp> coefficients, const Fp& x) {
@@ -14,10 +16,29 @@ Fp evaluatePolynomial(std::span<const Fp> coefficients, const Fp& x) {
 
 std::vector<Fp> evaluatePolynomialAt(std::span<const Fp> coefficients,
                                      const std::vector<Fp>& points) {
+    // Horner's rule is one chain of dependent products; four segments per point (p = Σ_s
+    // x^(s·L)·p_s) and all points in one pass give the core independent chains to overlap.
+    constexpr std::size_t kSegments = 4;
+    const std::size_t n = coefficients.size();
+    const std::size_t length = (n + kSegments - 1) / kSegments;
+    std::vector<std::array<Fp, kSegments>> partial(points.size());
+    for (std::size_t i = length; i-- > 0;) {
+        for (std::size_t q = 0; q < points.size(); ++q) {
+            for (std::size_t s = 0; s < kSegments; ++s) {
+                const std::size_t k = s * length + i;
+                partial[q][s] = partial[q][s] * points[q] + (k < n ? coefficients[k] : Fp::zero());
+            }
+        }
+    }
     std::vector<Fp> values(points.size());
-    Workers::shared().forEach(points.size(), [&](std::size_t i) {
-        values[i] = evaluatePolynomial(coefficients, points[i]);
-    });
+    for (std::size_t q = 0; q < points.size(); ++q) {
+        const Fp step = points[q].pow(std::uint64_t(length));
+        Fp value = Fp::zero();
+        for (std::size_t s = kSegments; s-- > 0;) {
+            value = value * step + partial[q][s];
+        }
+        values[q] = value;
+    }
     return values;
 }
 

@@ -12,7 +12,7 @@ namespace proofdesk::stark {
 
 // p(x), by Horner's rule.
 Fp evaluatePolynomial(std::span<const Fp> coefficients, const Fp& x);
-// p at several points in one pass over the coefficients (split over the workers).
+// p at several points in one pass over the coefficients (several independent chains at once).
 std::vector<Fp> evaluatePolynomialAt(std::span<const Fp> coefficients,
                                      const std::vector<Fp>& points);
 // p / (x − a) into the quotient's coefficients (one fewer); returns the remainder p(a).

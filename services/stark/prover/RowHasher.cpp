@@ -6,12 +6,16 @@
 #include "crypto/KeccakF.h"
 #include "crypto/Poseidon.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
 namespace proofdesk::stark {
 namespace {
+
+static_assert(std::endian::native == std::endian::little, "lanes are read as little-endian words");
 
 constexpr std::size_t kGrain = 256;
 
@@ -34,77 +38,134 @@ private:
     Digest m_keep{};
 };
 
-// Keccak-256 sponges, one per row (rate 136 bytes); all rows have absorbed the same length.
+// Keccak-256 sponges, one per row (rate 136 bytes, 17 lanes); all rows have absorbed the same
+// number of lanes (cells are 4 whole lanes), so every row reaches the end of a block together.
+// The states are kept in groups of 8 rows laid out lane by lane, so a column's words are XORed
+// into consecutive memory and a group is permuted as it lies (keccakF1600Lanes8).
 class KeccakRows final : public RowHasher {
 public:
-    KeccakRows(const NamedHash& hash, std::size_t rows) : m_masker(hash), m_states(rows) {}
+    KeccakRows(const NamedHash& hash, std::size_t rows)
+        : m_masker(hash), m_rows(rows), m_groups((rows + 7) / 8), m_lanes(m_groups * 200) {}
 
     void absorb(std::span<const Fp> values, std::size_t width) override {
-        const std::size_t rows = m_states.size();
-        const std::size_t at = m_absorbed;
-        Workers::shared().forRange(rows, kGrain, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t row = begin; row < end; ++row) {
-                std::size_t position = at;
+        const std::size_t start = m_lane;
+        Workers::shared().forRange(m_groups, kGrain / 8, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t g = begin; g < end; ++g) {
+                std::uint64_t* group = m_lanes.data() + 200 * g;
+                const std::size_t rows = std::min<std::size_t>(8, m_rows - 8 * g);
+                std::size_t lane = start;
                 for (std::size_t k = 0; k < width; ++k) {
-                    std::uint8_t bytes[32];
-                    toMontgomeryBytes(values[row * width + k], bytes);
-                    absorbBytes(m_states[row], position, bytes);
+                    for (std::size_t j = 0; j < 4; ++j) {
+                        // The cell's big-endian bytes, 8 at a time, read as a little-endian lane.
+                        std::uint64_t* target = group + 8 * lane;
+                        for (std::size_t r = 0; r < rows; ++r) {
+                            const Fp::Limbs& limbs = values[(8 * g + r) * width + k].montgomery();
+                            target[r] ^= __builtin_bswap64(limbs[3 - j]);
+                        }
+                        if (++lane == kRateLanes) {
+                            crypto::keccakF1600Lanes8(group);
+                            lane = 0;
+                        }
+                    }
                 }
             }
         });
-        m_absorbed = (m_absorbed + 32 * width) % kRate;
+        m_lane = (m_lane + 4 * width) % kRateLanes;
     }
 
     std::vector<Digest> finish() override {
-        std::vector<Digest> digests(m_states.size());
-        const std::size_t at = m_absorbed;
-        Workers::shared().forRange(
-            m_states.size(), kGrain, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t row = begin; row < end; ++row) {
-                    auto& lanes = m_states[row];
-                    xorByte(lanes, at, 0x01);
-                    xorByte(lanes, kRate - 1, 0x80);
-                    crypto::keccakF1600(lanes);
-                    for (std::size_t i = 0; i < 32; ++i) {
-                        digests[row][i] = std::uint8_t(lanes[i / 8] >> (8 * (i % 8)));
-                    }
-                    m_masker.apply(digests[row]);
-                    lanes = {};
+        std::vector<Digest> digests(m_rows);
+        const std::size_t lane = m_lane;
+        Workers::shared().forRange(m_groups, kGrain / 8, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t g = begin; g < end; ++g) {
+                std::uint64_t* group = m_lanes.data() + 200 * g;
+                for (std::size_t r = 0; r < 8; ++r) {
+                    group[8 * lane + r] ^= 0x01;
+                    group[8 * (kRateLanes - 1) + r] ^= std::uint64_t(0x80) << 56;
                 }
-            });
-        m_absorbed = 0;
+                crypto::keccakF1600Lanes8(group);
+                const std::size_t rows = std::min<std::size_t>(8, m_rows - 8 * g);
+                for (std::size_t r = 0; r < rows; ++r) {
+                    Digest& digest = digests[8 * g + r];
+                    for (std::size_t i = 0; i < 4; ++i) {
+                        const std::uint64_t word = group[8 * i + r];
+                        std::memcpy(digest.data() + 8 * i, &word, 8); // little-endian lanes
+                    }
+                    m_masker.apply(digest);
+                }
+                std::fill(group, group + 200, 0);
+            }
+        });
+        m_lane = 0;
         return digests;
     }
 
 private:
-    static constexpr std::size_t kRate = 136;
-    static void xorByte(std::array<std::uint64_t, 25>& lanes, std::size_t at, std::uint8_t byte) {
-        lanes[at / 8] ^= std::uint64_t(byte) << (8 * (at % 8));
-    }
-    static void absorbBytes(std::array<std::uint64_t, 25>& lanes, std::size_t& position,
-                            const std::uint8_t* bytes) {
-        for (std::size_t i = 0; i < 32;) {
-            if (position % 8 == 0 && i + 8 <= 32 && position + 8 <= kRate) {
-                std::uint64_t lane = 0;
-                std::memcpy(&lane, bytes + i, 8); // lanes are little-endian
-                lanes[position / 8] ^= lane;
-                position += 8;
-                i += 8;
-            } else {
-                xorByte(lanes, position, bytes[i]);
-                ++position;
-                ++i;
-            }
-            if (position == kRate) {
-                crypto::keccakF1600(lanes);
-                position = 0;
-            }
-        }
-    }
+    static constexpr std::size_t kRateLanes = 17;
 
     Masker m_masker;
-    std::vector<std::array<std::uint64_t, 25>> m_states;
-    std::size_t m_absorbed = 0;
+    std::size_t m_rows;
+    std::size_t m_groups;
+    std::vector<std::uint64_t> m_lanes; // 200 words per group of 8 rows
+    std::size_t m_lane = 0;
+};
+
+// Keccak-256 of rows shorter than one block (at most 4 cells, 128 bytes): the rows' words are
+// kept until finish() hashes each in one permutation — less memory than a sponge per row.
+class KeccakShortRows final : public RowHasher {
+public:
+    KeccakShortRows(const NamedHash& hash, std::size_t rows, std::size_t cells)
+        : m_masker(hash), m_rows(rows), m_lanesPerRow(4 * cells), m_lanes(rows * 4 * cells) {}
+
+    void absorb(std::span<const Fp> values, std::size_t width) override {
+        const std::size_t at = m_filled;
+        Workers::shared().forRange(m_rows, kGrain, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t row = begin; row < end; ++row) {
+                std::uint64_t* lanes = m_lanes.data() + row * m_lanesPerRow + at;
+                for (std::size_t k = 0; k < width; ++k) {
+                    const Fp::Limbs& limbs = values[row * width + k].montgomery();
+                    for (std::size_t j = 0; j < 4; ++j) {
+                        lanes[4 * k + j] = __builtin_bswap64(limbs[3 - j]);
+                    }
+                }
+            }
+        });
+        m_filled += 4 * width;
+    }
+
+    std::vector<Digest> finish() override {
+        std::vector<Digest> digests(m_rows);
+        const std::size_t used = m_filled;
+        Workers::shared().forRange(m_rows, kGrain, [&](std::size_t begin, std::size_t end) {
+            constexpr std::size_t kBatch = 64;
+            std::array<std::array<std::uint64_t, 25>, kBatch> states;
+            for (std::size_t first = begin; first < end; first += kBatch) {
+                const std::size_t n = std::min(kBatch, end - first);
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::array<std::uint64_t, 25>& state = states[i];
+                    state = {};
+                    std::memcpy(state.data(), m_lanes.data() + (first + i) * m_lanesPerRow,
+                                8 * used);
+                    state[used] ^= 0x01;
+                    state[16] ^= std::uint64_t(0x80) << 56;
+                }
+                crypto::keccakF1600Many(states.data(), n);
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::memcpy(digests[first + i].data(), states[i].data(), 32);
+                    m_masker.apply(digests[first + i]);
+                }
+            }
+        });
+        m_filled = 0;
+        return digests;
+    }
+
+private:
+    Masker m_masker;
+    std::size_t m_rows;
+    std::size_t m_lanesPerRow;
+    std::vector<std::uint64_t> m_lanes;
+    std::size_t m_filled = 0; // lanes written per row
 };
 
 // BLAKE2s-256 per row: chaining value and the pending (not yet compressed) block, since the
@@ -265,9 +326,13 @@ private:
 
 } // namespace
 
-std::unique_ptr<RowHasher> RowHasher::make(const NamedHash& hash, std::size_t rows) {
+std::unique_ptr<RowHasher> RowHasher::make(const NamedHash& hash, std::size_t rows,
+                                           std::size_t cells) {
     switch (hash.base()) {
     case NamedHash::Base::Keccak256:
+        if (32 * cells < 136) {
+            return std::make_unique<KeccakShortRows>(hash, rows, cells);
+        }
         return std::make_unique<KeccakRows>(hash, rows);
     case NamedHash::Base::Blake256:
         return std::make_unique<BlakeRows>(hash, rows);

@@ -21,9 +21,10 @@ public:
     // The rows' digests (masked as the hash names); the hasher starts over afterwards.
     virtual std::vector<Digest> finish() = 0;
 
-    // A hasher for `rows` rows with the named hash; throws std::invalid_argument for a hash the
-    // prover does not commit with (Pedersen).
-    static std::unique_ptr<RowHasher> make(const NamedHash& hash, std::size_t rows);
+    // A hasher for `rows` rows of `cells` cells with the named hash; throws
+    // std::invalid_argument for a hash the prover does not commit with (Pedersen).
+    static std::unique_ptr<RowHasher> make(const NamedHash& hash, std::size_t rows,
+                                           std::size_t cells);
 };
 
 } // namespace proofdesk::stark

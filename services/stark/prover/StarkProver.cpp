@@ -10,7 +10,10 @@
 #include "verifier/Rejection.h"
 #include "verifier/StarkVerifier.h"
 
+#include <malloc.h>
+
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <mutex>
@@ -174,36 +177,35 @@ std::vector<Fp> deepComposition(const air::Air& air,
     }
     groups.push_back(std::move(last));
 
+    // One group at a time, each loop split over the workers: two vectors of n in all.
     std::vector<Fp> total(n);
-    std::mutex mutex;
-    Workers::shared().forRange(groups.size(), 1, [&](std::size_t begin, std::size_t end) {
-        std::vector<Fp> sum(n);
-        std::vector<Fp> p(n);
-        for (std::size_t g = begin; g < end; ++g) {
-            cancel.check();
-            std::fill(p.begin(), p.end(), Fp::zero());
-            Fp constant = Fp::zero();
-            for (const auto& [poly, index] : groups[g].terms) {
-                const Fp& weight = powers[index];
-                const std::vector<Fp>& c = *poly;
-                for (std::size_t k = 0; k < n; ++k) {
-                    p[k] += weight * c[k];
+    std::vector<Fp> p(n);
+    Workers& workers = Workers::shared();
+    for (const Group& group : groups) {
+        cancel.check();
+        Fp constant = Fp::zero();
+        for (const auto& [poly, index] : group.terms) {
+            constant += powers[index] * oods[index];
+        }
+        workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                Fp sum = Fp::zero();
+                for (const auto& [poly, index] : group.terms) {
+                    sum += powers[index] * (*poly)[k];
                 }
-                constant += weight * oods[index];
+                p[k] = sum;
             }
-            p[0] -= constant;
-            if (!divideInPlace(p, groups[g].point).isZero()) {
-                throw std::logic_error("internal error: a DEEP quotient is not exact");
-            }
-            for (std::size_t k = 0; k < n; ++k) {
-                sum[k] += p[k];
-            }
+        });
+        p[0] -= constant;
+        if (!divideInPlace(p, group.point).isZero()) {
+            throw std::logic_error("internal error: a DEEP quotient is not exact");
         }
-        const std::lock_guard lock(mutex);
-        for (std::size_t k = 0; k < n; ++k) {
-            total[k] += sum[k];
-        }
-    });
+        workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                total[k] += p[k];
+            }
+        });
+    }
     return total;
 }
 
@@ -234,6 +236,15 @@ const std::vector<std::string>& provableLayouts() {
 }
 
 ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
+#ifdef __GLIBC__
+    // The prover's vectors are megabytes each: map every one of them and give it back when freed
+    // (glibc otherwise raises its mmap threshold after the first free and keeps freed columns in
+    // the heap, which the next phase's peak then adds to).
+    static const bool mapped = [] {
+        return mallopt(M_MMAP_THRESHOLD, 1 << 20) == 1 && mallopt(M_TRIM_THRESHOLD, 1 << 20) == 1;
+    }();
+    (void)mapped;
+#endif
     ProverResult result;
     ProgressReporter progress(options, result);
     const PublicInput& input = run.publicInput;
@@ -298,6 +309,7 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     for (std::vector<Fp>& column : first) {
         inverseNtt(column);
     }
+    releaseTransformTables();
 
     // The channel, and the trace's commitment.
     progress.begin(1);
@@ -355,6 +367,7 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     for (std::vector<Fp>& column : interaction) {
         inverseNtt(column);
     }
+    releaseTransformTables();
     CommittedTable interactionTable(spansOf(interaction), lde, hashes, cancel);
     writer.setScope("STARK/Interaction/Commit on Trace");
     writer.writeCommitment(
@@ -372,11 +385,13 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     for (auto& column : interaction) {
         all.push_back(&column);
     }
-    std::vector<Fp> composition(2 * n);
+    // C on the cosets s_j·⟨g⟩, s_0 = 3, s_1 = 3·ω_2N, each interpolated alone: its coefficients
+    // a_j[k] = s_j^k·(c_k + c_{k+N}·s_j^N), and s_1^N = −3^N, so with u_j[k] = a_j[k]/s_j^k:
+    // c_k = (u_0 + u_1)/2 and c_{k+N} = (u_0 − u_1)/(2·3^N).
+    std::array<std::vector<Fp>, 2> cosets;
     {
         const ConstraintEvaluator evaluator(*air, values);
         const Fp rootTwoN = rootOfUnity(logTrace + 1);
-        std::vector<Fp> cosetValues(n);
         for (std::uint64_t j = 0; j < 2; ++j) {
             const Fp offset = fieldGenerator() * rootTwoN.pow(j);
             std::vector<std::span<const Fp>> columns;
@@ -385,25 +400,34 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
                 cosetValuesInPlace(*column, offset);
                 columns.emplace_back(*column);
             }
-            evaluator.composition(columns, offset, alpha, cosetValues, cancel);
+            cosets[j].resize(n);
+            evaluator.composition(columns, offset, alpha, cosets[j], cancel);
             for (std::vector<Fp>* column : all) {
                 cancel.check();
                 cosetCoefficientsInPlace(*column, offset);
             }
-            for (std::uint64_t i = 0; i < n; ++i) {
-                composition[2 * i + j] = cosetValues[i];
-            }
+            cosetCoefficientsInPlace(cosets[j], offset);
             progress.report(0.4 * double(j + 1));
         }
     }
-    cosetCoefficientsInPlace(composition, fieldGenerator());
+    // C(x) = C_0(x²) + x·C_1(x²): the even coefficients make the first column, the odd the second.
     std::vector<std::vector<Fp>> split(2, std::vector<Fp>(n));
-    for (std::uint64_t k = 0; k < n; ++k) {
-        split[0][k] = composition[2 * k];
-        split[1][k] = composition[2 * k + 1];
+    {
+        const Fp half = Fp::fromU64(2).inverse();
+        const Fp highFactor = half * fieldGenerator().pow(n).inverse();
+        Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                const Fp& u0 = cosets[0][k];
+                const Fp& u1 = cosets[1][k];
+                const Fp low = (u0 + u1) * half;        // c_k
+                const Fp high = (u0 - u1) * highFactor; // c_{k+N}
+                split[k % 2][k / 2] = low;
+                split[k % 2][(k + n) / 2] = high;
+            }
+        });
     }
-    composition.clear();
-    composition.shrink_to_fit();
+    cosets = {};
+    releaseTransformTables();
     CommittedTable compositionTable(spansOf(split), lde, hashes, cancel);
     writer.setScope("STARK/Out Of Domain Sampling/Commit on Trace");
     writer.writeCommitment(
@@ -414,17 +438,38 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     writer.setScope("STARK/Out Of Domain Sampling/OODS values");
     const Fp z = writer.drawFelt("Evaluation point");
     const std::vector<air::MaskItem>& mask = air->mask();
+    // Each column at all its points in one pass (the composition's two columns at z²).
     std::vector<Fp> oods(mask.size() + 2);
-    Workers::shared().forEach(mask.size() + 2, [&](std::size_t i) {
-        if (i < mask.size()) {
-            const std::int64_t row = mask[i].row;
-            const std::uint64_t e =
-                std::uint64_t(((row % std::int64_t(n)) + std::int64_t(n)) % std::int64_t(n));
-            oods[i] = evaluatePolynomial(*all[mask[i].column], z * air->traceGenerator().pow(e));
-        } else {
-            oods[i] = evaluatePolynomial(split[i - mask.size()], z.square());
+    {
+        std::map<std::size_t, std::vector<std::size_t>> itemsOf; // column -> mask indices
+        for (std::size_t i = 0; i < mask.size(); ++i) {
+            itemsOf[mask[i].column].push_back(i);
         }
-    });
+        std::vector<std::pair<const std::vector<Fp>*, std::vector<std::size_t>>> work;
+        for (const auto& [column, items] : itemsOf) {
+            work.emplace_back(all[column], items);
+        }
+        work.emplace_back(&split[0], std::vector<std::size_t>{mask.size()});
+        work.emplace_back(&split[1], std::vector<std::size_t>{mask.size() + 1});
+        Workers::shared().forEach(work.size(), [&](std::size_t w) {
+            const auto& [poly, items] = work[w];
+            std::vector<Fp> points;
+            for (const std::size_t i : items) {
+                if (i >= mask.size()) {
+                    points.push_back(z.square());
+                    continue;
+                }
+                const std::int64_t row = mask[i].row;
+                const std::uint64_t e =
+                    std::uint64_t(((row % std::int64_t(n)) + std::int64_t(n)) % std::int64_t(n));
+                points.push_back(z * air->traceGenerator().pow(e));
+            }
+            const std::vector<Fp> values = evaluatePolynomialAt(*poly, points);
+            for (std::size_t q = 0; q < items.size(); ++q) {
+                oods[items[q]] = values[q];
+            }
+        });
+    }
     {
         const std::vector<Fp> maskValues(oods.begin(), oods.begin() + std::ptrdiff_t(mask.size()));
         if (air->compositionAt(z, maskValues, values, alpha) !=
