@@ -1,6 +1,7 @@
 #include "ProofJobsPage.h"
 
 #include "PageParts.h"
+#include "client/ProofFileVerifier.h"
 #include "models/ProofQueryModel.h"
 
 #include <QApplication>
@@ -21,11 +22,13 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
@@ -49,12 +52,28 @@ bool isTerminal(const std::string& status) {
     return status == "DONE" || status == "FAILED";
 }
 
+// 75 -> "1:15", 4000 -> "1:06:40".
+QString duration(double seconds) {
+    const qint64 total = qint64(seconds + 0.5);
+    const QString minutesAndSeconds =
+        QStringLiteral("%1:%2").arg(total / 60 % 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+    return total >= 3600 ? QStringLiteral("%1:%2")
+                               .arg(total / 3600)
+                               .arg(minutesAndSeconds.rightJustified(5, QLatin1Char('0')))
+                         : minutesAndSeconds;
+}
+
+bool isProofArtifact(const QString& fileName) {
+    return fileName.endsWith(QStringLiteral("proof.json"));
+}
+
 } // namespace
 
 ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     : QWidget(parent), m_client(client), m_model(new models::ProofQueryModel(this)),
       m_filter(new QSortFilterProxyModel(this)), m_poll(this, [this] { refresh(); }) {
     setObjectName(QStringLiteral("proofJobsPageWidget"));
+    m_localVerifier = new client::ProofFileVerifier(this);
     setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Proof jobs")));
@@ -166,9 +185,11 @@ QWidget* ProofJobsPage::buildForm() {
     m_form->addRow(tr("Result"), m_result);
     m_layout = new QComboBox;
     m_layout->setObjectName(QStringLiteral("layoutComboBox"));
-    m_layout->addItems({QStringLiteral("auto"), QStringLiteral("small"), QStringLiteral("dex"),
-                        QStringLiteral("recursive"), QStringLiteral("recursive_with_poseidon"),
-                        QStringLiteral("starknet"), QStringLiteral("starknet_with_keccak"),
+    m_layout->addItems({QStringLiteral("auto"), QStringLiteral("plain"), QStringLiteral("small"),
+                        QStringLiteral("dex"), QStringLiteral("recursive"),
+                        QStringLiteral("recursive_with_poseidon"),
+                        QStringLiteral("recursive_large_output"), QStringLiteral("starknet"),
+                        QStringLiteral("starknet_with_keccak"), QStringLiteral("all_solidity"),
                         QStringLiteral("dynamic"), QStringLiteral("all_cairo")});
     m_form->addRow(tr("Layout"), m_layout);
     m_cairoVm = new QComboBox;
@@ -235,11 +256,21 @@ QWidget* ProofJobsPage::buildDetail() {
     m_copyCurl->setObjectName(QStringLiteral("copyQueryCurlPushButton"));
     m_copyCurl->setEnabled(false);
     titleRow->addWidget(m_copyCurl);
+    m_resubmit = new QPushButton(tr("Submit again"));
+    m_resubmit->setObjectName(QStringLiteral("resubmitQueryPushButton"));
+    m_resubmit->setToolTip(tr("Sends the same submission again as a new query"));
+    m_resubmit->setVisible(false);
+    titleRow->addWidget(m_resubmit);
     layout->addLayout(titleRow);
     m_timeline = new QLabel;
     m_timeline->setObjectName(QStringLiteral("stepsTimelineLabel"));
     m_timeline->setTextFormat(Qt::RichText);
     layout->addWidget(m_timeline);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("proofProgressBar"));
+    m_progress->setRange(0, 1000);
+    m_progress->setVisible(false);
+    layout->addWidget(m_progress);
     auto* factRow = new QHBoxLayout;
     m_factHash = new QLabel;
     m_factHash->setObjectName(QStringLiteral("factHashLabel"));
@@ -257,6 +288,12 @@ QWidget* ProofJobsPage::buildDetail() {
     m_verification->setTextFormat(Qt::RichText);
     m_verification->setVisible(false);
     layout->addWidget(m_verification);
+    m_proofInfo = new QLabel;
+    m_proofInfo->setObjectName(QStringLiteral("proofInfoLabel"));
+    m_proofInfo->setWordWrap(true);
+    m_proofInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_proofInfo->setVisible(false);
+    layout->addWidget(m_proofInfo);
     m_errorReason = errorBanner(QStringLiteral("errorReasonLabel"));
     layout->addWidget(m_errorReason);
     auto* lower = new QSplitter;
@@ -270,7 +307,15 @@ QWidget* ProofJobsPage::buildDetail() {
     m_download = new QPushButton(tr("Download…"));
     m_download->setObjectName(QStringLiteral("downloadArtifactPushButton"));
     m_download->setEnabled(false);
-    artifactsLayout->addWidget(m_download);
+    m_verifyArtifact = new QPushButton(tr("Verify proof"));
+    m_verifyArtifact->setObjectName(QStringLiteral("verifyArtifactPushButton"));
+    m_verifyArtifact->setToolTip(
+        tr("Fetches the proof and checks it here with Proofdesk's own STARK verifier"));
+    m_verifyArtifact->setEnabled(false);
+    auto* artifactButtons = new QHBoxLayout;
+    artifactButtons->addWidget(m_download);
+    artifactButtons->addWidget(m_verifyArtifact);
+    artifactsLayout->addLayout(artifactButtons);
     lower->addWidget(artifactsBox);
     m_detail = new QPlainTextEdit;
     m_detail->setObjectName(QStringLiteral("queryDetailPlainTextEdit"));
@@ -280,8 +325,15 @@ QWidget* ProofJobsPage::buildDetail() {
     lower->setStretchFactor(1, 1);
     layout->addWidget(lower, 1);
 
-    connect(m_artifacts, &QListWidget::currentRowChanged, this,
-            [this](int row) { m_download->setEnabled(row >= 0); });
+    connect(m_artifacts, &QListWidget::currentRowChanged, this, [this](int row) {
+        m_download->setEnabled(row >= 0);
+        m_verifyArtifact->setEnabled(row >= 0 && !m_localVerifier->busy() &&
+                                     isProofArtifact(m_artifacts->item(row)->text()));
+    });
+    connect(m_verifyArtifact, &QPushButton::clicked, this, &ProofJobsPage::verifySelectedArtifact);
+    connect(m_localVerifier, &client::ProofFileVerifier::verified, this,
+            &ProofJobsPage::showLocalVerdict);
+    connect(m_resubmit, &QPushButton::clicked, this, &ProofJobsPage::resubmitSelected);
     connect(m_artifacts, &QListWidget::itemDoubleClicked, this,
             &ProofJobsPage::downloadSelectedArtifact);
     connect(m_download, &QPushButton::clicked, this, &ProofJobsPage::downloadSelectedArtifact);
@@ -294,6 +346,8 @@ QWidget* ProofJobsPage::buildDetail() {
     });
     return detail;
 }
+
+ProofJobsPage::~ProofJobsPage() = default;
 
 ProofJobsPage::Kind ProofJobsPage::kind() const {
     return static_cast<Kind>(m_kind->currentIndex());
@@ -572,6 +626,8 @@ void ProofJobsPage::showSelected() {
     showBanner(m_errorReason,
                query->errorReason ? QString::fromStdString(*query->errorReason) : QString());
     m_copyCurl->setEnabled(m_submitted.contains(id));
+    m_resubmit->setVisible(query->status == "FAILED" && m_submitted.contains(id));
+    showProgress(*query);
     m_detail->setPlainText(QString::fromStdString(api::toJson(*query).dump(2)));
     if (m_artifactsFor != id || (isTerminal(query->status) && m_artifacts->count() == 0)) {
         loadArtifacts(id);
@@ -583,6 +639,8 @@ void ProofJobsPage::loadArtifacts(const QString& queryId) {
     m_artifacts->clear();
     m_download->setEnabled(false);
     m_verification->setVisible(false);
+    m_proofInfo->setVisible(false);
+    m_verifyArtifact->setEnabled(false);
     m_client->coreQuery(queryId, this, [this, queryId](auto answer) {
         if (queryId != m_artifactsFor || std::holds_alternative<client::ApiError>(answer)) {
             return;
@@ -594,6 +652,8 @@ void ProofJobsPage::loadArtifacts(const QString& queryId) {
             m_artifacts->addItem(item);
             if (item->text() == QStringLiteral("verification.json")) {
                 showVerification(queryId, QUrl(QString::fromStdString(url)));
+            } else if (item->text() == QStringLiteral("metadata.json")) {
+                showProofMetadata(queryId, QUrl(QString::fromStdString(url)));
             }
         }
     });
@@ -639,6 +699,167 @@ void ProofJobsPage::downloadSelectedArtifact() {
         }
         showBanner(m_banner, {});
         emit artifactSaved(path, std::get<qint64>(answer));
+    });
+}
+
+void ProofJobsPage::showProgress(const api::ProofQuery& query) {
+    if (!query.proofProgress || isTerminal(query.status)) {
+        m_progress->setVisible(false);
+        return;
+    }
+    const api::ProofProgress& progress = *query.proofProgress;
+    m_progress->setValue(int(std::clamp(progress.fraction, 0.0, 1.0) * 1000));
+    QString text = tr("Proving: %1 — %2% · %3 elapsed")
+                       .arg(QString::fromStdString(progress.phase))
+                       .arg(int(progress.fraction * 100))
+                       .arg(duration(progress.elapsedSeconds));
+    if (progress.remainingSeconds) {
+        text += tr(" · about %1 left").arg(duration(*progress.remainingSeconds));
+    }
+    // QProgressBar's format takes %p and friends; a literal percent sign is doubled.
+    m_progress->setFormat(QString(text).replace(QLatin1Char('%'), QStringLiteral("%%")));
+    m_progress->setToolTip(text);
+    m_progress->setVisible(true);
+}
+
+void ProofJobsPage::showProofMetadata(const QString& queryId, const QUrl& url) {
+    m_client->artifactJson(url, this, [this, queryId](auto answer) {
+        if (queryId != m_artifactsFor || std::holds_alternative<client::ApiError>(answer)) {
+            return;
+        }
+        const nlohmann::json& metadata = std::get<nlohmann::json>(answer);
+        const auto proof = metadata.find("proof");
+        if (proof == metadata.end() || !proof->is_object()) {
+            return;
+        }
+        const auto text = [&](const char* key) {
+            const auto found = proof->find(key);
+            return found != proof->end() && found->is_string()
+                       ? QString::fromStdString(found->get<std::string>())
+                       : QString();
+        };
+        if (proof->value("mocked", false) || text("prover") == QStringLiteral("mock")) {
+            m_proofInfo->setText(
+                tr("<b>Mock proof</b> — not a STARK proof; its fact is registered as mocked."));
+        } else if (text("prover") == QStringLiteral("proofdesk")) {
+            // The parameters a user tunes by hand with Stone, as our prover chose them.
+            const nlohmann::json parameters = proof->value("proof_parameters", nlohmann::json());
+            QStringList chosen;
+            if (parameters.is_object()) {
+                const nlohmann::json stark = parameters.value("stark", nlohmann::json::object());
+                const nlohmann::json fri = stark.value("fri", nlohmann::json::object());
+                if (stark.contains("log_n_cosets")) {
+                    chosen << tr("blow-up %1").arg(1 << stark.value("log_n_cosets", 0));
+                }
+                if (fri.contains("n_queries")) {
+                    chosen << tr("%1 queries").arg(fri.value("n_queries", 0));
+                }
+                if (fri.contains("proof_of_work_bits")) {
+                    chosen
+                        << tr("%1 bits of proof of work").arg(fri.value("proof_of_work_bits", 0));
+                }
+                if (fri.contains("fri_step_list")) {
+                    QStringList steps;
+                    for (const auto& step : fri["fri_step_list"]) {
+                        steps << QString::number(step.get<int>());
+                    }
+                    chosen << tr("FRI steps %1").arg(steps.join(QLatin1Char(',')));
+                }
+                if (fri.contains("last_layer_degree_bound")) {
+                    chosen << tr("last layer %1").arg(fri.value("last_layer_degree_bound", 0));
+                }
+            }
+            const int bits = proof->value("security_bits", 0);
+            m_proofInfo->setText(
+                tr("<b>Proved by Proofdesk</b> in %1 s: %2, %3 steps (%4 × %5 trace), "
+                   "<b>%6 bits of security</b>%7, %8 KiB")
+                    .arg(proof->value("seconds", 0.0), 0, 'f', 1)
+                    .arg(text("layout"))
+                    .arg(proof->value("n_steps", std::uint64_t(0)))
+                    .arg(proof->value("trace_rows", std::uint64_t(0)))
+                    .arg(proof->value("trace_columns", std::uint64_t(0)))
+                    .arg(bits)
+                    .arg(chosen.isEmpty()
+                             ? QString()
+                             : QStringLiteral(" (%1)").arg(chosen.join(QStringLiteral(", "))))
+                    .arg(proof->value("proof_bytes", std::uint64_t(0)) / 1024));
+        } else {
+            m_proofInfo->setText(tr("Proved by %1.").arg(text("prover").toHtmlEscaped()));
+        }
+        m_proofInfo->setVisible(true);
+    });
+}
+
+void ProofJobsPage::verifySelectedArtifact() {
+    QListWidgetItem* item = m_artifacts->currentItem();
+    if (!item || m_localVerifier->busy()) {
+        return;
+    }
+    if (!m_downloads) {
+        m_downloads = std::make_unique<QTemporaryDir>();
+    }
+    if (!m_downloads->isValid()) {
+        showBanner(m_banner, tr("Could not create a temporary folder for the proof: %1")
+                                 .arg(m_downloads->errorString()));
+        return;
+    }
+    const QUrl url(item->data(Qt::UserRole).toString());
+    const QString queryId = m_artifactsFor;
+    const QString path = m_downloads->filePath(queryId + QLatin1Char('-') + url.fileName());
+    m_verifyArtifact->setEnabled(false);
+    m_verification->setText(tr("Fetching and verifying %1…").arg(url.fileName()));
+    m_verification->setVisible(true);
+    m_client->download(url, path, this, [this, path, queryId](auto answer) {
+        if (auto* failure = std::get_if<client::ApiError>(&answer)) {
+            m_verifyArtifact->setEnabled(true);
+            showBanner(m_banner, tr("Could not fetch the proof: %1").arg(failure->message()));
+            m_verification->setVisible(false);
+            return;
+        }
+        m_verifyingFor = queryId;
+        m_localVerifier->verify(path);
+    });
+}
+
+void ProofJobsPage::showLocalVerdict(const nlohmann::json& verdict) {
+    QListWidgetItem* item = m_artifacts->currentItem();
+    m_verifyArtifact->setEnabled(item && isProofArtifact(item->text()));
+    if (m_verifyingFor != m_artifactsFor) {
+        return; // another query is shown by now
+    }
+    const int bits = verdict.value("securityBits", 0);
+    const QString layout = QString::fromStdString(verdict.value("layout", std::string()));
+    m_verification->setText(
+        verdict.value("valid", false)
+            ? tr("<span style='color:#2e9d4f'>✔ Valid</span>, checked here by Proofdesk's "
+                 "verifier in %1 ms: %2, %3 bits of security%4")
+                  .arg(verdict.value("milliseconds", 0.0), 0, 'f', 1)
+                  .arg(layout.toHtmlEscaped())
+                  .arg(bits)
+                  .arg(bits < 80 ? tr(" (weak)") : QString())
+            : tr("<span style='color:#d93f3f'>✖ Not valid</span>, checked here: %1")
+                  .arg(QString::fromStdString(verdict.value("failedCheck", std::string()))
+                           .toHtmlEscaped()));
+    m_verification->setVisible(true);
+}
+
+void ProofJobsPage::resubmitSelected() {
+    const auto found = m_submitted.constFind(currentQueryId());
+    if (found == m_submitted.constEnd()) {
+        return;
+    }
+    m_resubmit->setEnabled(false);
+    m_client->submit(*found, this, [this, submission = *found](auto result) {
+        m_resubmit->setEnabled(true);
+        if (auto* failure = std::get_if<client::ApiError>(&result)) {
+            showBanner(m_banner, tr("The submission was refused: %1").arg(failure->message()));
+            return;
+        }
+        showBanner(m_banner, {});
+        const QString id = std::get<QString>(result);
+        m_submitted.insert(id, submission);
+        m_watched.insert(id);
+        refresh();
     });
 }
 

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QCheckBox;
@@ -17,9 +18,15 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QTemporaryDir;
+
+namespace proofdesk::client {
+class ProofFileVerifier;
+}
 
 namespace proofdesk::models {
 class ProofQueryModel;
@@ -46,6 +53,7 @@ public:
     };
 
     ProofJobsPage(client::ProofClient* client, QWidget* parent = nullptr);
+    ~ProofJobsPage() override;
 
     // Polling interval while the page is visible and the last poll succeeded.
     void setPollInterval(int milliseconds);
@@ -80,6 +88,11 @@ private:
     void loadArtifacts(const QString& queryId);
     void showVerification(const QString& queryId, const QUrl& url);
     void downloadSelectedArtifact();
+    void verifySelectedArtifact();
+    void showLocalVerdict(const nlohmann::json& verdict);
+    void showProofMetadata(const QString& queryId, const QUrl& url);
+    void showProgress(const api::ProofQuery& query);
+    void resubmitSelected();
     void noticeFinishedJobs();
     QString currentQueryId() const;
 
@@ -111,6 +124,13 @@ private:
     QLabel* m_errorReason;
     QListWidget* m_artifacts;
     QPushButton* m_download;
+    QPushButton* m_verifyArtifact; // verifies a proof artifact here, with our own verifier
+    QPushButton* m_resubmit;       // submits a failed query of this session again
+    QProgressBar* m_progress;      // the prover's phase and fraction while proving
+    QLabel* m_proofInfo;           // how the proof was made (metadata.json "proof")
+    client::ProofFileVerifier* m_localVerifier;
+    std::unique_ptr<QTemporaryDir> m_downloads; // proof artifacts fetched for verification
+    QString m_verifyingFor;                     // the query whose artifact is being verified
     QPushButton* m_copyCurl;
     QPlainTextEdit* m_detail;
     QLabel* m_banner;

@@ -3,6 +3,7 @@
 // sample program and download its PIE, fill and close a bucket and watch its tree complete, run
 // a program whose own Python hint reads its input file, and see bad uploads refused in the banner.
 #include "ConsoleHarness.h"
+#include "TestPrograms.h"
 
 #include "client/Wallet.h"
 #include "models/ApiKeyModel.h"
@@ -19,6 +20,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -183,6 +185,70 @@ private slots:
                                  10000);
         QVERIFY(banner->text().contains(QStringLiteral("(400)")));
         QVERIFY(banner->isVisible());
+    }
+
+    // A real proof by the embedded server's own prover: progress while proving, then how it was
+    // made, and the proof artifact verified here.
+    void aProofShowsItsProgressThenItsParametersAndVerifiesHere() {
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("prover")));
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(QStringLiteral("proofJobsPageWidget"));
+
+        // A countdown of 2·8191 + 2 = 2^14 steps on layout plain: seconds of proving.
+        QTemporaryDir folder;
+        const QString programPath = folder.filePath(QStringLiteral("countdown.json"));
+        {
+            QFile program(programPath);
+            QVERIFY(program.open(QIODevice::WriteOnly));
+            program.write(
+                QByteArray::fromStdString(test::Asm::countdown(8191).proofModeProgram().dump()));
+        }
+        child<QComboBox>(&window, "submissionKindComboBox")->setCurrentIndex(0); // core-query
+        child<QLineEdit>(&window, "programPathLineEdit")->setText(programPath);
+        child<QComboBox>(&window, "resultComboBox")
+            ->setCurrentText(QStringLiteral("PROOF_GENERATION"));
+        child<QComboBox>(&window, "layoutComboBox")->setCurrentText(QStringLiteral("plain"));
+        child<QCheckBox>(&window, "mockFactHashCheckBox")->setChecked(false);
+        click(&window, "submitPushButton");
+        auto* table = child<QTableView>(&window, "proofQueriesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        table->selectRow(0);
+
+        auto* progress = child<QProgressBar>(&window, "proofProgressBar");
+        QTRY_VERIFY_WITH_TIMEOUT(progress->isVisible(), 60000);
+        QVERIFY2(progress->format().startsWith(QStringLiteral("Proving: ")),
+                 qPrintable(progress->format()));
+        QVERIFY(progress->format().contains(QStringLiteral("elapsed")));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            table->model()->index(0, models::ProofQueryModel::StatusColumn).data().toString(),
+            QStringLiteral("DONE"), 120000);
+        QTRY_VERIFY(!progress->isVisible());
+
+        // How the proof was made: our prover, the test server's 32-bit profile.
+        auto* info = child<QLabel>(&window, "proofInfoLabel");
+        QTRY_VERIFY_WITH_TIMEOUT(info->isVisible(), 10000);
+        QVERIFY2(info->text().contains(QStringLiteral("Proved by Proofdesk")),
+                 qPrintable(info->text()));
+        QVERIFY(info->text().contains(QStringLiteral("32 bits of security")));
+        QVERIFY(info->text().contains(QStringLiteral("FRI steps")));
+
+        // Verify proof.json here; other artifacts cannot be verified.
+        auto* artifacts = child<QListWidget>(&window, "artifactsListWidget");
+        auto* verify = child<QPushButton>(&window, "verifyArtifactPushButton");
+        artifacts->setCurrentItem(
+            artifacts->findItems(QStringLiteral("metadata.json"), Qt::MatchExactly).first());
+        QVERIFY(!verify->isEnabled());
+        artifacts->setCurrentItem(
+            artifacts->findItems(QStringLiteral("proof.json"), Qt::MatchExactly).first());
+        QVERIFY(verify->isEnabled());
+        click(&window, "verifyArtifactPushButton");
+        auto* verdict = child<QLabel>(&window, "verificationLabel");
+        QTRY_VERIFY_WITH_TIMEOUT(verdict->text().contains(QStringLiteral("Valid")), 30000);
+        QVERIFY2(verdict->text().contains(QStringLiteral("plain, 32 bits of security")),
+                 qPrintable(verdict->text()));
     }
 
     void signOutReturnsTheKeysPageToSignedOut() {

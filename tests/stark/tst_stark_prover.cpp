@@ -212,18 +212,27 @@ private slots:
         QTest::addColumn<QString>("friendly");
         QTest::addColumn<int>("friendlyLayers");
         QTest::addColumn<int>("storedDepth");
+        QTest::addColumn<int>("maxBlockRows"); // below 64: blocks smaller than a polynomial
         QTest::newRow("trace, keccak") << 3 << 1 << "keccak256_masked160_msb"
-                                       << "keccak256_masked160_msb" << 0 << 16;
+                                       << "keccak256_masked160_msb" << 0 << 16 << (1 << 20);
         QTest::newRow("trace, subtrees recomputed") << 4 << 1 << "blake256_masked248_lsb"
-                                                    << "blake256_masked248_lsb" << 0 << 3;
+                                                    << "blake256_masked248_lsb" << 0 << 3 << 64;
         QTest::newRow("trace, poseidon top layers") << 2 << 1 << "keccak256_masked160_lsb"
-                                                    << "poseidon3" << 5 << 2;
+                                                    << "poseidon3" << 5 << 2 << 64;
         QTest::newRow("trace, all poseidon") << 2 << 1 << "keccak256_masked160_lsb"
-                                             << "poseidon3" << 1000 << 4;
+                                             << "poseidon3" << 1000 << 4 << 64;
         QTest::newRow("one column, paired leaves") << 1 << 1 << "keccak256_masked160_lsb"
-                                                   << "poseidon3" << 3 << 2;
+                                                   << "poseidon3" << 3 << 2 << 64;
         QTest::newRow("FRI layer, cosets of 8") << 1 << 8 << "keccak256"
-                                                << "keccak256" << 0 << 1;
+                                                << "keccak256" << 0 << 1 << 64;
+        QTest::newRow("trace, folded blocks") << 3 << 1 << "keccak256_masked160_msb"
+                                              << "keccak256_masked160_msb" << 0 << 16 << 16;
+        QTest::newRow("trace, folded blocks, subtrees") << 4 << 1 << "keccak256_masked160_lsb"
+                                                        << "poseidon3" << 2 << 3 << 8;
+        QTest::newRow("one column, folded blocks") << 1 << 1 << "keccak256_masked160_lsb"
+                                                   << "poseidon3" << 3 << 2 << 4;
+        QTest::newRow("FRI layer, folded blocks") << 1 << 8 << "keccak256"
+                                                  << "keccak256" << 0 << 1 << 2;
     }
 
     void committedTablesOpenAsTheVerifierReads() {
@@ -233,6 +242,7 @@ private slots:
         QFETCH(QString, friendly);
         QFETCH(int, friendlyLayers);
         QFETCH(int, storedDepth);
+        QFETCH(int, maxBlockRows);
         QRandomGenerator random(9);
         std::vector<std::vector<Fp>> polys;
         for (int i = 0; i < polynomials; ++i) {
@@ -241,8 +251,11 @@ private slots:
         const CommitmentHashes hashes = hashesNamed(
             commitment.toStdString(), friendly.toStdString(), std::uint64_t(friendlyLayers));
         const EvaluationDomain domain{9, Fp::fromU64(3), std::size_t(rowWidth)};
-        CommittedTable table({polys.begin(), polys.end()}, domain, hashes, {}, storedDepth);
+        CommittedTable table({polys.begin(), polys.end()}, domain, hashes, {}, storedDepth,
+                             std::size_t(maxBlockRows));
         const Digest root = table.commit();
+        CommittedTable wholeBlocks({polys.begin(), polys.end()}, domain, hashes, {}, storedDepth);
+        QVERIFY(wholeBlocks.commit() == root);
 
         // Rows as the verifier asks them: ascending, with neighbours and far ones.
         const std::vector<std::uint64_t> rows = {0, 1, 5, 17, 18, table.shape().rows - 1};

@@ -92,9 +92,9 @@ std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<co
 
 CommittedTable::CommittedTable(std::vector<std::span<const Fp>> polynomials,
                                EvaluationDomain domain, CommitmentHashes hashes, CancelFlag cancel,
-                               int storedDepth)
+                               int storedDepth, std::size_t maxBlockRows)
     : m_polynomials(std::move(polynomials)), m_domain(domain), m_hashes(std::move(hashes)),
-      m_cancel(cancel) {
+      m_cancel(cancel), m_maxBlockRows(maxBlockRows) {
     if (m_polynomials.empty()) {
         throw std::invalid_argument("a committed table needs a polynomial");
     }
@@ -113,6 +113,9 @@ CommittedTable::CommittedTable(std::vector<std::span<const Fp>> polynomials,
     m_rowsPerLeaf = m_shape.columns == 1 ? 2 : 1;
     m_height = std::countr_zero(m_shape.rows / m_rowsPerLeaf);
     m_keptDepth = std::clamp(storedDepth, 0, m_height);
+    if (!std::has_single_bit(m_maxBlockRows) || m_maxBlockRows < 2) {
+        throw std::invalid_argument("a committed table's block size must be a power of two");
+    }
 }
 
 std::vector<Digest> CommittedTable::hashLeaves(const std::vector<std::vector<Fp>>& evaluations,
@@ -129,7 +132,14 @@ std::vector<Digest> CommittedTable::hashLeaves(const std::vector<std::vector<Fp>
 }
 
 Digest CommittedTable::commit(const std::function<void(double)>& progress) {
-    const std::size_t size = m_polynomials.front().size();
+    // The domain is walked in blocks of `size` entries, each a coset of the polynomials' own
+    // size — an NTT of the scaled coefficients. Past maxBlockRows rows a block is smaller than
+    // a polynomial, each polynomial folded onto it first (its coefficients k, k + size, … summed
+    // with the coset's powers), which costs a few more products and keeps the per-row hash
+    // states of a block (200 bytes a row for Keccak) bounded (~200 MiB by default).
+    const std::size_t coefficients = m_polynomials.front().size();
+    const std::size_t size = std::min(coefficients, m_maxBlockRows * m_domain.rowWidth);
+    const std::size_t folds = coefficients / size;
     const int n = std::countr_zero(size);
     const int logBlocks = m_domain.logDomain - n;
     const std::size_t blocks = std::size_t(1) << logBlocks;
@@ -150,10 +160,21 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
         const Fp offset = m_domain.offset * omega.pow(bitReverse(block, logBlocks));
         std::fill(powers.begin(), powers.end(), Fp::one());
         scaleByPowers(powers, offset);
+        const Fp foldFactor = offset.pow(std::uint64_t(size)); // offset^size
         const auto evaluate = [&](std::span<const Fp> poly) {
             Workers::shared().forRange(size, 1 << 12, [&](std::size_t begin, std::size_t end) {
+                if (folds == 1) {
+                    for (std::size_t k = begin; k < end; ++k) {
+                        scratch[k] = poly[k] * powers[k];
+                    }
+                    return;
+                }
                 for (std::size_t k = begin; k < end; ++k) {
-                    scratch[k] = poly[k] * powers[k];
+                    Fp sum = poly[k + (folds - 1) * size];
+                    for (std::size_t t = folds - 1; t-- > 0;) {
+                        sum = sum * foldFactor + poly[k + t * size];
+                    }
+                    scratch[k] = sum * powers[k];
                 }
             });
             forwardNtt(scratch);

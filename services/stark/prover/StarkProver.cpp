@@ -117,12 +117,10 @@ std::set<std::size_t> interactionSources(const air::LayoutSpec& layout) {
     return columns;
 }
 
-// The trace values on its rows of a column held as coefficients.
-std::vector<Fp> valuesOf(const std::vector<Fp>& coefficients) {
-    std::vector<Fp> values = coefficients;
-    forwardNtt(values);
-    bitReversePermute(values);
-    return values;
+// A column's coefficients become its trace values (on the rows, in order).
+void valuesInPlace(std::vector<Fp>& coefficients) {
+    forwardNtt(coefficients);
+    bitReversePermute(coefficients);
 }
 
 // p(x)/(x − a) in place: p's coefficients become the quotient's (the top one 0). Returns the
@@ -344,13 +342,28 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     }
     std::vector<std::vector<Fp>> interaction;
     {
+        // The columns the interaction reads, as values: without the checker's copy, each is
+        // lent by the trace (its buffer moved, so the trace table's views of it stay valid),
+        // turned into values in place and back afterwards — no second copy of them in memory.
+        const std::set<std::size_t> sourceColumns = interactionSources(layout);
         std::vector<std::vector<Fp>> sources(layout.columnsFirst);
-        for (const std::size_t column : interactionSources(layout)) {
-            sources[column] = firstValues.empty() ? valuesOf(first[column]) : firstValues[column];
+        for (const std::size_t column : sourceColumns) {
+            if (firstValues.empty()) {
+                sources[column] = std::move(first[column]);
+                valuesInPlace(sources[column]);
+            } else {
+                sources[column] = firstValues[column];
+            }
         }
         TraceTable table(layout, n, layout.columnsInteraction, layout.columnsFirst);
         writeInteraction(table, sources, values);
         interaction = table.takeColumns();
+        if (firstValues.empty()) {
+            for (const std::size_t column : sourceColumns) {
+                inverseNtt(sources[column]);
+                first[column] = std::move(sources[column]);
+            }
+        }
     }
     if (options.checkConstraints) {
         std::vector<std::span<const Fp>> columns = spansOf(firstValues);
