@@ -48,6 +48,12 @@ int main(int argc, char** argv) {
         printUsage();
         return 0;
     }
+    if (command[0] != '\0' && command[0] != '-') {
+        // Not a command: say so rather than open the console on a typo (`proofdesk verfy`).
+        std::fprintf(stderr, "proofdesk: unknown command '%s'\n", command);
+        printUsage();
+        return 2;
+    }
 #ifdef PROOFDESK_WITH_GUI
     return runConsole(argc, argv);
 #else

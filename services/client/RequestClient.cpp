@@ -92,7 +92,9 @@ void RequestClient::cancelGrowOrder(const QString& id, QObject* context,
 }
 
 QString RequestClient::curlCommand(const nlohmann::json& body) const {
-    const auto quote = [](QString text) {
+    // Returns QString, not a deduced type: with QT_USE_QSTRINGBUILDER the `+` chain is a
+    // builder that refers to `text`, which would be gone by the time it is read.
+    const auto quote = [](QString text) -> QString {
         return QLatin1Char('\'') + text.replace(QLatin1Char('\''), QStringLiteral("'\\''")) +
                QLatin1Char('\'');
     };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One benchmark report (issue #7): builds Release into build-rel, runs every committed benchmark
 # of the project and the wrk load test, and prints one table -- figure, value, target, pass/fail.
-#   tests/bench/run.sh [SECONDS_PER_LOAD_RUN]        (default 10; about 6 minutes in all)
+#   tests/bench/run.sh [SECONDS_PER_LOAD_RUN]        (default 10; about 8 minutes in all)
 # Needs wrk and, for the request-service figures, anvil (both installed by .ci/install-deps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,6 +19,15 @@ echo "== load (wrk)"; tests/bench/proof_load.sh build-rel/app/proofdesk "$LOAD_S
 echo "== HTTP edge (wrk vs nginx, slow clients, uploads)"; tests/bench/edge_bench.sh build-rel/app/proofdesk "$LOAD_SECONDS" | tee "$OUT/edge.txt"
 echo "== sandboxed trace generation"; build-rel/tests/sandbox_bench --runs 50 | tee "$OUT/sandbox.txt"
 echo "== STARK verifier (fixture proofs)"; build-rel/tests/stark_verifier_bench | tee "$OUT/stark.txt"
+# The prover on the Fibonacci statement of ../shared/fixtures, one process per size:
+# PROVER_LOG_STEPS lists the sizes (default 16, about 80 s; "14 16 18 20" for the whole table —
+# 2^18 takes ~6 min and 2^20 ~25 min and ~15 GiB on 2 cores).
+if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.json ]; then
+    for k in ${PROVER_LOG_STEPS:-16}; do
+        echo "== STARK prover, 2^$k steps"
+        build-rel/tests/stark_prover_bench --log-steps "$k" ../shared/fixtures | tee -a "$OUT/prover.txt"
+    done
+fi
 if [ -x build-rel/tests/console_model_bench ]; then
     echo "== console"
     QT_QPA_PLATFORM=offscreen build-rel/tests/console_model_bench | tee "$OUT/console.txt"
@@ -64,6 +73,17 @@ row "sandboxed trace generation, extra ms over in-process" "$(value sandbox.txt 
 row "STARK verify, integrity recursive stone6 keccak, median ms" "$(value stark.txt stark_verify_recursive_stone6_keccak_ms)" "<" 25
 row "STARK verify, slowest fixture proof, median ms" "$(value stark.txt stark_verify_slowest_ms)" "<" 150
 row "STARK verify, peak RSS of the benchmark process (MiB)" "$(value stark.txt stark_verify_peak_rss_mib)" "<" 64
+row "STARK prove 2^16 steps, small, keccak channel, 96 bits (s)" "$(value prover.txt prover_stone_2^16_seconds)" "<" 90
+row "STARK prove 2^16 steps, peak RSS (MiB)" "$(value prover.txt prover_stone_2^16_peak_rss_mib)" "<" 1144
+for k in ${PROVER_LOG_STEPS:-16}; do
+    [ "$k" = 16 ] && continue
+    case $k in
+    18) row "STARK prove 2^18 steps (s)" "$(value prover.txt prover_stone_2^18_seconds)" "<" 360
+        row "STARK prove 2^18 steps, peak RSS (MiB)" "$(value prover.txt prover_stone_2^18_peak_rss_mib)" "<" 3814 ;;
+    *) row "STARK prove 2^$k steps (s)" "$(value prover.txt "prover_stone_2^${k}_seconds")"
+       row "STARK prove 2^$k steps, peak RSS (MiB)" "$(value prover.txt "prover_stone_2^${k}_peak_rss_mib")" ;;
+    esac
+done
 row "trace-generation queries finished/s" "$(value load.txt load_pipeline_queries_per_second)"
 row "server peak RSS under load (MiB)" "$(value load.txt load_server_peak_rss_mib)"
 stored=$(awk '$1 == "load_acknowledged_stored" {print $2 "/" $3}' "$OUT/load.txt")

@@ -472,6 +472,19 @@ private slots:
         QVERIFY(process.waitForFinished(10000));
         QCOMPARE(process.exitCode(), 2);
     }
+
+    // A mistyped command says so and lists the commands; it never opens the console.
+    void anUnknownCommandIsNamedNotOpened() {
+        QProcess process;
+        process.start(kBinary, {QStringLiteral("verfy"), QStringLiteral("proof.json")});
+        QVERIFY(process.waitForFinished(10000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 2);
+        const QString errors = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(errors.contains(QStringLiteral("unknown command 'verfy'")), qPrintable(errors));
+        QVERIFY(QString::fromUtf8(process.readAllStandardOutput())
+                    .contains(QStringLiteral("proofdesk verify PROOF.json")));
+    }
 };
 
 QTEST_GUILESS_MAIN(CliTest)

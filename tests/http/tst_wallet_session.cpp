@@ -6,6 +6,7 @@
 
 #include "client/AuthClient.h"
 #include "client/ProofClient.h"
+#include "client/RequestClient.h"
 #include "client/SecretStore.h"
 #include "client/Wallet.h"
 #include "client/WalletSession.h"
@@ -199,6 +200,15 @@ private slots:
                  QStringLiteral("curl -sS -X POST \\\n    -F 'cairoVersion=0' \\\n"
                                 "    -F 'programFile=@p.json' \\\n"
                                 "    'http://h:1/base/v1/trace-generation?apiKey=a%26b'"));
+        // A data request's command (this one crashed the console once: its quoting returned a
+        // string builder over a parameter that was gone).
+        QNetworkAccessManager network;
+        const client::RequestClient requests(&network, QUrl(QStringLiteral("http://h:2")),
+                                             [] { return QStringLiteral("it's"); });
+        QCOMPARE(requests.curlCommand({{"note", "it's"}}),
+                 QStringLiteral("curl -X POST 'http://h:2/submit-request' -H 'api-key: it'\\''s' "
+                                "-H 'content-type: application/json' --data "
+                                "'{\"note\":\"it'\\''s\"}'"));
     }
 };
 

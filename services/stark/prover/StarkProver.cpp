@@ -424,20 +424,33 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
         }
     }
     // C(x) = C_0(x²) + x·C_1(x²): the even coefficients make the first column, the odd the second.
-    std::vector<std::vector<Fp>> split(2, std::vector<Fp>(n));
+    // Made in the two coset buffers themselves: c_k into the first and c_{k+N} into the second,
+    // each buffer's evens moved before its odds, then the first's odds swapped with the second's
+    // evens — one extra half buffer at most.
+    std::vector<std::vector<Fp>> split(2);
     {
         const Fp half = Fp::fromU64(2).inverse();
         const Fp highFactor = half * fieldGenerator().pow(n).inverse();
         Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
             for (std::size_t k = begin; k < end; ++k) {
-                const Fp& u0 = cosets[0][k];
-                const Fp& u1 = cosets[1][k];
-                const Fp low = (u0 + u1) * half;        // c_k
-                const Fp high = (u0 - u1) * highFactor; // c_{k+N}
-                split[k % 2][k / 2] = low;
-                split[k % 2][(k + n) / 2] = high;
+                const Fp u0 = cosets[0][k];
+                const Fp u1 = cosets[1][k];
+                cosets[0][k] = (u0 + u1) * half;       // c_k
+                cosets[1][k] = (u0 - u1) * highFactor; // c_{k+N}
             }
         });
+        std::vector<Fp> odds(n / 2);
+        for (std::vector<Fp>& buffer : cosets) {
+            for (std::size_t i = 0; i < n / 2; ++i) {
+                odds[i] = buffer[2 * i + 1];
+                buffer[i] = buffer[2 * i];
+            }
+            std::copy(odds.begin(), odds.end(), buffer.begin() + std::ptrdiff_t(n / 2));
+        }
+        std::swap_ranges(cosets[0].begin() + std::ptrdiff_t(n / 2), cosets[0].end(),
+                         cosets[1].begin());
+        split[0] = std::move(cosets[0]);
+        split[1] = std::move(cosets[1]);
     }
     cosets = {};
     releaseTransformTables();
