@@ -212,7 +212,7 @@ private slots:
         QTest::addColumn<QString>("friendly");
         QTest::addColumn<int>("friendlyLayers");
         QTest::addColumn<int>("storedDepth");
-        QTest::addColumn<int>("maxBlockRows"); // below 64: blocks smaller than a polynomial
+        QTest::addColumn<int>("maxBlockEntries"); // below 64: blocks smaller than a polynomial
         QTest::newRow("trace, keccak") << 3 << 1 << "keccak256_masked160_msb"
                                        << "keccak256_masked160_msb" << 0 << 16 << (1 << 20);
         QTest::newRow("trace, subtrees recomputed") << 4 << 1 << "blake256_masked248_lsb"
@@ -242,7 +242,7 @@ private slots:
         QFETCH(QString, friendly);
         QFETCH(int, friendlyLayers);
         QFETCH(int, storedDepth);
-        QFETCH(int, maxBlockRows);
+        QFETCH(int, maxBlockEntries);
         QRandomGenerator random(9);
         std::vector<std::vector<Fp>> polys;
         for (int i = 0; i < polynomials; ++i) {
@@ -252,7 +252,7 @@ private slots:
             commitment.toStdString(), friendly.toStdString(), std::uint64_t(friendlyLayers));
         const EvaluationDomain domain{9, Fp::fromU64(3), std::size_t(rowWidth)};
         CommittedTable table({polys.begin(), polys.end()}, domain, hashes, {}, storedDepth,
-                             std::size_t(maxBlockRows));
+                             std::size_t(maxBlockEntries));
         const Digest root = table.commit();
         CommittedTable wholeBlocks({polys.begin(), polys.end()}, domain, hashes, {}, storedDepth);
         QVERIFY(wholeBlocks.commit() == root);

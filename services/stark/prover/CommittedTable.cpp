@@ -92,9 +92,9 @@ std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<co
 
 CommittedTable::CommittedTable(std::vector<std::span<const Fp>> polynomials,
                                EvaluationDomain domain, CommitmentHashes hashes, CancelFlag cancel,
-                               int storedDepth, std::size_t maxBlockRows)
+                               int storedDepth, std::size_t maxBlockEntries)
     : m_polynomials(std::move(polynomials)), m_domain(domain), m_hashes(std::move(hashes)),
-      m_cancel(cancel), m_maxBlockRows(maxBlockRows) {
+      m_cancel(cancel), m_maxBlockEntries(maxBlockEntries) {
     if (m_polynomials.empty()) {
         throw std::invalid_argument("a committed table needs a polynomial");
     }
@@ -113,7 +113,7 @@ CommittedTable::CommittedTable(std::vector<std::span<const Fp>> polynomials,
     m_rowsPerLeaf = m_shape.columns == 1 ? 2 : 1;
     m_height = std::countr_zero(m_shape.rows / m_rowsPerLeaf);
     m_keptDepth = std::clamp(storedDepth, 0, m_height);
-    if (!std::has_single_bit(m_maxBlockRows) || m_maxBlockRows < 2) {
+    if (!std::has_single_bit(m_maxBlockEntries)) {
         throw std::invalid_argument("a committed table's block size must be a power of two");
     }
 }
@@ -132,13 +132,14 @@ std::vector<Digest> CommittedTable::hashLeaves(const std::vector<std::vector<Fp>
 }
 
 Digest CommittedTable::commit(const std::function<void(double)>& progress) {
-    // The domain is walked in blocks of `size` entries, each a coset of the polynomials' own
-    // size — an NTT of the scaled coefficients. Past maxBlockRows rows a block is smaller than
-    // a polynomial, each polynomial folded onto it first (its coefficients k, k + size, … summed
-    // with the coset's powers), which costs a few more products and keeps the per-row hash
-    // states of a block (200 bytes a row for Keccak) bounded (~200 MiB by default).
+    // The domain is walked in blocks, each a coset of the polynomials' own size — an NTT of the
+    // scaled coefficients — or, past m_maxBlockEntries entries, a smaller coset with each
+    // polynomial folded onto it first (its coefficients k, k + size, … summed with the coset's
+    // powers). That costs a few more products and keeps a block's buffers and per-row hash
+    // states (200 bytes a row for Keccak) bounded: ~0.5 GiB at the default 2^21.
     const std::size_t coefficients = m_polynomials.front().size();
-    const std::size_t size = std::min(coefficients, m_maxBlockRows * m_domain.rowWidth);
+    const std::size_t size =
+        std::min(coefficients, std::max(m_maxBlockEntries, m_domain.rowWidth * m_rowsPerLeaf));
     const std::size_t folds = coefficients / size;
     const int n = std::countr_zero(size);
     const int logBlocks = m_domain.logDomain - n;

@@ -34,10 +34,11 @@ class CommittedTable {
 public:
     // `polynomials` (all of one power-of-two size, at most the domain's) must outlive the table.
     // Merkle levels down to `storedDepth` are kept (2^16 digests, 2 MiB, at the deepest).
-    // Committing evaluates at most `maxBlockRows` rows at a time (a power of two).
+    // Committing evaluates at most `maxBlockEntries` entries (a power of two) of each polynomial
+    // at a time, but always a whole leaf.
     CommittedTable(std::vector<std::span<const Fp>> polynomials, EvaluationDomain domain,
                    CommitmentHashes hashes, CancelFlag cancel = {}, int storedDepth = 16,
-                   std::size_t maxBlockRows = std::size_t(1) << 20);
+                   std::size_t maxBlockEntries = std::size_t(1) << 21);
 
     TableShape shape() const { return m_shape; }
     // Evaluates, hashes and builds the tree; `progress` gets the fraction done. Returns the root.
@@ -70,7 +71,7 @@ private:
     std::uint64_t m_rowsPerLeaf = 1; // 2 for a one-column table: two cells make a leaf
     int m_height = 0;                // depth of the leaves
     int m_keptDepth = 0;             // levels 0 … m_keptDepth are stored
-    std::size_t m_maxBlockRows;
+    std::size_t m_maxBlockEntries;
     std::vector<std::vector<Digest>> m_levels;
 };
 

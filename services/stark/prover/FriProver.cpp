@@ -15,9 +15,11 @@ void FriProver::commit(std::vector<Fp> layer, ProofWriter& writer,
                        const std::function<void(double)>& progress) {
     const std::vector<int>& steps = m_parameters.steps;
     int folds = 0;
+    // A committed layer is moved into m_layers (reserved, so never reallocated), not copied;
+    // the next fold reads it there.
     const auto fold = [&](int times, Fp beta) {
         for (int i = 0; i < times; ++i) {
-            layer = foldPolynomial(layer, beta);
+            layer = foldPolynomial(layer.empty() ? m_layers.back() : layer, beta);
             beta = beta.square();
             ++folds;
         }
@@ -30,11 +32,17 @@ void FriProver::commit(std::vector<Fp> layer, ProofWriter& writer,
             fold(steps[i], writer.drawFelt("Evaluation point"));
         }
         if (i + 1 < steps.size()) {
-            m_layers.push_back(layer);
+            if (layer.empty()) { // a step of 0 after the first: the same layer again
+                layer = m_layers.back();
+            }
+            m_layers.push_back(std::move(layer));
+            layer = {};
             const EvaluationDomain domain{m_parameters.logDomain - folds, Fp::one(),
                                           std::size_t(1) << steps[i + 1]};
+            // One column: blocks of 2^20 entries cost little extra folding and half the memory.
             auto table = std::make_unique<CommittedTable>(
-                std::vector<std::span<const Fp>>{m_layers.back()}, domain, m_hashes, m_cancel);
+                std::vector<std::span<const Fp>>{m_layers.back()}, domain, m_hashes, m_cancel, 16,
+                std::size_t(1) << 20);
             writer.writeCommitment(table->commit());
             m_tables.push_back(std::move(table));
             if (progress) {

@@ -454,7 +454,9 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     }
     cosets = {};
     releaseTransformTables();
-    CommittedTable compositionTable(spansOf(split), lde, hashes, cancel);
+    // Blocks of 2^20 entries (the default is 2^21): with two columns the extra folding is cheap,
+    // and this table is committed while the trace and interaction are held.
+    CommittedTable compositionTable(spansOf(split), lde, hashes, cancel, 16, std::size_t(1) << 20);
     writer.setScope("STARK/Out Of Domain Sampling/Commit on Trace");
     writer.writeCommitment(
         compositionTable.commit([&](double fraction) { progress.report(0.8 + 0.2 * fraction); }));
