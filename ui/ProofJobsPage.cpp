@@ -129,6 +129,9 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
         const QString status = m_statusFilter->currentData().toString();
         m_filter->setFilterRegularExpression(
             status.isEmpty() ? QString() : QLatin1Char('^') + status + QLatin1Char('$'));
+        if (currentQueryId().isEmpty()) {
+            clearDetail(); // the shown query is filtered out
+        }
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ProofJobsPage::showSelected);
@@ -428,6 +431,9 @@ void ProofJobsPage::refresh() {
             clearPollError(m_banner, tr("Could not load"));
             m_model->update(std::get<client::QueryPage>(result).queries);
             noticeFinishedJobs();
+            if (currentQueryId().isEmpty() && !m_artifactsFor.isEmpty()) {
+                clearDetail(); // the shown query left the list (search, filter)
+            }
         }
         m_poll.answered(error != nullptr);
     });
@@ -588,8 +594,10 @@ QString ProofJobsPage::currentQueryId() const {
 
 void ProofJobsPage::showSelected() {
     const QString id = currentQueryId();
-    const api::ProofQuery* query = m_model->queryAt(m_model->rowOf(id.toStdString()));
+    const api::ProofQuery* query =
+        id.isEmpty() ? nullptr : m_model->queryAt(m_model->rowOf(id.toStdString()));
     if (!query) {
+        clearDetail(); // nothing selected, or the selected query is filtered out
         return;
     }
     m_detailTitle->setText(
@@ -632,6 +640,23 @@ void ProofJobsPage::showSelected() {
     if (m_artifactsFor != id || (isTerminal(query->status) && m_artifacts->count() == 0)) {
         loadArtifacts(id);
     }
+}
+
+void ProofJobsPage::clearDetail() {
+    m_detailTitle->setText(tr("Select a query to see its steps, hashes and artifacts."));
+    m_timeline->clear();
+    m_factHash->clear();
+    m_progress->setVisible(false);
+    m_verification->setVisible(false);
+    m_proofInfo->setVisible(false);
+    showBanner(m_errorReason, {});
+    m_copyCurl->setEnabled(false);
+    m_resubmit->setVisible(false);
+    m_detail->clear();
+    m_artifactsFor.clear();
+    m_artifacts->clear();
+    m_download->setEnabled(false);
+    m_verifyArtifact->setEnabled(false);
 }
 
 void ProofJobsPage::loadArtifacts(const QString& queryId) {

@@ -85,6 +85,7 @@ private:
     void submit();
     void copyFormAsCurl();
     void showSelected();
+    void clearDetail();
     void loadArtifacts(const QString& queryId);
     void showVerification(const QString& queryId, const QUrl& url);
     void downloadSelectedArtifact();

@@ -604,13 +604,16 @@ std::pair<std::vector<api::ProofQuery>, int> ProofService::listQueries(const QSt
     QString where = QStringLiteral(" WHERE project_id = ?");
     QVariantList bindings{projectId};
     if (filter.search && !filter.search->empty()) {
-        where += QStringLiteral(" AND (id = ? OR dedup_id = ? OR external_id LIKE ? ESCAPE '\\')");
+        // A prefix of the id (any case: ids are Crockford base 32), the dedup id or the external
+        // id, as the console's search field says.
+        where += QStringLiteral(" AND (id LIKE ? ESCAPE '\\' OR dedup_id LIKE ? ESCAPE '\\' "
+                                "OR external_id LIKE ? ESCAPE '\\')");
         QString like = qstr(*filter.search);
         like.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
             .replace(QLatin1Char('%'), QStringLiteral("\\%"))
             .replace(QLatin1Char('_'), QStringLiteral("\\_"));
-        bindings << qstr(*filter.search) << qstr(*filter.search)
-                 << QString(like + QLatin1Char('%'));
+        like += QLatin1Char('%');
+        bindings << like << like << like;
     }
     if (filter.status) {
         where += QStringLiteral(" AND status = ?");

@@ -249,6 +249,21 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(verdict->text().contains(QStringLiteral("Valid")), 30000);
         QVERIFY2(verdict->text().contains(QStringLiteral("plain, 32 bits of security")),
                  qPrintable(verdict->text()));
+
+        // Search: nothing matches, and the detail no longer shows the hidden query; an id
+        // prefix typed in lower case finds it again.
+        const QString id =
+            table->model()->index(0, models::ProofQueryModel::IdColumn).data().toString();
+        auto* search = child<QLineEdit>(&window, "searchLineEdit");
+        search->setText(QStringLiteral("no-such-query"));
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 0, 10000);
+        QTRY_VERIFY(child<QLabel>(&window, "queryTitleLabel")
+                        ->text()
+                        .startsWith(QStringLiteral("Select a query")));
+        QVERIFY(!verdict->isVisible());
+        QCOMPARE(artifacts->count(), 0);
+        search->setText(id.left(20).toLower());
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
     }
 
     void signOutReturnsTheKeysPageToSignedOut() {

@@ -669,6 +669,21 @@ private slots:
         QCOMPARE(page["coreQueries"][0]["id"].get<std::string>(), ids[1]);
         const json search = http.get("/core-queries?search=batch-1", keyHeader(alpha)).json();
         QCOMPARE(search["total"].get<int>(), 1);
+        // Prefixes of an id (in any case) and of dedup ids find them too; LIKE's wildcards are
+        // taken literally.
+        const std::string idPrefix = ids[1].substr(0, 24);
+        const json byId = http.get("/core-queries?search=" + idPrefix, keyHeader(alpha)).json();
+        QCOMPARE(byId["total"].get<int>(), 1);
+        QCOMPARE(byId["coreQueries"][0]["id"].get<std::string>(), ids[1]);
+        QString lower = QString::fromStdString(idPrefix).toLower();
+        QCOMPARE(http.get("/core-queries?search=" + lower.toStdString(), keyHeader(alpha))
+                     .json()["total"]
+                     .get<int>(),
+                 1);
+        QCOMPARE(http.get("/core-queries?search=dd-", keyHeader(alpha)).json()["total"].get<int>(),
+                 3);
+        QCOMPARE(
+            http.get("/core-queries?search=dd%25", keyHeader(alpha)).json()["total"].get<int>(), 0);
         COMPARE_JSON(http.get("/core-queries?status=DONE", keyHeader(alpha)).json()["total"],
                      json(3));
         QCOMPARE(http.get("/core-queries?limit=0", keyHeader(alpha)).status, 400);
