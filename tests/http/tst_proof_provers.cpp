@@ -104,8 +104,10 @@ private slots:
         QCOMPARE(http.get("/is-alive").status, 200);
     }
 
-#if !defined(__SANITIZE_ADDRESS__)
     void aProofOutOfMemoryFailsItsQueryAlone() {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("AddressSanitizer reserves far more address space than the memory limit allows");
+#endif
         http::ServerOptions options;
         // 2^17 steps: its low-degree extensions alone need several hundred MiB.
         options.provers.proverLimits.memoryBytes = std::uint64_t{96} << 20;
@@ -124,7 +126,6 @@ private slots:
                  query["errorReason"].get<std::string>().c_str());
         QCOMPARE(http.get("/is-alive").status, 200);
     }
-#endif
 
     void withoutAProverProofRequestsFailSayingHowToConfigureOne() {
         http::ServerOptions options;
