@@ -1,6 +1,7 @@
 #include "ProofJobsPage.h"
 
 #include "PageParts.h"
+#include "ProofRecordText.h"
 #include "client/ProofFileVerifier.h"
 #include "models/ProofQueryModel.h"
 
@@ -50,17 +51,6 @@ bool isZip(const QByteArray& bytes) {
 
 bool isTerminal(const std::string& status) {
     return status == "DONE" || status == "FAILED";
-}
-
-// 75 -> "1:15", 4000 -> "1:06:40".
-QString duration(double seconds) {
-    const qint64 total = qint64(seconds + 0.5);
-    const QString minutesAndSeconds =
-        QStringLiteral("%1:%2").arg(total / 60 % 60).arg(total % 60, 2, 10, QLatin1Char('0'));
-    return total >= 3600 ? QStringLiteral("%1:%2")
-                               .arg(total / 3600)
-                               .arg(minutesAndSeconds.rightJustified(5, QLatin1Char('0')))
-                         : minutesAndSeconds;
 }
 
 bool isProofArtifact(const QString& fileName) {
@@ -570,9 +560,15 @@ void ProofJobsPage::submit() {
         showBanner(m_banner, error);
         return;
     }
-    m_submit->setEnabled(false);
-    m_client->submit(*submission, this, [this, submission = *submission](auto result) {
-        m_submit->setEnabled(true);
+    send(*submission, m_submit, [this] { m_dedupId->clear(); });
+}
+
+// Submits and watches the new query; `button` is disabled while the request is out.
+void ProofJobsPage::send(const client::Submission& submission, QPushButton* button,
+                         const std::function<void()>& accepted) {
+    button->setEnabled(false);
+    m_client->submit(submission, this, [this, submission, button, accepted](auto result) {
+        button->setEnabled(true);
         if (auto* failure = std::get_if<client::ApiError>(&result)) {
             showBanner(m_banner, tr("The submission was refused: %1").arg(failure->message()));
             return;
@@ -581,7 +577,9 @@ void ProofJobsPage::submit() {
         const QString id = std::get<QString>(result);
         m_submitted.insert(id, submission);
         m_watched.insert(id);
-        m_dedupId->clear();
+        if (accepted) {
+            accepted();
+        }
         refresh();
     });
 }
@@ -689,18 +687,7 @@ void ProofJobsPage::showVerification(const QString& queryId, const QUrl& url) {
         if (queryId != m_artifactsFor || std::holds_alternative<client::ApiError>(answer)) {
             return;
         }
-        const nlohmann::json& verdict = std::get<nlohmann::json>(answer);
-        const int bits = verdict.value("securityBits", 0);
-        m_verification->setText(
-            verdict.value("valid", false)
-                ? tr("<span style='color:#2e9d4f'>✔ Verified</span> by Proofdesk's verifier: %1, "
-                     "%2 bits of security%3")
-                      .arg(QString::fromStdString(verdict.value("layout", std::string())))
-                      .arg(bits)
-                      .arg(bits < 80 ? tr(" (weak)") : QString())
-                : tr("<span style='color:#d93f3f'>✖ Not verified</span>: %1")
-                      .arg(QString::fromStdString(verdict.value("failedCheck", std::string()))
-                               .toHtmlEscaped()));
+        m_verification->setText(serverVerdictText(std::get<nlohmann::json>(answer)));
         m_verification->setVisible(true);
     });
 }
@@ -734,13 +721,7 @@ void ProofJobsPage::showProgress(const api::ProofQuery& query) {
     }
     const api::ProofProgress& progress = *query.proofProgress;
     m_progress->setValue(int(std::clamp(progress.fraction, 0.0, 1.0) * 1000));
-    QString text = tr("Proving: %1 — %2% · %3 elapsed")
-                       .arg(QString::fromStdString(progress.phase))
-                       .arg(int(progress.fraction * 100))
-                       .arg(duration(progress.elapsedSeconds));
-    if (progress.remainingSeconds) {
-        text += tr(" · about %1 left").arg(duration(*progress.remainingSeconds));
-    }
+    const QString text = progressText(progress);
     // QProgressBar's format takes %p and friends; a literal percent sign is doubled.
     m_progress->setFormat(QString(text).replace(QLatin1Char('%'), QStringLiteral("%%")));
     m_progress->setToolTip(text);
@@ -757,60 +738,7 @@ void ProofJobsPage::showProofMetadata(const QString& queryId, const QUrl& url) {
         if (proof == metadata.end() || !proof->is_object()) {
             return;
         }
-        const auto text = [&](const char* key) {
-            const auto found = proof->find(key);
-            return found != proof->end() && found->is_string()
-                       ? QString::fromStdString(found->get<std::string>())
-                       : QString();
-        };
-        if (proof->value("mocked", false) || text("prover") == QStringLiteral("mock")) {
-            m_proofInfo->setText(
-                tr("<b>Mock proof</b> — not a STARK proof; its fact is registered as mocked."));
-        } else if (text("prover") == QStringLiteral("proofdesk")) {
-            // The parameters a user tunes by hand with Stone, as our prover chose them.
-            const nlohmann::json parameters = proof->value("proof_parameters", nlohmann::json());
-            QStringList chosen;
-            if (parameters.is_object()) {
-                const nlohmann::json stark = parameters.value("stark", nlohmann::json::object());
-                const nlohmann::json fri = stark.value("fri", nlohmann::json::object());
-                if (stark.contains("log_n_cosets")) {
-                    chosen << tr("blow-up %1").arg(1 << stark.value("log_n_cosets", 0));
-                }
-                if (fri.contains("n_queries")) {
-                    chosen << tr("%1 queries").arg(fri.value("n_queries", 0));
-                }
-                if (fri.contains("proof_of_work_bits")) {
-                    chosen
-                        << tr("%1 bits of proof of work").arg(fri.value("proof_of_work_bits", 0));
-                }
-                if (fri.contains("fri_step_list")) {
-                    QStringList steps;
-                    for (const auto& step : fri["fri_step_list"]) {
-                        steps << QString::number(step.get<int>());
-                    }
-                    chosen << tr("FRI steps %1").arg(steps.join(QLatin1Char(',')));
-                }
-                if (fri.contains("last_layer_degree_bound")) {
-                    chosen << tr("last layer %1").arg(fri.value("last_layer_degree_bound", 0));
-                }
-            }
-            const int bits = proof->value("security_bits", 0);
-            m_proofInfo->setText(
-                tr("<b>Proved by Proofdesk</b> in %1 s: %2, %3 steps (%4 × %5 trace), "
-                   "<b>%6 bits of security</b>%7, %8 KiB")
-                    .arg(proof->value("seconds", 0.0), 0, 'f', 1)
-                    .arg(text("layout"))
-                    .arg(proof->value("n_steps", std::uint64_t(0)))
-                    .arg(proof->value("trace_rows", std::uint64_t(0)))
-                    .arg(proof->value("trace_columns", std::uint64_t(0)))
-                    .arg(bits)
-                    .arg(chosen.isEmpty()
-                             ? QString()
-                             : QStringLiteral(" (%1)").arg(chosen.join(QStringLiteral(", "))))
-                    .arg(proof->value("proof_bytes", std::uint64_t(0)) / 1024));
-        } else {
-            m_proofInfo->setText(tr("Proved by %1.").arg(text("prover").toHtmlEscaped()));
-        }
+        m_proofInfo->setText(proofOriginText(*proof));
         m_proofInfo->setVisible(true);
     });
 }
@@ -852,40 +780,15 @@ void ProofJobsPage::showLocalVerdict(const nlohmann::json& verdict) {
     if (m_verifyingFor != m_artifactsFor) {
         return; // another query is shown by now
     }
-    const int bits = verdict.value("securityBits", 0);
-    const QString layout = QString::fromStdString(verdict.value("layout", std::string()));
-    m_verification->setText(
-        verdict.value("valid", false)
-            ? tr("<span style='color:#2e9d4f'>✔ Valid</span>, checked here by Proofdesk's "
-                 "verifier in %1 ms: %2, %3 bits of security%4")
-                  .arg(verdict.value("milliseconds", 0.0), 0, 'f', 1)
-                  .arg(layout.toHtmlEscaped())
-                  .arg(bits)
-                  .arg(bits < 80 ? tr(" (weak)") : QString())
-            : tr("<span style='color:#d93f3f'>✖ Not valid</span>, checked here: %1")
-                  .arg(QString::fromStdString(verdict.value("failedCheck", std::string()))
-                           .toHtmlEscaped()));
+    m_verification->setText(localVerdictText(verdict));
     m_verification->setVisible(true);
 }
 
 void ProofJobsPage::resubmitSelected() {
     const auto found = m_submitted.constFind(currentQueryId());
-    if (found == m_submitted.constEnd()) {
-        return;
+    if (found != m_submitted.constEnd()) {
+        send(*found, m_resubmit, {});
     }
-    m_resubmit->setEnabled(false);
-    m_client->submit(*found, this, [this, submission = *found](auto result) {
-        m_resubmit->setEnabled(true);
-        if (auto* failure = std::get_if<client::ApiError>(&result)) {
-            showBanner(m_banner, tr("The submission was refused: %1").arg(failure->message()));
-            return;
-        }
-        showBanner(m_banner, {});
-        const QString id = std::get<QString>(result);
-        m_submitted.insert(id, submission);
-        m_watched.insert(id);
-        refresh();
-    });
 }
 
 } // namespace proofdesk::ui

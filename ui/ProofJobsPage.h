@@ -94,6 +94,8 @@ private:
     void showProofMetadata(const QString& queryId, const QUrl& url);
     void showProgress(const api::ProofQuery& query);
     void resubmitSelected();
+    void send(const client::Submission& submission, QPushButton* button,
+              const std::function<void()>& accepted);
     void noticeFinishedJobs();
     QString currentQueryId() const;
 

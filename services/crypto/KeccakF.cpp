@@ -22,154 +22,7 @@ inline std::uint64_t rotl(std::uint64_t v, int n) {
 // extensions): compiled below for AVX-512 (8 states) and AVX2 (4), chosen at run time.
 template <int W> struct Lanes { typedef std::uint64_t Type __attribute__((vector_size(8 * W))); };
 
-template <int W>
-__attribute__((always_inline)) inline void permuteTogether(std::array<std::uint64_t, 25>* states) {
-    using V = typename Lanes<W>::Type;
-    V a0;
-    V a1;
-    V a2;
-    V a3;
-    V a4;
-    V a5;
-    V a6;
-    V a7;
-    V a8;
-    V a9;
-    V a10;
-    V a11;
-    V a12;
-    V a13;
-    V a14;
-    V a15;
-    V a16;
-    V a17;
-    V a18;
-    V a19;
-    V a20;
-    V a21;
-    V a22;
-    V a23;
-    V a24;
-    for (int j = 0; j < W; ++j) {
-        a0[j] = states[j][0];
-        a1[j] = states[j][1];
-        a2[j] = states[j][2];
-        a3[j] = states[j][3];
-        a4[j] = states[j][4];
-        a5[j] = states[j][5];
-        a6[j] = states[j][6];
-        a7[j] = states[j][7];
-        a8[j] = states[j][8];
-        a9[j] = states[j][9];
-        a10[j] = states[j][10];
-        a11[j] = states[j][11];
-        a12[j] = states[j][12];
-        a13[j] = states[j][13];
-        a14[j] = states[j][14];
-        a15[j] = states[j][15];
-        a16[j] = states[j][16];
-        a17[j] = states[j][17];
-        a18[j] = states[j][18];
-        a19[j] = states[j][19];
-        a20[j] = states[j][20];
-        a21[j] = states[j][21];
-        a22[j] = states[j][22];
-        a23[j] = states[j][23];
-        a24[j] = states[j][24];
-    }
-    for (int round = 0; round < 24; ++round) {
-        const V c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20;
-        const V c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21;
-        const V c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22;
-        const V c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23;
-        const V c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24;
-        const V d0 = c4 ^ ((c1) << 1 | (c1) >> 63);
-        const V d1 = c0 ^ ((c2) << 1 | (c2) >> 63);
-        const V d2 = c1 ^ ((c3) << 1 | (c3) >> 63);
-        const V d3 = c2 ^ ((c4) << 1 | (c4) >> 63);
-        const V d4 = c3 ^ ((c0) << 1 | (c0) >> 63);
-        const V b0 = (a0 ^ d0);
-        const V b1 = ((a6 ^ d1) << 44 | (a6 ^ d1) >> 20);
-        const V b2 = ((a12 ^ d2) << 43 | (a12 ^ d2) >> 21);
-        const V b3 = ((a18 ^ d3) << 21 | (a18 ^ d3) >> 43);
-        const V b4 = ((a24 ^ d4) << 14 | (a24 ^ d4) >> 50);
-        const V b5 = ((a3 ^ d3) << 28 | (a3 ^ d3) >> 36);
-        const V b6 = ((a9 ^ d4) << 20 | (a9 ^ d4) >> 44);
-        const V b7 = ((a10 ^ d0) << 3 | (a10 ^ d0) >> 61);
-        const V b8 = ((a16 ^ d1) << 45 | (a16 ^ d1) >> 19);
-        const V b9 = ((a22 ^ d2) << 61 | (a22 ^ d2) >> 3);
-        const V b10 = ((a1 ^ d1) << 1 | (a1 ^ d1) >> 63);
-        const V b11 = ((a7 ^ d2) << 6 | (a7 ^ d2) >> 58);
-        const V b12 = ((a13 ^ d3) << 25 | (a13 ^ d3) >> 39);
-        const V b13 = ((a19 ^ d4) << 8 | (a19 ^ d4) >> 56);
-        const V b14 = ((a20 ^ d0) << 18 | (a20 ^ d0) >> 46);
-        const V b15 = ((a4 ^ d4) << 27 | (a4 ^ d4) >> 37);
-        const V b16 = ((a5 ^ d0) << 36 | (a5 ^ d0) >> 28);
-        const V b17 = ((a11 ^ d1) << 10 | (a11 ^ d1) >> 54);
-        const V b18 = ((a17 ^ d2) << 15 | (a17 ^ d2) >> 49);
-        const V b19 = ((a23 ^ d3) << 56 | (a23 ^ d3) >> 8);
-        const V b20 = ((a2 ^ d2) << 62 | (a2 ^ d2) >> 2);
-        const V b21 = ((a8 ^ d3) << 55 | (a8 ^ d3) >> 9);
-        const V b22 = ((a14 ^ d4) << 39 | (a14 ^ d4) >> 25);
-        const V b23 = ((a15 ^ d0) << 41 | (a15 ^ d0) >> 23);
-        const V b24 = ((a21 ^ d1) << 2 | (a21 ^ d1) >> 62);
-        a0 = b0 ^ (~b1 & b2);
-        a1 = b1 ^ (~b2 & b3);
-        a2 = b2 ^ (~b3 & b4);
-        a3 = b3 ^ (~b4 & b0);
-        a4 = b4 ^ (~b0 & b1);
-        a5 = b5 ^ (~b6 & b7);
-        a6 = b6 ^ (~b7 & b8);
-        a7 = b7 ^ (~b8 & b9);
-        a8 = b8 ^ (~b9 & b5);
-        a9 = b9 ^ (~b5 & b6);
-        a10 = b10 ^ (~b11 & b12);
-        a11 = b11 ^ (~b12 & b13);
-        a12 = b12 ^ (~b13 & b14);
-        a13 = b13 ^ (~b14 & b10);
-        a14 = b14 ^ (~b10 & b11);
-        a15 = b15 ^ (~b16 & b17);
-        a16 = b16 ^ (~b17 & b18);
-        a17 = b17 ^ (~b18 & b19);
-        a18 = b18 ^ (~b19 & b15);
-        a19 = b19 ^ (~b15 & b16);
-        a20 = b20 ^ (~b21 & b22);
-        a21 = b21 ^ (~b22 & b23);
-        a22 = b22 ^ (~b23 & b24);
-        a23 = b23 ^ (~b24 & b20);
-        a24 = b24 ^ (~b20 & b21);
-        a0 ^= kRoundConstants[round];
-    }
-    for (int j = 0; j < W; ++j) {
-        states[j][0] = a0[j];
-        states[j][1] = a1[j];
-        states[j][2] = a2[j];
-        states[j][3] = a3[j];
-        states[j][4] = a4[j];
-        states[j][5] = a5[j];
-        states[j][6] = a6[j];
-        states[j][7] = a7[j];
-        states[j][8] = a8[j];
-        states[j][9] = a9[j];
-        states[j][10] = a10[j];
-        states[j][11] = a11[j];
-        states[j][12] = a12[j];
-        states[j][13] = a13[j];
-        states[j][14] = a14[j];
-        states[j][15] = a15[j];
-        states[j][16] = a16[j];
-        states[j][17] = a17[j];
-        states[j][18] = a18[j];
-        states[j][19] = a19[j];
-        states[j][20] = a20[j];
-        states[j][21] = a21[j];
-        states[j][22] = a22[j];
-        states[j][23] = a23[j];
-        states[j][24] = a24[j];
-    }
-}
-
-// The same on states laid out lane by lane: lane i of state j at lanes[i·stride + j].
+// The permutation on W states laid out lane by lane: lane i of state j at lanes[i·stride + j].
 template <int W>
 __attribute__((always_inline)) inline void permuteLanes(std::uint64_t* lanes, std::size_t stride) {
     using V = typename Lanes<W>::Type;
@@ -311,6 +164,24 @@ __attribute__((always_inline)) inline void permuteLanes(std::uint64_t* lanes, st
     std::memcpy(lanes + 22 * stride, &a22, sizeof(V));
     std::memcpy(lanes + 23 * stride, &a23, sizeof(V));
     std::memcpy(lanes + 24 * stride, &a24, sizeof(V));
+}
+
+// W whole states (state-major): gathered lane by lane into a small buffer, permuted together,
+// scattered back.
+template <int W>
+__attribute__((always_inline)) inline void permuteTogether(std::array<std::uint64_t, 25>* states) {
+    alignas(64) std::uint64_t lanes[25 * W];
+    for (std::size_t i = 0; i < 25; ++i) {
+        for (int j = 0; j < W; ++j) {
+            lanes[i * W + std::size_t(j)] = states[j][i];
+        }
+    }
+    permuteLanes<W>(lanes, W);
+    for (std::size_t i = 0; i < 25; ++i) {
+        for (int j = 0; j < W; ++j) {
+            states[j][i] = lanes[i * W + std::size_t(j)];
+        }
+    }
 }
 
 #if defined(__x86_64__)

@@ -1,0 +1,121 @@
+#include "ProofRecordText.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+namespace proofdesk::ui {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ProofJobsPage", text);
+}
+
+QString jsonText(const nlohmann::json& object, const char* key) {
+    const auto found = object.find(key);
+    return found != object.end() && found->is_string()
+               ? QString::fromStdString(found->get<std::string>())
+               : QString();
+}
+
+// "96 bits of security", with " (weak)" below 80.
+QString securityText(int bits) {
+    return tr("%1 bits of security%2").arg(bits).arg(bits < 80 ? tr(" (weak)") : QString());
+}
+
+// The parameters a user tunes by hand with Stone, as a proof's proof_parameters give them.
+QStringList chosenParameters(const nlohmann::json& parameters) {
+    QStringList chosen;
+    if (!parameters.is_object()) {
+        return chosen;
+    }
+    const nlohmann::json stark = parameters.value("stark", nlohmann::json::object());
+    const nlohmann::json fri = stark.value("fri", nlohmann::json::object());
+    if (stark.contains("log_n_cosets")) {
+        chosen << tr("blow-up %1").arg(1 << stark.value("log_n_cosets", 0));
+    }
+    if (fri.contains("n_queries")) {
+        chosen << tr("%1 queries").arg(fri.value("n_queries", 0));
+    }
+    if (fri.contains("proof_of_work_bits")) {
+        chosen << tr("%1 bits of proof of work").arg(fri.value("proof_of_work_bits", 0));
+    }
+    if (fri.contains("fri_step_list")) {
+        QStringList steps;
+        for (const auto& step : fri["fri_step_list"]) {
+            steps << QString::number(step.get<int>());
+        }
+        chosen << tr("FRI steps %1").arg(steps.join(QLatin1Char(',')));
+    }
+    if (fri.contains("last_layer_degree_bound")) {
+        chosen << tr("last layer %1").arg(fri.value("last_layer_degree_bound", 0));
+    }
+    return chosen;
+}
+
+} // namespace
+
+QString durationText(double seconds) {
+    const qint64 total = qint64(seconds + 0.5);
+    const QString minutesAndSeconds =
+        QStringLiteral("%1:%2").arg(total / 60 % 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+    return total >= 3600 ? QStringLiteral("%1:%2")
+                               .arg(total / 3600)
+                               .arg(minutesAndSeconds.rightJustified(5, QLatin1Char('0')))
+                         : minutesAndSeconds;
+}
+
+QString progressText(const api::ProofProgress& progress) {
+    QString text = tr("Proving: %1 — %2% · %3 elapsed")
+                       .arg(QString::fromStdString(progress.phase))
+                       .arg(int(progress.fraction * 100))
+                       .arg(durationText(progress.elapsedSeconds));
+    if (progress.remainingSeconds) {
+        text += tr(" · about %1 left").arg(durationText(*progress.remainingSeconds));
+    }
+    return text;
+}
+
+QString proofOriginText(const nlohmann::json& proof) {
+    const QString prover = jsonText(proof, "prover");
+    if (proof.value("mocked", false) || prover == QStringLiteral("mock")) {
+        return tr("<b>Mock proof</b> — not a STARK proof; its fact is registered as mocked.");
+    }
+    if (prover != QStringLiteral("proofdesk")) {
+        return tr("Proved by %1.").arg(prover.toHtmlEscaped());
+    }
+    const QStringList chosen = chosenParameters(proof.value("proof_parameters", nlohmann::json()));
+    return tr("<b>Proved by Proofdesk</b> in %1 s: %2, %3 steps (%4 × %5 trace), <b>%6</b>%7, "
+              "%8 KiB")
+        .arg(proof.value("seconds", 0.0), 0, 'f', 1)
+        .arg(jsonText(proof, "layout").toHtmlEscaped())
+        .arg(proof.value("n_steps", std::uint64_t(0)))
+        .arg(proof.value("trace_rows", std::uint64_t(0)))
+        .arg(proof.value("trace_columns", std::uint64_t(0)))
+        .arg(securityText(proof.value("security_bits", 0)))
+        .arg(chosen.isEmpty() ? QString()
+                              : QStringLiteral(" (%1)").arg(chosen.join(QStringLiteral(", "))))
+        .arg(proof.value("proof_bytes", std::uint64_t(0)) / 1024);
+}
+
+QString serverVerdictText(const nlohmann::json& verdict) {
+    return verdict.value("valid", false)
+               ? tr("<span style='color:#2e9d4f'>✔ Verified</span> by Proofdesk's verifier: %1, "
+                    "%2")
+                     .arg(jsonText(verdict, "layout").toHtmlEscaped(),
+                          securityText(verdict.value("securityBits", 0)))
+               : tr("<span style='color:#d93f3f'>✖ Not verified</span>: %1")
+                     .arg(jsonText(verdict, "failedCheck").toHtmlEscaped());
+}
+
+QString localVerdictText(const nlohmann::json& verdict) {
+    return verdict.value("valid", false)
+               ? tr("<span style='color:#2e9d4f'>✔ Valid</span>, checked here by Proofdesk's "
+                    "verifier in %1 ms: %2, %3")
+                     .arg(verdict.value("milliseconds", 0.0), 0, 'f', 1)
+                     .arg(jsonText(verdict, "layout").toHtmlEscaped(),
+                          securityText(verdict.value("securityBits", 0)))
+               : tr("<span style='color:#d93f3f'>✖ Not valid</span>, checked here: %1")
+                     .arg(jsonText(verdict, "failedCheck").toHtmlEscaped());
+}
+
+} // namespace proofdesk::ui

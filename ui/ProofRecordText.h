@@ -1,0 +1,26 @@
+#pragma once
+
+#include "api/ProofWire.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+namespace proofdesk::ui {
+
+// The console's wording of a proof job's state and artifacts (rich text where it says so), kept
+// apart from the page that shows it.
+
+// 75 -> "1:15", 4000 -> "1:06:40".
+QString durationText(double seconds);
+// "Proving: fri — 42% · 1:15 elapsed · about 0:40 left" (plain text).
+QString progressText(const api::ProofProgress& progress);
+// How a proof was made, from metadata.json's "proof" object (rich text): our prover with its
+// parameters and security, a mock proof said as such, or another prover named.
+QString proofOriginText(const nlohmann::json& proof);
+// The verdict of the query's verification.json (rich text).
+QString serverVerdictText(const nlohmann::json& verdict);
+// The verdict of a proof artifact checked on this machine (rich text).
+QString localVerdictText(const nlohmann::json& verdict);
+
+} // namespace proofdesk::ui
