@@ -54,14 +54,5 @@ ui::ServerEndpoints EmbeddedServer::endpoints() const {
 }
 
 QString EmbeddedServer::proverSummary() const {
-    const proof::ProverSettings& provers = m_options.provers;
-    const QString engine = provers.effectiveEngine();
-    if (engine == QLatin1String("stone")) {
-        return tr("stone (%1)").arg(provers.stoneProver);
-    }
-    if (engine == QLatin1String("mock")) {
-        return tr("mock: proofs are mocked and marked isProofMocked (set a Stone prover with "
-                  "`proofdesk serve --stone-prover PATH` or the prover/stoneProver setting)");
-    }
-    return tr("none: proof generation is refused");
+    return m_options.provers.description();
 }

@@ -30,29 +30,6 @@ bool readListen(const QCommandLineParser& parser, const QString& name,
     return true;
 }
 
-QString proverDescription(const proof::ProverSettings& provers) {
-    const QString engine = provers.effectiveEngine();
-    const QString verifier = provers.effectiveVerifier() == QStringLiteral("stone")
-                                 ? QStringLiteral("verifier: Stone's %1").arg(provers.stoneVerifier)
-                                 : QStringLiteral("verifier: builtin");
-    if (engine == QStringLiteral("builtin")) {
-        return QStringLiteral("builtin (Proofdesk's STARK prover, %1 bits of security, up to %2 "
-                              "MiB per proof; %3)")
-            .arg(provers.securityBits)
-            .arg(provers.proverLimits.memoryBytes >> 20)
-            .arg(verifier);
-    }
-    if (engine == QStringLiteral("stone")) {
-        return QStringLiteral("stone (%1; %2)").arg(provers.stoneProver, verifier);
-    }
-    if (engine == QStringLiteral("mock")) {
-        return QStringLiteral("mock (proofs are mocked: isProofMocked=true, facts in the mocked "
-                              "namespace; %1)")
-            .arg(verifier);
-    }
-    return QStringLiteral("none (proof requests fail; %1)").arg(verifier);
-}
-
 // Which protections a sandboxed run gets on this host, said once (docs/security.md).
 QString sandboxDescription(const sandbox::Confinement& applied,
                            const proof::ProverSettings& provers) {
@@ -343,7 +320,7 @@ int runServeCommand(int argc, char** argv) {
         << "  proof service:   " << server.proofUrl() << '\n'
         << "  sign-in service: " << server.authUrl() << '\n'
         << "  data dir:        " << options.dataDir << '\n'
-        << "  prover:          " << proverDescription(options.provers) << '\n'
+        << "  prover:          " << options.provers.description() << '\n'
         << "  chains:          " << chainDescription(options.requests.chains) << '\n'
         << "  sandbox:         "
         << sandboxDescription(server.proofs().sandboxReport(), options.provers) << '\n'

@@ -33,6 +33,29 @@ int log2Exact(std::uint64_t value) {
 
 } // namespace
 
+QString ProverSettings::description() const {
+    const QString engine = effectiveEngine();
+    const QString verifier = effectiveVerifier() == QStringLiteral("stone")
+                                 ? QStringLiteral("verifier: Stone's %1").arg(stoneVerifier)
+                                 : QStringLiteral("verifier: builtin");
+    if (engine == QStringLiteral("builtin")) {
+        return QStringLiteral("builtin (Proofdesk's STARK prover, %1 bits of security, up to %2 "
+                              "MiB per proof; %3)")
+            .arg(securityBits)
+            .arg(proverLimits.memoryBytes >> 20)
+            .arg(verifier);
+    }
+    if (engine == QStringLiteral("stone")) {
+        return QStringLiteral("stone (%1; %2)").arg(stoneProver, verifier);
+    }
+    if (engine == QStringLiteral("mock")) {
+        return QStringLiteral("mock (proofs are mocked: isProofMocked=true, facts in the mocked "
+                              "namespace; %1)")
+            .arg(verifier);
+    }
+    return QStringLiteral("none (proof requests fail; %1)").arg(verifier);
+}
+
 QString ProverSettings::effectiveEngine() const {
     return engine.isEmpty() ? QStringLiteral("builtin") : engine;
 }

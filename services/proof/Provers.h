@@ -48,6 +48,8 @@ struct ProverSettings {
 
     QString effectiveEngine() const;
     QString effectiveVerifier() const;
+    // One line saying who proves and who verifies, for `proofdesk serve` and the console.
+    QString description() const;
     // How a query's hints run: native only (cairoVm=rust) or native, then Python.
     cairo::HintOptions hintOptions(const std::string& cairoVm) const;
 };

@@ -5,6 +5,7 @@
 
 #include "TestHttp.h"
 #include "TestServer.h"
+#include "TestTiming.h"
 
 #include "auth/ApiKeyRegistry.h"
 #include "cairo/Program.h"
@@ -48,9 +49,10 @@ inline Part text(const std::string& name, const std::string& value) {
     return {name, value};
 }
 
-// Polls GET /core-query/{id} until DONE or FAILED (20 s deadline unless given); null on timeout.
+// Polls GET /core-query/{id} until DONE or FAILED (20 s deadline unless given, scaled for the
+// build); null on timeout.
 inline json waitForEnd(TestHttp& http, const std::string& id, int milliseconds = 20000) {
-    QDeadlineTimer deadline(milliseconds);
+    QDeadlineTimer deadline(scaledDeadline(milliseconds));
     while (!deadline.hasExpired()) {
         const json body = http.get("/core-query/" + id).json();
         const std::string status = body["coreQuery"].value("status", "");
@@ -64,7 +66,7 @@ inline json waitForEnd(TestHttp& http, const std::string& id, int milliseconds =
 
 inline json waitForBucket(TestHttp& http, const std::string& id, const std::string& status,
                           int milliseconds = 20000) {
-    QDeadlineTimer deadline(milliseconds);
+    QDeadlineTimer deadline(scaledDeadline(milliseconds));
     while (!deadline.hasExpired()) {
         const json body = http.get("/buckets/" + id).json();
         if (body["bucket"].value("status", "") == status) {

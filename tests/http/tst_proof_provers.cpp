@@ -14,6 +14,26 @@ using nlohmann::json;
 class ProofProversTest : public QObject {
     Q_OBJECT
 private slots:
+    // What `proofdesk serve` prints and the console's server page shows as "prover".
+    void theProverSettingsSayWhoProvesAndWhoVerifies() {
+        proof::ProverSettings settings;
+        QCOMPARE(settings.description().left(43),
+                 QStringLiteral("builtin (Proofdesk's STARK prover, 96 bits "));
+        QVERIFY(settings.description().endsWith(QStringLiteral("; verifier: builtin)")));
+        settings.engine = QStringLiteral("mock");
+        QVERIFY(settings.description().startsWith(
+            QStringLiteral("mock (proofs are mocked: isProofMocked=true")));
+        settings.engine = QStringLiteral("stone");
+        settings.stoneProver = QStringLiteral("/opt/stone/cpu_air_prover");
+        settings.verifier = QStringLiteral("stone");
+        settings.stoneVerifier = QStringLiteral("/opt/stone/cpu_air_verifier");
+        QCOMPARE(settings.description(),
+                 QStringLiteral("stone (/opt/stone/cpu_air_prover; verifier: Stone's "
+                                "/opt/stone/cpu_air_verifier)"));
+        settings.engine = QStringLiteral("none");
+        QVERIFY(settings.description().startsWith(QStringLiteral("none (proof requests fail")));
+    }
+
     void ourProverProvesByDefaultAndTheRealFactIsRegistered() {
         TestServer server; // the default prover: builtin
         const Project alpha = newProject(server, QStringLiteral("alpha"));
