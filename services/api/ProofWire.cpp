@@ -29,6 +29,14 @@ bool contains(const std::vector<std::string>& values, const std::string& value) 
 }
 } // namespace proof_enums
 
+const std::vector<std::string> kCoreQueryTextParts = {
+    "externalId",      "dedupId",      "sharpProver",  "layout",
+    "cairoVm",         "cairoVersion", "result",       "mockFactHash",
+    "network",         "programHash",  "bucketId",     "bucketJobIndex",
+    "declaredJobSize", "hints",        "stoneVersion", "memoryVerification"};
+const std::vector<std::string> kCoreQueryFileParts = {"programFile", "inputFile", "pieFile",
+                                                      "proofFile"};
+
 using detail::optionalOf;
 using detail::orNull;
 

@@ -26,6 +26,11 @@ extern const std::vector<std::string> kAggregatorVersions;
 bool contains(const std::vector<std::string>& values, const std::string& value);
 } // namespace proof_enums
 
+// The parts POST /core-query takes: its text parts (externalId .. memoryVerification), then its
+// files (programFile, inputFile, pieFile, proofFile).
+extern const std::vector<std::string> kCoreQueryTextParts;
+extern const std::vector<std::string> kCoreQueryFileParts;
+
 struct ProofClient {
     std::string clientId;
     std::string name;

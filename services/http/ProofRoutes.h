@@ -11,8 +11,8 @@ class ProofService;
 
 namespace proofdesk::http {
 
-// Spec §4.2: buckets, core queries (unversioned, /docs and /v1), plus our artifact downloads and
-// fact-registry reads (docs/api.md).
+// The proof service's API: buckets, core queries (unversioned, /docs and /v1), plus our artifact
+// downloads, credits and fact-registry reads (docs/api.md); each area in its own file.
 void addProofRoutes(Router& router, proof::ProofService& proofs, auth::ApiKeyRegistry& keys);
 
 } // namespace proofdesk::http

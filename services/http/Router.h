@@ -4,6 +4,7 @@
 #include "HttpTypes.h"
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,19 @@ struct RouteMatch {
     std::string allow;
 };
 
+// A route whose handler is a named function of the services it uses, `handler(services,
+// request)`: route files list these in one table (addNamedRoutes), so every handler has a name to
+// grep for, to read in a stack trace and to name a test after. `Services` is a small struct of
+// references, copied into each route.
+template <typename Services> struct NamedRoute {
+    const char* method;
+    const char* pattern;
+    ErrorBody errorBody;
+    std::size_t maxBodyBytes;
+    HttpResponse (*handler)(const Services&, const HttpRequest&);
+    Execution execution = Execution::ByKind;
+};
+
 constexpr std::size_t kJsonBodyLimit = 1u << 20;     // 1 MiB
 constexpr std::size_t kUploadBodyLimit = 256u << 20; // 256 MiB (multipart)
 
@@ -67,5 +81,18 @@ private:
     };
     std::vector<CompiledRoute> m_routes;
 };
+
+// Adds `routes`, all of `group`, to `router`.
+template <typename Services>
+void addNamedRoutes(Router& router, RouteGroup group, const Services& services,
+                    std::initializer_list<NamedRoute<Services>> routes) {
+    for (const NamedRoute<Services>& named : routes) {
+        router.add({named.method, named.pattern, group, named.errorBody, named.maxBodyBytes,
+                    [services, handler = named.handler](const HttpRequest& request) {
+                        return handler(services, request);
+                    },
+                    named.execution});
+    }
+}
 
 } // namespace proofdesk::http

@@ -1,0 +1,158 @@
+// The proof service's core queries: POST /core-query, GET /core-queries, /docs/core-queries,
+// /core-query/{id}, /docs/core-query/{id}, /core-query-by-dedup-id, /docs/core-query-by-dedup-id.
+
+#include "ProofRouteSupport.h"
+
+#include <initializer_list>
+#include <utility>
+
+namespace proofdesk::http {
+namespace {
+
+// The submission's field for each text part of POST /core-query (api::kCoreQueryTextParts).
+std::optional<std::string>* textField(proof::Submission& submission, const std::string& part) {
+    const std::initializer_list<std::pair<const char*, std::optional<std::string>*>> fields = {
+        {"externalId", &submission.externalId},
+        {"dedupId", &submission.dedupId},
+        {"sharpProver", &submission.sharpProver},
+        {"layout", &submission.layout},
+        {"cairoVm", &submission.cairoVm},
+        {"cairoVersion", &submission.cairoVersion},
+        {"result", &submission.result},
+        {"mockFactHash", &submission.mockFactHash},
+        {"network", &submission.network},
+        {"programHash", &submission.programHash},
+        {"bucketId", &submission.bucketId},
+        {"bucketJobIndex", &submission.bucketJobIndex},
+        {"declaredJobSize", &submission.declaredJobSize},
+        {"hints", &submission.hints},
+        {"stoneVersion", &submission.stoneVersion},
+        {"memoryVerification", &submission.memoryVerification}};
+    for (const auto& [name, field] : fields) {
+        if (part == name) {
+            return field;
+        }
+    }
+    throw std::logic_error("no Submission field for the core-query part " + part);
+}
+
+std::optional<proof::UploadedFile>* fileField(proof::Submission& submission,
+                                              const std::string& part) {
+    if (part == "programFile") {
+        return &submission.programFile;
+    }
+    if (part == "inputFile") {
+        return &submission.inputFile;
+    }
+    if (part == "pieFile") {
+        return &submission.pieFile;
+    }
+    if (part == "proofFile") {
+        return &submission.proofFile;
+    }
+    throw std::logic_error("no Submission field for the core-query file " + part);
+}
+
+HttpResponse postCoreQuery(const ProofRouteServices& services, const HttpRequest& request) {
+    static const std::set<std::string> allowed = [] {
+        std::set<std::string> names(api::kCoreQueryTextParts.begin(),
+                                    api::kCoreQueryTextParts.end());
+        names.insert(api::kCoreQueryFileParts.begin(), api::kCoreQueryFileParts.end());
+        return names;
+    }();
+    const proof::Caller caller = callerOf(request, services.keys);
+    const Parts parts(request, allowed);
+    proof::Submission submission;
+    for (const std::string& name : api::kCoreQueryTextParts) {
+        *textField(submission, name) = parts.text(name);
+    }
+    for (const std::string& name : api::kCoreQueryFileParts) {
+        *fileField(submission, name) = parts.file(name);
+    }
+    return created(services.proofs.submit(caller, submission));
+}
+
+HttpResponse listCoreQueries(const ProofRouteServices& services, const HttpRequest& request,
+                             api::QueryView view) {
+    const proof::Caller caller = callerOf(request, services.keys);
+    const Page page = pageOf(request);
+    proof::QueryFilter filter;
+    filter.limit = page.limit;
+    filter.offset = page.offset;
+    filter.search = request.queryParam("search");
+    if (auto status = request.queryParam("status")) {
+        if (!api::proof_enums::contains(api::proof_enums::kStatuses, *status)) {
+            badRequest("INVALID_STATUS", "status is RECEIVED, IN_PROGRESS, DONE or FAILED");
+        }
+        filter.status = status;
+    }
+    if (auto network = request.queryParam("network")) {
+        if (!api::proof_enums::contains(api::proof_enums::kNetworks, *network)) {
+            badRequest("INVALID_NETWORK", "network is MAINNET or TESTNET");
+        }
+        filter.network = network;
+    }
+    auto [queries, total] = services.proofs.listQueries(caller.projectId, filter);
+    return HttpResponse::json(200, {{"coreQueries", queriesJson(queries, view)}, {"total", total}});
+}
+
+HttpResponse getCoreQueries(const ProofRouteServices& services, const HttpRequest& request) {
+    return listCoreQueries(services, request, api::QueryView::Full);
+}
+
+HttpResponse getDocsCoreQueries(const ProofRouteServices& services, const HttpRequest& request) {
+    return listCoreQueries(services, request, api::QueryView::Docs);
+}
+
+// The hot read path: the stored record's body as it is, not parsed again.
+HttpResponse getCoreQuery(const ProofRouteServices& services, const HttpRequest& request) {
+    HttpResponse response;
+    response.status = 200;
+    response.body = services.proofs.coreQueryBody(request.pathParams.at(0));
+    return response;
+}
+
+HttpResponse getDocsCoreQuery(const ProofRouteServices& services, const HttpRequest& request) {
+    return coreQueryResponse(services.proofs.coreQuery(request.pathParams.at(0)),
+                             api::QueryView::Docs);
+}
+
+HttpResponse readByDedupId(const ProofRouteServices& services, const HttpRequest& request,
+                           api::QueryView view) {
+    const auto dedupId = request.queryParam("dedupId");
+    const auto projectId = request.queryParam("projectId");
+    if (!dedupId || dedupId->empty()) {
+        badRequest("MISSING_DEDUP_ID", "dedupId is required");
+    }
+    if (!projectId || projectId->empty()) {
+        badRequest("MISSING_PROJECT_ID", "projectId is required");
+    }
+    return coreQueryResponse(services.proofs.coreQueryByDedupId(*projectId, *dedupId), view);
+}
+
+HttpResponse getCoreQueryByDedupId(const ProofRouteServices& services, const HttpRequest& request) {
+    return readByDedupId(services, request, api::QueryView::Full);
+}
+
+HttpResponse getDocsCoreQueryByDedupId(const ProofRouteServices& services,
+                                       const HttpRequest& request) {
+    return readByDedupId(services, request, api::QueryView::Docs);
+}
+
+} // namespace
+
+void addCoreQueryRoutes(Router& router, const ProofRouteServices& services) {
+    const auto error = ErrorBody::ErrorField;
+    const auto byId = ErrorBody::MessageExceptInternal;
+    addNamedRoutes<ProofRouteServices>(
+        router, RouteGroup::Proof, services,
+        {{"POST", "/core-query", ErrorBody::MessageField, kUploadBodyLimit, postCoreQuery},
+         {"GET", "/core-queries", error, kJsonBodyLimit, getCoreQueries},
+         {"GET", "/docs/core-queries", error, kJsonBodyLimit, getDocsCoreQueries},
+         {"GET", "/core-query/([^/]+)", byId, kJsonBodyLimit, getCoreQuery},
+         {"GET", "/docs/core-query/([^/]+)", byId, kJsonBodyLimit, getDocsCoreQuery},
+         {"GET", "/core-query-by-dedup-id", byId, kJsonBodyLimit, getCoreQueryByDedupId},
+         {"GET", "/docs/core-query-by-dedup-id", byId, kJsonBodyLimit, getDocsCoreQueryByDedupId}});
+}
+
+} // namespace proofdesk::http

@@ -1,0 +1,71 @@
+// Ours, beside the proof service's API (docs/api.md): artifact downloads, the caller's project
+// credits, and reads of the local fact registry.
+
+#include "ProofRouteSupport.h"
+
+namespace proofdesk::http {
+namespace {
+
+// Streamed from disk, as an attachment.
+HttpResponse getArtifact(const ProofRouteServices& services, const HttpRequest& request) {
+    proof::Artifact artifact =
+        services.proofs.artifact(request.pathParams.at(0), request.pathParams.at(1), false);
+    HttpResponse response;
+    response.status = 200;
+    response.contentType = artifact.contentType;
+    response.filePath = artifact.path;
+    response.headers.emplace("Content-Disposition",
+                             "attachment; filename=\"" + artifact.name + "\"");
+    return response;
+}
+
+// The caller's project credits (null: unlimited), for the console.
+HttpResponse getCredits(const ProofRouteServices& services, const HttpRequest& request) {
+    const proof::Caller caller = callerOf(request, services.keys);
+    const auto credits = services.proofs.credits(caller.projectId);
+    return HttpResponse::json(
+        200, {{"projectId", caller.projectId.toStdString()},
+              {"credits", credits ? nlohmann::json(*credits) : nlohmann::json(nullptr)}});
+}
+
+HttpResponse getFactRegistryEntry(const ProofRouteServices& services, const HttpRequest& request) {
+    const std::string chain = request.pathParams.at(0);
+    if (chain == "OFFCHAIN" || !api::proof_enums::contains(api::proof_enums::kChains, chain)) {
+        badRequest("INVALID_CHAIN", "chain is L1, L2, APE_CHAIN or WORLD_CHAIN");
+    }
+    const std::string mockedText = request.queryParam("mocked").value_or("false");
+    if (mockedText != "true" && mockedText != "false") {
+        badRequest("INVALID_MOCKED", "mocked is true or false");
+    }
+    const bool mocked = mockedText == "true";
+    const auto entry = services.proofs.fact(chain, request.pathParams.at(1), mocked);
+    nlohmann::json body = {{"chain", chain},
+                           {"factHash", request.pathParams.at(1)},
+                           {"mocked", mocked},
+                           {"valid", entry.has_value()},
+                           {"entry", nullptr}};
+    if (entry) {
+        const auto orNull = [](const std::optional<std::string>& value) {
+            return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+        };
+        body["factHash"] = entry->factHash;
+        body["entry"] = {{"transactionId", entry->id},
+                         {"queryId", orNull(entry->queryId)},
+                         {"programHash", orNull(entry->programHash)},
+                         {"registeredAt", entry->createdAt}};
+    }
+    return HttpResponse::json(200, body);
+}
+
+} // namespace
+
+void addFactRoutes(Router& router, const ProofRouteServices& services) {
+    const auto message = ErrorBody::MessageField;
+    addNamedRoutes<ProofRouteServices>(
+        router, RouteGroup::Proof, services,
+        {{"GET", "/artifacts/([^/]+)/([^/]+)", message, kJsonBodyLimit, getArtifact},
+         {"GET", "/credits", message, kJsonBodyLimit, getCredits},
+         {"GET", "/fact-registry/([^/]+)/([^/]+)", message, kJsonBodyLimit, getFactRegistryEntry}});
+}
+
+} // namespace proofdesk::http
