@@ -45,79 +45,83 @@ HttpResponse sessionResponse(const auth::IssuedSession& issued) {
     return response;
 }
 
+// What a sign-in route's handler works with.
+struct AuthRouteServices {
+    auth::SignInService& signIn;
+};
+using Services = AuthRouteServices;
+
+HttpResponse getChallenge(const Services& services, const HttpRequest& request) {
+    const auto wallet = request.queryParam("wallet");
+    if (!wallet || wallet->empty()) {
+        throw ServiceError(ErrorKind::BadRequest, "MissingField", "wallet");
+    }
+    return HttpResponse::json(
+        200, services.signIn.issueChallenge(QString::fromStdString(*wallet),
+                                            QString::fromStdString(request.remoteAddress)));
+}
+
+HttpResponse postSession(const Services& services, const HttpRequest& request) {
+    const nlohmann::json body = parseJsonObject(request);
+    api::SessionRequest session;
+    session.wallet = requireString(body, "wallet");
+    session.challengeToken = requireString(body, "challengeToken");
+    session.signature = requireString(body, "signature");
+    if (body.contains("channel") && !body["channel"].is_null()) {
+        session.channel = requireString(body, "channel");
+    }
+    return sessionResponse(services.signIn.createSession(session));
+}
+
+HttpResponse refreshToken(const Services& services, const HttpRequest& request) {
+    if (auto bearer = request.bearerToken()) {
+        return sessionResponse(
+            services.signIn.refresh(QString::fromStdString(*bearer), Channel::Bearer));
+    }
+    if (auto cookie = request.cookie(kRefreshCookie)) {
+        return sessionResponse(
+            services.signIn.refresh(QString::fromStdString(*cookie), Channel::Cookie));
+    }
+    throw ServiceError(ErrorKind::Unauthenticated, "MissingToken");
+}
+
+HttpResponse getApiKeys(const Services& services, const HttpRequest& request) {
+    const auth::SessionIdentity who = requireSession(request, services.signIn);
+    const int limit = intQueryParam(request, "limit", 50, "InvalidPagination");
+    const int offset = intQueryParam(request, "offset", 0, "InvalidPagination");
+    const QString projectId = QString::fromStdString(request.queryParam("projectId").value_or(""));
+    return HttpResponse::json(200, services.signIn.listApiKeys(who, projectId, limit, offset));
+}
+
+HttpResponse postApiKey(const Services& services, const HttpRequest& request) {
+    const auth::SessionIdentity who = requireSession(request, services.signIn);
+    const nlohmann::json body = parseJsonObject(request);
+    api::CreateApiKeyRequest create;
+    if (body.contains("projectId") && !body["projectId"].is_null()) {
+        create.projectId = requireString(body, "projectId");
+    }
+    if (!body.contains("type") || !body["type"].is_object()) {
+        throw ServiceError(ErrorKind::BadRequest, "MissingField", "type");
+    }
+    create.name = requireString(body["type"], "name");
+    if (body["type"].contains("color") && !body["type"]["color"].is_null()) {
+        create.color = requireString(body["type"], "color");
+    }
+    return HttpResponse::json(201, services.signIn.createApiKey(who, create));
+}
+
 } // namespace
 
 void addAuthRoutes(Router& router, auth::SignInService& signIn) {
-    const auto group = RouteGroup::Auth;
     const auto shape = ErrorBody::ErrorField;
-
-    router.add({"GET", "/auth/web3/challenge", group, shape, kJsonBodyLimit,
-                [&signIn](const HttpRequest& request) {
-                    const auto wallet = request.queryParam("wallet");
-                    if (!wallet || wallet->empty()) {
-                        throw ServiceError(ErrorKind::BadRequest, "MissingField", "wallet");
-                    }
-                    return HttpResponse::json(
-                        200, signIn.issueChallenge(QString::fromStdString(*wallet),
-                                                   QString::fromStdString(request.remoteAddress)));
-                },
-                Execution::Worker}); // stores the challenge
-
-    router.add({"POST", "/auth/web3/session", group, shape, kJsonBodyLimit,
-                [&signIn](const HttpRequest& request) {
-                    const nlohmann::json body = parseJsonObject(request);
-                    api::SessionRequest session;
-                    session.wallet = requireString(body, "wallet");
-                    session.challengeToken = requireString(body, "challengeToken");
-                    session.signature = requireString(body, "signature");
-                    if (body.contains("channel") && !body["channel"].is_null()) {
-                        session.channel = requireString(body, "channel");
-                    }
-                    return sessionResponse(signIn.createSession(session));
-                }});
-
-    router.add({"POST", "/auth/refresh-token", group, shape, kJsonBodyLimit,
-                [&signIn](const HttpRequest& request) {
-                    if (auto bearer = request.bearerToken()) {
-                        return sessionResponse(
-                            signIn.refresh(QString::fromStdString(*bearer), Channel::Bearer));
-                    }
-                    if (auto cookie = request.cookie(kRefreshCookie)) {
-                        return sessionResponse(
-                            signIn.refresh(QString::fromStdString(*cookie), Channel::Cookie));
-                    }
-                    throw ServiceError(ErrorKind::Unauthenticated, "MissingToken");
-                }});
-
-    router.add({"GET", "/api-keys", group, shape, kJsonBodyLimit,
-                [&signIn](const HttpRequest& request) {
-                    const auth::SessionIdentity who = requireSession(request, signIn);
-                    const int limit = intQueryParam(request, "limit", 50, "InvalidPagination");
-                    const int offset = intQueryParam(request, "offset", 0, "InvalidPagination");
-                    const QString projectId =
-                        QString::fromStdString(request.queryParam("projectId").value_or(""));
-                    return HttpResponse::json(200,
-                                              signIn.listApiKeys(who, projectId, limit, offset));
-                },
-                Execution::Worker});
-
-    router.add(
-        {"POST", "/api-keys", group, shape, kJsonBodyLimit, [&signIn](const HttpRequest& request) {
-             const auth::SessionIdentity who = requireSession(request, signIn);
-             const nlohmann::json body = parseJsonObject(request);
-             api::CreateApiKeyRequest create;
-             if (body.contains("projectId") && !body["projectId"].is_null()) {
-                 create.projectId = requireString(body, "projectId");
-             }
-             if (!body.contains("type") || !body["type"].is_object()) {
-                 throw ServiceError(ErrorKind::BadRequest, "MissingField", "type");
-             }
-             create.name = requireString(body["type"], "name");
-             if (body["type"].contains("color") && !body["type"]["color"].is_null()) {
-                 create.color = requireString(body["type"], "color");
-             }
-             return HttpResponse::json(201, signIn.createApiKey(who, create));
-         }});
+    addNamedRoutes<Services>(
+        router, RouteGroup::Auth, Services{signIn},
+        {// GET, but it stores the challenge: on a worker.
+         {"GET", "/auth/web3/challenge", shape, kJsonBodyLimit, getChallenge, Execution::Worker},
+         {"POST", "/auth/web3/session", shape, kJsonBodyLimit, postSession},
+         {"POST", "/auth/refresh-token", shape, kJsonBodyLimit, refreshToken},
+         {"GET", "/api-keys", shape, kJsonBodyLimit, getApiKeys, Execution::Worker},
+         {"POST", "/api-keys", shape, kJsonBodyLimit, postApiKey}});
 }
 
 } // namespace proofdesk::http

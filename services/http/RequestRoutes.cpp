@@ -78,104 +78,119 @@ request::CreateGrowOrder parseCreateGrowOrder(const json& body) {
     return order;
 }
 
+// What a request route's handler works with.
+struct RequestRouteServices {
+    request::RequestService& requests;
+    auth::ApiKeyRegistry& keys;
+};
+using Services = RequestRouteServices;
+
+HttpResponse submitRequest(const Services& services, const HttpRequest& request) {
+    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
+    const json body = parseJsonBounded(request.body);
+    if (body.is_discarded()) {
+        throw ServiceError(ErrorKind::BadRequest, "MALFORMED_JSON", "the body is not JSON");
+    }
+    const std::string id = services.requests.submit(caller.projectId, body);
+    return HttpResponse::json(200, {{"status", "success"}, {"request_id", id}});
+}
+
+HttpResponse getQueries(const Services& services, const HttpRequest& request) {
+    return HttpResponse::json(200,
+                              {{"queries", services.requests.queries(request.pathParams.at(0))}});
+}
+
+HttpResponse getActions(const Services& services, const HttpRequest& request) {
+    return HttpResponse::json(200,
+                              {{"actions", services.requests.actions(request.pathParams.at(0))}});
+}
+
+HttpResponse getGrowOrders(const Services& services, const HttpRequest& request) {
+    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
+    return HttpResponse::json(200,
+                              {{"grow_orders", services.requests.growOrders(caller.projectId)}});
+}
+
+HttpResponse postGrowOrder(const Services& services, const HttpRequest& request) {
+    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
+    const json body = parseJsonObject(request, "MALFORMED_JSON");
+    const api::GrowOrder order =
+        services.requests.createGrowOrder(caller.projectId, parseCreateGrowOrder(body));
+    return HttpResponse::json(200, {{"grow_order", order}});
+}
+
+HttpResponse getGrowOrder(const Services& services, const HttpRequest& request) {
+    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
+    const auto order = services.requests.growOrder(caller.projectId, request.pathParams.at(0));
+    if (!order) {
+        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
+    }
+    return HttpResponse::json(200, *order);
+}
+
+HttpResponse cancelGrowOrder(const Services& services, const HttpRequest& request) {
+    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
+    const auto order =
+        services.requests.cancelGrowOrder(caller.projectId, request.pathParams.at(0));
+    if (!order) {
+        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
+    }
+    return HttpResponse::json(200, {{"grow_order", *order}});
+}
+
+HttpResponse getProvenValues(const Services& services, const HttpRequest& request) {
+    request::ProvenValueFilter filter;
+    filter.destinationChainId = request.pathParams.at(0);
+    if (auto origin = request.queryParam("origin_chain_id")) {
+        filter.originChainId = *origin;
+    }
+    if (auto query = request.queryParam("query_id")) {
+        filter.queryId = *query;
+    }
+    if (request.queryParam("block_number")) {
+        filter.blockNumber = intQueryParam(request, "block_number", 0, "INVALID_BLOCK_NUMBER");
+    }
+    filter.limit = intQueryParam(request, "limit", 50, "INVALID_LIMIT");
+    filter.offset = intQueryParam(request, "offset", 0, "INVALID_OFFSET");
+    if (filter.limit < 1 || filter.limit > 500 || filter.offset < 0) {
+        throw ServiceError(ErrorKind::BadRequest, "INVALID_LIMIT",
+                           "limit is 1..500 and offset >= 0");
+    }
+    const auto [values, total] = services.requests.provenValues(filter);
+    return HttpResponse::json(200, {{"proven_values", values}, {"total", total}});
+}
+
+HttpResponse getMmrs(const Services& services, const HttpRequest& request) {
+    const auto chainId = request.queryParam("chain_id");
+    json list = json::array();
+    for (const request::MmrStateView& mmr : services.requests.mmrStates(chainId)) {
+        list.push_back({{"chain_id", mmr.chainId},
+                        {"hashing_function", mmr.hashingFunction},
+                        {"leaves", mmr.leaves},
+                        {"size", mmr.size},
+                        {"root", mmr.root},
+                        {"peaks", mmr.peaks},
+                        {"updated_at", mmr.updatedAt}});
+    }
+    return HttpResponse::json(200, {{"mmrs", list}});
+}
+
 } // namespace
 
 void addRequestRoutes(Router& router, request::RequestService& requests,
                       auth::ApiKeyRegistry& keys) {
-    using RG = RouteGroup;
-    router.add({"POST", "/submit-request", RG::Request, ErrorBody::StatusAndError, kJsonBodyLimit,
-                [&](const HttpRequest& request) {
-                    const auth::KeyIdentity caller = requireApiKey(request, keys);
-                    const json body = parseJsonBounded(request.body);
-                    if (body.is_discarded()) {
-                        throw ServiceError(ErrorKind::BadRequest, "MALFORMED_JSON",
-                                           "the body is not JSON");
-                    }
-                    const std::string id = requests.submit(caller.projectId, body);
-                    return HttpResponse::json(200, {{"status", "success"}, {"request_id", id}});
-                }});
-    router.add({"GET", "/get_queries/([^/]+)", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
-                [&](const HttpRequest& request) {
-                    return HttpResponse::json(
-                        200, {{"queries", requests.queries(request.pathParams.at(0))}});
-                }});
-    router.add({"GET", "/get_actions/([^/]+)", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
-                [&](const HttpRequest& request) {
-                    return HttpResponse::json(
-                        200, {{"actions", requests.actions(request.pathParams.at(0))}});
-                }});
-    router.add({"GET", "/grow-orders", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
-                [&](const HttpRequest& request) {
-                    const auth::KeyIdentity caller = requireApiKey(request, keys);
-                    return HttpResponse::json(
-                        200, {{"grow_orders", requests.growOrders(caller.projectId)}});
-                }});
-    router.add({"POST", "/grow-orders", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
-                [&](const HttpRequest& request) {
-                    const auth::KeyIdentity caller = requireApiKey(request, keys);
-                    const json body = parseJsonObject(request, "MALFORMED_JSON");
-                    const api::GrowOrder order =
-                        requests.createGrowOrder(caller.projectId, parseCreateGrowOrder(body));
-                    return HttpResponse::json(200, {{"grow_order", order}});
-                }});
-    router.add({"GET", "/grow-orders/([^/]+)", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
-                [&](const HttpRequest& request) {
-                    const auth::KeyIdentity caller = requireApiKey(request, keys);
-                    const auto order =
-                        requests.growOrder(caller.projectId, request.pathParams.at(0));
-                    if (!order) {
-                        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
-                    }
-                    return HttpResponse::json(200, *order);
-                }});
-    router.add({"POST", "/grow-orders/([^/]+)/cancel", RG::Request, ErrorBody::MessageField,
-                kJsonBodyLimit, [&](const HttpRequest& request) {
-                    const auth::KeyIdentity caller = requireApiKey(request, keys);
-                    const auto order =
-                        requests.cancelGrowOrder(caller.projectId, request.pathParams.at(0));
-                    if (!order) {
-                        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
-                    }
-                    return HttpResponse::json(200, {{"grow_order", *order}});
-                }});
-    router.add({"GET", "/proven-values/([^/]+)", RG::Request, ErrorBody::MessageField,
-                kJsonBodyLimit, [&](const HttpRequest& request) {
-                    request::ProvenValueFilter filter;
-                    filter.destinationChainId = request.pathParams.at(0);
-                    if (auto origin = request.queryParam("origin_chain_id")) {
-                        filter.originChainId = *origin;
-                    }
-                    if (auto query = request.queryParam("query_id")) {
-                        filter.queryId = *query;
-                    }
-                    if (request.queryParam("block_number")) {
-                        filter.blockNumber =
-                            intQueryParam(request, "block_number", 0, "INVALID_BLOCK_NUMBER");
-                    }
-                    filter.limit = intQueryParam(request, "limit", 50, "INVALID_LIMIT");
-                    filter.offset = intQueryParam(request, "offset", 0, "INVALID_OFFSET");
-                    if (filter.limit < 1 || filter.limit > 500 || filter.offset < 0) {
-                        throw ServiceError(ErrorKind::BadRequest, "INVALID_LIMIT",
-                                           "limit is 1..500 and offset >= 0");
-                    }
-                    const auto [values, total] = requests.provenValues(filter);
-                    return HttpResponse::json(200, {{"proven_values", values}, {"total", total}});
-                }});
-    router.add({"GET", "/mmrs", RG::Request, ErrorBody::MessageField, kJsonBodyLimit,
-                [&](const HttpRequest& request) {
-                    const auto chainId = request.queryParam("chain_id");
-                    json list = json::array();
-                    for (const request::MmrStateView& mmr : requests.mmrStates(chainId)) {
-                        list.push_back({{"chain_id", mmr.chainId},
-                                        {"hashing_function", mmr.hashingFunction},
-                                        {"leaves", mmr.leaves},
-                                        {"size", mmr.size},
-                                        {"root", mmr.root},
-                                        {"peaks", mmr.peaks},
-                                        {"updated_at", mmr.updatedAt}});
-                    }
-                    return HttpResponse::json(200, {{"mmrs", list}});
-                }});
+    const auto message = ErrorBody::MessageField;
+    addNamedRoutes<Services>(
+        router, RouteGroup::Request, Services{requests, keys},
+        {{"POST", "/submit-request", ErrorBody::StatusAndError, kJsonBodyLimit, submitRequest},
+         {"GET", "/get_queries/([^/]+)", message, kJsonBodyLimit, getQueries},
+         {"GET", "/get_actions/([^/]+)", message, kJsonBodyLimit, getActions},
+         {"GET", "/grow-orders", message, kJsonBodyLimit, getGrowOrders},
+         {"POST", "/grow-orders", message, kJsonBodyLimit, postGrowOrder},
+         {"GET", "/grow-orders/([^/]+)", message, kJsonBodyLimit, getGrowOrder},
+         {"POST", "/grow-orders/([^/]+)/cancel", message, kJsonBodyLimit, cancelGrowOrder},
+         {"GET", "/proven-values/([^/]+)", message, kJsonBodyLimit, getProvenValues},
+         {"GET", "/mmrs", message, kJsonBodyLimit, getMmrs}});
 }
 
 } // namespace proofdesk::http
