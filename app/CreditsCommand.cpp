@@ -2,8 +2,7 @@
 #include "OfflineStore.h"
 
 #include "core/DataDir.h"
-#include "core/JobEngine.h"
-#include "proof/ProofService.h"
+#include "proof/ProjectCredits.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -61,15 +60,13 @@ int runCreditsCommand(int argc, char** argv) {
             err << "no project with id or name " << args[1] << Qt::endl;
             return 1;
         }
-        // Not started: the command only touches credits.
-        JobEngine jobs(offline.store, offline.clock);
-        proof::ProofService proofs(offline.store, offline.clock, jobs, parser.value(dataDir), {});
+        proof::ProjectCredits credits(offline.store);
         if (set) {
-            proofs.setCredits(*project, amount);
+            credits.setBalance(*project, amount);
         }
-        const std::optional<qint64> credits = proofs.credits(*project);
+        const std::optional<qint64> balance = credits.balance(*project);
         out << *project << ' '
-            << (credits ? QString::number(*credits) : QStringLiteral("unlimited")) << Qt::endl;
+            << (balance ? QString::number(*balance) : QStringLiteral("unlimited")) << Qt::endl;
     } catch (const std::exception& failure) {
         err << "proofdesk credits: " << failure.what() << Qt::endl;
         return 1;

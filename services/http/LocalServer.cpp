@@ -4,36 +4,11 @@
 #include "HealthRoutes.h"
 #include "ProofRoutes.h"
 #include "RequestRoutes.h"
-#include "auth/ApiKeyRegistry.h"
-#include "auth/SignInService.h"
-#include "core/Clock.h"
 #include "core/DataDir.h"
-#include "core/JobEngine.h"
-#include "core/Store.h"
-#include "proof/ProofService.h"
 
 #include <QDir>
 
 namespace proofdesk::http {
-
-struct LocalServer::Services {
-    Services(const QString& dataDir, const Clock& clock, int jobWorkers,
-             const proof::ProverSettings& provers, const request::RequestSettings& requestSettings)
-        : store(storePathIn(dataDir)), keys(store, clock),
-          signIn(store, clock, keys, auth::SignInSettings{}), jobs(store, clock, jobWorkers),
-          proofs(store, clock, jobs, dataDir, provers),
-          requests(store, clock, jobs, requestSettings,
-                   [this](const std::string& factHash, bool mocked) {
-                       const auto entry = proofs.findFact(factHash, mocked);
-                       return entry ? std::optional<std::string>(entry->id) : std::nullopt;
-                   }) {}
-    Store store;
-    auth::ApiKeyRegistry keys;
-    auth::SignInService signIn;
-    JobEngine jobs;
-    proof::ProofService proofs;
-    request::RequestService requests;
-};
 
 LocalServer::LocalServer(ServerOptions options) : m_options(std::move(options)) {}
 
@@ -81,8 +56,10 @@ bool LocalServer::start(QString* error) {
         clock = m_ownClock.get();
     }
     try {
-        m_services = std::make_unique<Services>(m_options.dataDir, *clock, m_options.jobWorkers,
-                                                m_options.provers, m_options.requests);
+        m_services = std::make_unique<server::ServiceSet>(
+            server::ServiceSettings{m_options.dataDir, m_options.jobWorkers, m_options.provers,
+                                    m_options.requests},
+            *clock);
     } catch (const std::exception& failure) {
         *error = QStringLiteral("cannot open the store in %1: %2")
                      .arg(m_options.dataDir, QString::fromUtf8(failure.what()));
@@ -90,9 +67,9 @@ bool LocalServer::start(QString* error) {
     }
 
     addHealthRoutes(m_router);
-    addAuthRoutes(m_router, m_services->signIn);
-    addProofRoutes(m_router, m_services->proofs, m_services->keys);
-    addRequestRoutes(m_router, m_services->requests, m_services->keys);
+    addAuthRoutes(m_router, m_services->signIn());
+    addProofRoutes(m_router, m_services->proofs(), m_services->keys());
+    addRequestRoutes(m_router, m_services->requests(), m_services->keys());
 
     const std::vector<RouteGroup> all{RouteGroup::Request, RouteGroup::Proof, RouteGroup::Auth};
     m_main = addListener(m_options.listen, all, error);
@@ -113,14 +90,9 @@ bool LocalServer::start(QString* error) {
             }
         }
     }
-    // The challenge names the sign-in service's own URL (it is part of what the wallet signs).
-    // Set before any listener serves, so no request can see it change.
-    m_services->signIn.setServerUri(authUrl());
-    m_services->proofs.setPublicUrl(proofUrl());
-
-    m_services->jobs.start();
-    m_services->proofs.reconcile();
-    m_services->requests.start();
+    // The challenge names the sign-in service's own URL (it is part of what the wallet signs):
+    // set before any listener serves, so no request can see it change.
+    m_services->start(authUrl(), proofUrl());
     for (auto& listener : m_listeners) {
         listener->start();
     }
@@ -138,8 +110,7 @@ void LocalServer::clearListeners() {
 void LocalServer::stop() {
     clearListeners();
     if (m_services) {
-        m_services->requests.stop();
-        m_services->jobs.stop();
+        m_services->stop();
     }
 }
 
@@ -160,22 +131,22 @@ QString LocalServer::authUrl() const {
 }
 
 Store& LocalServer::store() {
-    return m_services->store;
+    return m_services->store();
 }
 auth::ApiKeyRegistry& LocalServer::apiKeys() {
-    return m_services->keys;
+    return m_services->keys();
 }
 auth::SignInService& LocalServer::signIn() {
-    return m_services->signIn;
+    return m_services->signIn();
 }
 JobEngine& LocalServer::jobs() {
-    return m_services->jobs;
+    return m_services->jobs();
 }
 proof::ProofService& LocalServer::proofs() {
-    return m_services->proofs;
+    return m_services->proofs();
 }
 request::RequestService& LocalServer::requests() {
-    return m_services->requests;
+    return m_services->requests();
 }
 
 } // namespace proofdesk::http

@@ -6,25 +6,13 @@
 #include "Router.h"
 #include "proof/Provers.h"
 #include "request/RequestService.h"
+#include "server/ServiceSet.h"
 
 #include <QString>
 #include <QStringList>
 
 #include <memory>
 #include <optional>
-
-namespace proofdesk {
-class Clock;
-class JobEngine;
-class Store;
-namespace auth {
-class ApiKeyRegistry;
-class SignInService;
-} // namespace auth
-namespace proof {
-class ProofService;
-} // namespace proof
-} // namespace proofdesk
 
 namespace proofdesk::http {
 
@@ -47,7 +35,8 @@ struct ServerOptions {
 };
 
 // The three APIs for real, on one or more listeners: `proofdesk serve` and the console's
-// embedded server are both this object.
+// embedded server are both this object. It binds the listeners and routes to a ServiceSet
+// (services/server), which owns and wires the services themselves.
 class LocalServer {
 public:
     explicit LocalServer(ServerOptions options);
@@ -77,7 +66,6 @@ public:
     request::RequestService& requests();
 
 private:
-    struct Services;
     HttpListener* addListener(const ListenAddress& address, std::vector<RouteGroup> groups,
                               QString* error);
     void clearListeners(); // stops them and forgets every listener pointer
@@ -86,7 +74,7 @@ private:
     RequestLog m_log;
     Router m_router;
     std::unique_ptr<Clock> m_ownClock;
-    std::unique_ptr<Services> m_services;
+    std::unique_ptr<server::ServiceSet> m_services;
     std::vector<std::unique_ptr<HttpListener>> m_listeners;
     HttpListener* m_main = nullptr;
     HttpListener* m_request = nullptr;

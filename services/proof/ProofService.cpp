@@ -54,31 +54,6 @@ std::string chainFor(const std::string& result) {
 
 } // namespace
 
-ServiceError ProofService::paymentRequired(const std::string& projectId, qint64 balance) const {
-    // x402 version 2 (spec §4.2 item 6): the local server has no payment network, so the one
-    // requirement it lists names the project's credits; `proofdesk credits set` tops them up.
-    const nlohmann::json requirement = {
-        {"scheme", "exact"},
-        {"network", "proofdesk-local"},
-        {"asset", "credits"},
-        {"payTo", projectId},
-        {"amount", "1"},
-        {"resource", m_publicUrl + "/core-query"},
-        {"mimeType", "application/json"},
-        {"statement", "each proof submission costs 1 credit; this project has " +
-                          std::to_string(balance) +
-                          ". An administrator adds credits with: proofdesk credits set " +
-                          projectId + " <amount>"},
-        {"maxTimeoutSeconds", 300},
-        {"extra", {{"name", "Proofdesk credits"}, {"version", "1"}, {"balance", balance}}}};
-    const nlohmann::json payload = {{"x402Version", 2},
-                                    {"accepts", nlohmann::json::array({requirement})},
-                                    {"error", "insufficient_credits"}};
-    const std::string header = QByteArray::fromStdString(payload.dump()).toBase64().toStdString();
-    return ServiceError(ErrorKind::PaymentRequired, "INSUFFICIENT_CREDITS", {},
-                        {{"paymentRequired", payload}, {"paymentRequiredHeader", header}});
-}
-
 namespace detail {
 
 std::string bytes32Hex(const crypto::Felt& value) {
@@ -105,7 +80,8 @@ ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
     : m_store(store), m_clock(clock), m_jobs(jobs),
       m_artifacts(dataDir + QStringLiteral("/artifacts")),
       m_workDir(dataDir + QStringLiteral("/work")), m_provers(std::move(provers)),
-      m_sandbox(m_provers, QString(m_workDir + QStringLiteral("/sandbox")).toStdString()) {
+      m_sandbox(m_provers, QString(m_workDir + QStringLiteral("/sandbox")).toStdString()),
+      m_credits(store) {
     m_store.migrate(QStringLiteral("proof"), proofMigrations());
     m_jobs.registerHandler(kStageJob, [this](const JobRecord& job, JobContext& context) {
         return runStage(job, context);
@@ -412,22 +388,7 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
     query.programHash = programHash;
 
     m_store.write([&](QSqlDatabase& db) {
-        // Credits: one per submission; no row (or NULL) means unlimited.
-        {
-            QSqlQuery credit = m_store.exec(
-                QStringLiteral("SELECT balance FROM proof_credits WHERE project_id = ?"),
-                {caller.projectId});
-            if (credit.next() && !credit.value(0).isNull()) {
-                const qint64 balance = credit.value(0).toLongLong();
-                credit.finish();
-                if (balance < 1) {
-                    throw paymentRequired(query.projectId, balance);
-                }
-                m_store.exec(QStringLiteral("UPDATE proof_credits SET balance = balance - 1 "
-                                            "WHERE project_id = ?"),
-                             {caller.projectId});
-            }
-        }
+        m_credits.chargeOneIn(caller.projectId, m_publicUrl + "/core-query");
         if (query.dedupId) {
             QSqlQuery existing = m_store.exec(
                 QStringLiteral(
@@ -733,26 +694,6 @@ std::optional<FactEntry> ProofService::findFact(const std::string& factHash, boo
         return std::nullopt;
     }
     return fact(str(row.value(0)), factHash, mocked);
-}
-
-// --- credits ----------------------------------------------------------------------------------
-
-std::optional<qint64> ProofService::credits(const QString& projectId) {
-    QSqlQuery row = m_store.exec(
-        QStringLiteral("SELECT balance FROM proof_credits WHERE project_id = ?"), {projectId});
-    if (!row.next() || row.value(0).isNull()) {
-        return std::nullopt;
-    }
-    return row.value(0).toLongLong();
-}
-
-void ProofService::setCredits(const QString& projectId, std::optional<qint64> credits) {
-    m_store.write([&](QSqlDatabase&) {
-        m_store.exec(QStringLiteral("INSERT INTO proof_credits (project_id, balance) VALUES (?, "
-                                    "?) ON CONFLICT (project_id) DO UPDATE SET balance = "
-                                    "excluded.balance"),
-                     {projectId, credits ? QVariant(*credits) : QVariant()});
-    });
 }
 
 } // namespace proofdesk::proof

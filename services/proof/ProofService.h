@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ArtifactStore.h"
+#include "ProjectCredits.h"
 #include "Provers.h"
 #include "QueryBodyCache.h"
 #include "SandboxedWork.h"
@@ -138,9 +139,8 @@ public:
     // The entry of a fact hash in any chain's namespace (the request service's check_facts).
     std::optional<FactEntry> findFact(const std::string& factHash, bool mocked);
 
-    // Credits: nullopt = unlimited (the default). One credit per submission.
-    std::optional<qint64> credits(const QString& projectId);
-    void setCredits(const QString& projectId, std::optional<qint64> credits);
+    // The projects' credits, charged one per submission.
+    ProjectCredits& credits() { return m_credits; }
 
 private:
     struct NewArtifact {
@@ -204,7 +204,6 @@ private:
     // The program hash of a stored program file with this digest, if registered.
     std::optional<std::string> registeredHash(const std::string& digest);
     void addStoredArtifact(Loaded& loaded, const std::string& name, const std::string& sha256);
-    ServiceError paymentRequired(const std::string& projectId, qint64 balance) const;
 
     Store& m_store;
     const Clock& m_clock;
@@ -214,6 +213,7 @@ private:
     ProverSettings m_provers;
     SandboxedWork m_sandbox;
     QueryBodyCache m_bodies;
+    ProjectCredits m_credits;
     std::string m_publicUrl;
 };
 

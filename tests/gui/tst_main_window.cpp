@@ -296,7 +296,7 @@ private slots:
         QTRY_VERIFY(credits->text().startsWith(QStringLiteral("unlimited")));
         const QString project =
             console.server.server().apiKeys().adminProjectNamed(QStringLiteral("credits"));
-        console.server.server().proofs().setCredits(project, 7);
+        console.server.server().proofs().credits().setBalance(project, 7);
         window.showPage(QStringLiteral("proofJobsPageWidget"));
         window.showPage(QStringLiteral("localServerPageWidget"));
         QTRY_VERIFY(credits->text().startsWith(QStringLiteral("7 left")));

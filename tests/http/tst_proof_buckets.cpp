@@ -200,10 +200,10 @@ private slots:
         TestServer server;
         const Project alpha = newProject(server, QStringLiteral("alpha"));
         TestHttp http(server.url());
-        server.server().proofs().setCredits(alpha.id, 1);
+        server.server().proofs().credits().setBalance(alpha.id, 1);
         const Part programFile = file("programFile", outputProgram(3), "p.json");
         QCOMPARE(http.postMultipart("/core-query", {programFile}, keyHeader(alpha)).status, 201);
-        QCOMPARE(server.server().proofs().credits(alpha.id), std::optional<qint64>(0));
+        QCOMPARE(server.server().proofs().credits().balance(alpha.id), std::optional<qint64>(0));
         const Reply refused = http.postMultipart("/core-query", {programFile}, keyHeader(alpha));
         QCOMPARE(refused.status, 402);
         const json body = refused.json();
@@ -223,7 +223,7 @@ private slots:
                 .toStdString());
         COMPARE_JSON(decoded, body["paymentRequired"]);
         QCOMPARE(http.get("/core-queries", keyHeader(alpha)).json()["total"].get<int>(), 1);
-        server.server().proofs().setCredits(alpha.id, std::nullopt); // unlimited again
+        server.server().proofs().credits().setBalance(alpha.id, std::nullopt); // unlimited again
         QCOMPARE(http.postMultipart("/core-query", {programFile}, keyHeader(alpha)).status, 201);
     }
 };
