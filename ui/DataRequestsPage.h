@@ -33,7 +33,7 @@ namespace proofdesk::ui {
 
 class ActionDagView;
 
-// Data requests (spec §4.1): a form that builds a UserRequest (origin and destination chains, a
+// Data requests (docs/api.md): a form that builds a UserRequest (origin and destination chains, a
 // selector, header fields, accounts with properties and slots, hashing functions, settings), the
 // request JSON shown live and editable, submission, and the requests submitted here with their
 // queries, each query's action DAG drawn by status, and the proven values with copy buttons.

@@ -23,7 +23,7 @@ class GrowOrderModel;
 
 namespace proofdesk::ui {
 
-// Grow orders (spec §4.1): create one (every field of CreateGrowOrder), the live list with each
+// Grow orders (docs/api.md): create one (every field of CreateGrowOrder), the live list with each
 // order's progress from its start block through the next batch to its finish, the selected
 // order's detail, and cancel (CANCEL_REQUESTED shows until the running batch settles). Polls
 // only while shown.

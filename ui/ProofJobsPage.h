@@ -34,7 +34,7 @@ class ProofQueryModel;
 
 namespace proofdesk::ui {
 
-// The proof jobs page. A form for every submission kind of spec §4.2 (core-query with all its
+// The proof jobs page. A form for every submission kind of docs/api.md (core-query with all its
 // parts, and each /v1 route), with file pickers and drag-and-drop, validated before sending and
 // copyable as a curl command; the live table of the project's queries with search and a status
 // filter; and the selected query: its steps as a timeline, hashes with copy buttons, artifact

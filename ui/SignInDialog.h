@@ -16,7 +16,7 @@ class WalletSession;
 
 namespace proofdesk::ui {
 
-// Wallet sign-in (spec §5.4), three ways: create a new wallet, import a private key, or use an
+// Wallet sign-in (docs/api.md), three ways: create a new wallet, import a private key, or use an
 // external signer (the EIP-712 typed data shown to copy, the signature pasted back). Keys created
 // or imported here go to the OS keychain only. Errors stay in the dialog's banner; on success the
 // dialog closes.

@@ -1,6 +1,6 @@
 #pragma once
 
-// Wire types of the sign-in service (spec §4.3, DESIGN §4): one definition, used by the server
+// Wire types of the sign-in service (docs/api.md): one definition, used by the server
 // routes and by the Qt client.
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 
-// Wire types of the proof service (spec §2.3, §4.2; DESIGN §5): one definition, used by the
+// Wire types of the proof service (docs/api.md): one definition, used by the
 // server routes and by the Qt client.
 
 #include <nlohmann/json.hpp>
@@ -11,7 +11,7 @@
 
 namespace proofdesk::api {
 
-// Enumerations of spec §2.3, in the spec's spelling.
+// The proof service's enumerations, in the spec's spelling.
 namespace proof_enums {
 extern const std::vector<std::string> kStatuses;       // RECEIVED, IN_PROGRESS, DONE, FAILED
 extern const std::vector<std::string> kResults;        // TRACE_GENERATION .. _ON_WORLD_CHAIN
@@ -94,7 +94,7 @@ struct ProofQuery {
 };
 
 // Which record a read returns: the full one (lists and get-by-id), the one inside a bucket read
-// (no client), or the older /docs one (spec §2.3: without dedupId, isProofMocked, sharpProver,
+// (no client), or the older /docs one (docs/api.md: without dedupId, isProofMocked, sharpProver,
 // submittedByWallet, isJobSizeValid, retryCount, isRetriable, retryBlockedReason).
 enum class QueryView { Full, InBucket, Docs };
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Wire types of the request service (spec §2.2, §4.1; DESIGN §6): one definition, used by the
+// Wire types of the request service (docs/api.md): one definition, used by the
 // server routes and by the Qt client.
 
 #include <nlohmann/json.hpp>
@@ -12,8 +12,8 @@
 
 namespace proofdesk::api {
 
-// Enumerations of spec §2.1, in the spec's order and spelling: one list for the server, the chain
-// code and the console.
+// The request service's enumerations, in the spec's order and spelling: one list for the server,
+// the chain code and the console.
 namespace request_enums {
 extern const std::vector<std::string> kChainIds;
 // The chains whose data can be proven here (EVM state in a Merkle-Patricia trie); STARKNET,

@@ -17,7 +17,7 @@ std::string sharpFactHash(const Felt& programHash, const std::vector<Felt>& outp
 // The SHARP bootloader program hash Integrity's calculate_bootloaded_fact_hash uses.
 const Felt& sharpBootloaderProgramHash();
 
-// Integrity's bootloaded fact (DESIGN §5):
+// Integrity's bootloaded fact (docs/architecture.md):
 // H([B, H([1, len(output) + 2, programHash, output...])]), H = poseidon_hash_many.
 Felt integrityFactHash(const Felt& programHash, const std::vector<Felt>& output);
 

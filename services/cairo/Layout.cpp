@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 // Ratios and resources per layout as cairo-lang 0.14's instances.py defines them, cross-checked
-// with Stone's cpu_air_definition*.h (see ../shared/reference/cairo-formats.md §6).
+// with Stone's cpu_air_definition*.h (docs/stark.md lists the layouts).
 
 namespace proofdesk::cairo {
 namespace {
@@ -116,7 +116,7 @@ std::vector<Layout> allLayouts() {
 }
 
 std::vector<Layout> layoutsWithMinimums() {
-    // Minimum padded steps per layout (cairo-formats.md §6, from check_used_cells).
+    // Minimum padded steps per layout (Stone's check_used_cells).
     const std::pair<const char*, std::uint64_t> minimums[] = {{"plain", 1},
                                                               {"small", 512},
                                                               {"dex", 512},

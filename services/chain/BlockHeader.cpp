@@ -20,7 +20,7 @@ struct FieldSpec {
     int size; // for Fixed
 };
 
-// go-ethereum core/types/block.go Header, in RLP order (reference/ethereum.md §1.1).
+// go-ethereum core/types/block.go Header, in RLP order.
 constexpr std::array<FieldSpec, 15> kFrontier{{
     {"parentHash", Kind::Fixed, 32},
     {"sha3Uncles", Kind::Fixed, 32},

@@ -16,13 +16,13 @@ enum class ChainKind {
     ZkSync,   // no MPT state (sparse Merkle tree per L1 batch): a destination only
 };
 
-// The spec's ChainId values (§2.1), in its order.
+// The spec's ChainId values, in its order.
 const QStringList& knownChainIds();
 std::optional<ChainKind> chainKind(const QString& chainId);
 // Whether data can be requested from (accumulated on) this chain here.
 bool canBeOrigin(const QString& chainId);
 
-// Chain id -> JSON-RPC URL, from settings and --chain-rpc (DESIGN §6).
+// Chain id -> JSON-RPC URL, from settings and --chain-rpc (docs/architecture.md).
 class ChainRegistry {
 public:
     void setRpcUrl(const QString& chainId, const QString& url) { m_urls[chainId] = url; }

@@ -24,8 +24,8 @@ QByteArray toBytes(const MmrHash& hash);
 QString toHex(const MmrHash& hash);
 std::optional<MmrHash> mmrHashFromHex(const QString& text);
 
-// A Merkle Mountain Range as Herodotus accumulates block hashes (DESIGN §6, reference
-// ethereum.md §3): 1-based post-order element indices, parent = H(left, right), root =
+// A Merkle Mountain Range as Herodotus accumulates block hashes (docs/architecture.md):
+// 1-based post-order element indices, parent = H(left, right), root =
 // H(element count, bag of peaks folded from the right). Only the peaks are kept: enough to
 // append and to compute the root.
 class Mmr {

@@ -5,7 +5,7 @@
 
 namespace proofdesk::client {
 
-// The sign-in service over HTTP (spec §4.3, the bearer channel of §5.4).
+// The sign-in service over HTTP (docs/api.md; its bearer channel).
 class AuthClient : public ServiceClient {
     Q_OBJECT
 public:

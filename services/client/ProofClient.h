@@ -11,7 +11,7 @@
 
 namespace proofdesk::client {
 
-// One proof-service submission as multipart parts (spec §4.2 items 6 and 10-14): the route, its
+// One proof-service submission as multipart parts (docs/api.md): the route, its
 // text parts and its file parts (part name -> local path). The console's forms build these; the
 // client sends them, and curlCommand() spells the same request for a terminal.
 struct Submission {
@@ -20,7 +20,7 @@ struct Submission {
     QueryItems fileParts;
 };
 
-// A core-query submission as the console's form builds it (spec §4.2 item 6).
+// A core-query submission as the console's form builds it (docs/api.md).
 struct CoreQueryForm {
     QString programFilePath;
     QString inputFilePath;
@@ -57,7 +57,7 @@ struct QueryPage {
     int total = 0;
 };
 
-// POST /buckets body (spec §4.2 item 1); empty strings and nullopt are sent as null.
+// POST /buckets body (docs/api.md); empty strings and nullopt are sent as null.
 struct BucketForm {
     QString externalId;
     std::optional<int> nodeWidth;

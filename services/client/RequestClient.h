@@ -11,7 +11,7 @@
 
 namespace proofdesk::client {
 
-// The request service over HTTP (spec §4.1, plus our GET /proven-values). The API key is read
+// The request service over HTTP (docs/api.md, plus our GET /proven-values). The API key is read
 // from `apiKey` at every call, so it follows the key the console uses for the proof service.
 class RequestClient : public ServiceClient {
     Q_OBJECT

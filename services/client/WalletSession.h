@@ -13,7 +13,7 @@ namespace proofdesk::client {
 
 class SecretStore;
 
-// The console's wallet sign-in (spec §5.4): challenge, signature, bearer session, refresh before
+// The console's wallet sign-in (docs/api.md): challenge, signature, bearer session, refresh before
 // expiry, and the API keys of the session's project. The session survives restarts: its refresh
 // token (with the address and project) lives in the SecretStore, and restore() resumes it by
 // refreshing. Wallet keys created or imported here are saved in the SecretStore as well, under

@@ -6,7 +6,7 @@
 namespace proofdesk::http {
 
 // The API key of a request, wherever the caller put it: header `api-key`, header `x-api-key`,
-// or query parameter `apiKey` (real clients mix them; DESIGN §5, §6). Empty if none.
+// or query parameter `apiKey` (real clients mix them; docs/architecture.md). Empty if none.
 std::string apiKeyOf(const HttpRequest& request);
 
 // The project a request's key speaks for; throws MISSING_API_KEY / INVALID_API_KEY (401).

@@ -5,7 +5,7 @@
 
 namespace proofdesk::http {
 
-// Sign-in service routes (spec §4.3): challenge, session, refresh-token, api-keys.
+// Sign-in service routes (docs/api.md): challenge, session, refresh-token, api-keys.
 void addAuthRoutes(Router& router, auth::SignInService& signIn);
 
 // Cookie names of the cookie channel.

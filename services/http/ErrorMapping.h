@@ -5,12 +5,12 @@
 
 namespace proofdesk::http {
 
-// How a route spells its error bodies (spec §4 and §7 differ per route).
+// How a route spells its error bodies (the three APIs differ, route by route; docs/api.md).
 enum class ErrorBody {
     ErrorField,            // {"error": CODE}
     MessageField,          // {"message": CODE}
     StatusAndError,        // {"status": "error", "error": CODE}   (request service submit-request)
-    MessageExceptInternal, // {"message": CODE}, but {"error": "INTERNAL_SERVER_ERROR"} (spec §4.2
+    MessageExceptInternal, // {"message": CODE}, but {"error": "INTERNAL_SERVER_ERROR"} (docs/api.md
                            // item 8: GET /core-query/{id})
 };
 

@@ -4,7 +4,7 @@
 
 namespace proofdesk::http {
 
-// GET /is-alive -> {"message":"Alive!"} (request service, spec §4.1).
+// GET /is-alive -> {"message":"Alive!"} (request service, docs/api.md).
 void addHealthRoutes(Router& router);
 
 } // namespace proofdesk::http

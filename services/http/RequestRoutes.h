@@ -11,8 +11,9 @@ class RequestService;
 
 namespace proofdesk::http {
 
-// Spec §4.1: submit-request, queries and actions, grow orders; plus our reads of the local
-// registries (GET /proven-values/{destination_chain_id}, GET /mmrs; docs/api.md).
+// The request service's API (docs/api.md): submit-request, queries and actions, grow orders; plus
+// our reads of the local registries (GET /proven-values/{destination_chain_id}, GET /mmrs;
+// docs/api.md).
 void addRequestRoutes(Router& router, request::RequestService& requests,
                       auth::ApiKeyRegistry& keys);
 

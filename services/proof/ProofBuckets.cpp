@@ -1,4 +1,4 @@
-// Buckets (spec §4.2 items 1-5, DESIGN §5): queries grouped while OPEN; closing one creates the
+// Buckets (docs/api.md): queries grouped while OPEN; closing one creates the
 // aggregator query, which runs once every member is DONE (or fails the bucket when one FAILED):
 // it builds the aggregation tree of the members' facts and registers its root.
 

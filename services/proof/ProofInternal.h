@@ -34,7 +34,7 @@ inline bool isTerminal(const std::string& status) {
 std::string bytes32Hex(const crypto::Felt& value);
 
 // jobSize from the measured steps (XS < 2^20, S <= 13M, M <= 30M, L above) and isJobSizeValid
-// against the declared size (DESIGN §5).
+// against the declared size (docs/architecture.md).
 void setJobSize(api::ProofQuery& query, std::uint64_t steps);
 
 } // namespace proofdesk::proof::detail

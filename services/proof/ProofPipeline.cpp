@@ -1,6 +1,6 @@
-// The pipeline of a proof query (DESIGN §5): one job per stage on the job engine. A stage's
-// outputs (artifact files, fields, a fact) are written together with the move to the next stage,
-// in one transaction, so a crash repeats at most the stage that was running.
+// The pipeline of a proof query (docs/architecture.md): one job per stage on the job engine. A
+// stage's outputs (artifact files, fields, a fact) are written together with the move to the next
+// stage, in one transaction, so a crash repeats at most the stage that was running.
 
 #include "ProofService.h"
 

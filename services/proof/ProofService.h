@@ -78,7 +78,8 @@ struct Artifact {
     std::string path;  // the stored file
 };
 
-// A local fact registry entry (DESIGN §5): one namespace per chain for real facts, one for mocked.
+// A local fact registry entry (docs/architecture.md): one namespace per chain for real facts, one
+// for mocked.
 struct FactEntry {
     std::string id; // the transactionId of the query that registered it
     std::string chain;
@@ -89,7 +90,7 @@ struct FactEntry {
     std::string createdAt;
 };
 
-// The proof service (spec §4.2, DESIGN §5): submissions become queries whose stages (trace
+// The proof service (docs/api.md): submissions become queries whose stages (trace
 // generation, proof generation, proof verification) run on the job engine; programs registered by
 // hash; buckets with an aggregated fact; the local fact registry; project credits.
 class ProofService {

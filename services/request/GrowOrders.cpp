@@ -85,8 +85,8 @@ api::GrowOrder RequestService::createGrowOrder(const QString& projectId,
     if (request.startBlockNumber) {
         start = *request.startBlockNumber;
     } else {
-        // DESIGN §6: the block after the newest one already accumulated for this chain, else
-        // the head at creation.
+        // docs/architecture.md: the block after the newest one already accumulated for this chain,
+        // else the head at creation.
         QSqlQuery row = m_store.exec(
             QStringLiteral("SELECT MAX(block_number) FROM mmr_blocks WHERE chain_id = ?"),
             {qstr(request.accumulatedChainId)});

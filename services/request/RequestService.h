@@ -67,7 +67,7 @@ struct MmrStateView {
     std::string updatedAt;
 };
 
-// The request service (spec §4.1, DESIGN §6): a request becomes one query per origin chain whose
+// The request service (docs/api.md): a request becomes one query per origin chain whose
 // actions (resolve blocks, prove headers, accumulate MMRs, prove accounts and storage, check
 // facts, deliver) run as jobs on the job engine, in dependency order, against the chain's
 // JSON-RPC; grow orders extend a chain's MMRs in batches, watched by a scheduler thread.

@@ -120,8 +120,8 @@ bool allDigits(std::string_view text) {
 }
 
 BlockSelector parseSelector(const std::string& text, const std::string& path) {
-    // Spec §2.1: timestamp:<n> | block:<n> | block_ranges:<n>[-<n>](,<n>[-<n>])*, read in one
-    // pass (no regular expression: a backtracking engine recursed once per list item).
+    // The selector grammar: timestamp:<n> | block:<n> | block_ranges:<n>[-<n>](,<n>[-<n>])*, read
+    // in one pass (no regular expression: a backtracking engine recursed once per list item).
     const auto refuse = [&] {
         invalid("INVALID_SELECTOR",
                 path + ": " + shown(text) +
@@ -318,7 +318,7 @@ ProvingRequest parseProving(const std::string& selectorText, const json& givenVa
         }
     }
     if (proving.hashingFunctions.empty()) {
-        // Set automatically (spec §2.2): the accumulator the destination reads. Starknet
+        // Set automatically (docs/api.md): the accumulator the destination reads. Starknet
         // verifies Poseidon MMRs cheaply; EVM destinations use Keccak.
         const bool starknet =
             chain::chainKind(QString::fromStdString(destination)) == chain::ChainKind::Starknet;
@@ -458,8 +458,8 @@ UserRequest parseUserRequest(const json& body) {
         if (!entry.is_object()) {
             wrongType(path, "an object (UserRequestChainData)");
         }
-        // Two forms (DESIGN §6): {proving: {selector: ...}, fact_hashes: [...]}, or the selector
-        // map itself.
+        // Two forms (docs/architecture.md): {proving: {selector: ...}, fact_hashes: [...]}, or the
+        // selector map itself.
         const bool wrapped = entry.contains("proving") || entry.contains("fact_hashes");
         const json* proving = &entry;
         if (wrapped) {

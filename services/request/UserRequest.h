@@ -12,7 +12,7 @@
 
 namespace proofdesk::request {
 
-// A chain-data selector (spec §2.1): timestamp:<t>, block:<n> or block_ranges:<a>-<b>,<c>,...
+// A chain-data selector (docs/api.md): timestamp:<t>, block:<n> or block_ranges:<a>-<b>,<c>,...
 struct BlockSelector {
     enum class Kind { Timestamp, Block, Ranges };
     Kind kind = Kind::Block;
@@ -45,8 +45,8 @@ struct ChainRequest {
     std::vector<FactHashRequest> factHashes;
 };
 
-// A parsed, validated UserRequest (DESIGN §6): both chain-entry forms and both field spellings
-// accepted; canonical values kept.
+// A parsed, validated UserRequest (docs/architecture.md): both chain-entry forms and both field
+// spellings accepted; canonical values kept.
 struct UserRequest {
     std::vector<ChainRequest> chains;
     std::string destinationChainId;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The proof service's spec §4.2 examples, run with curl against `proofdesk serve` exactly as the
+# The proof service's examples (README), run with curl against `proofdesk serve` exactly as the
 # README shows them: every query must reach DONE with real hashes. Exit 77 (skipped) without curl.
 #
 # Usage: tests/e2e/proof_curl_examples.sh path/to/proofdesk [fixtures-dir]

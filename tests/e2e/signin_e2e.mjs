@@ -1,5 +1,5 @@
 // End-to-end: a real third-party wallet library (ethers.js) signs in against `proofdesk serve`,
-// exactly as a user's script would (spec §5.4 steps 1-5), then uses and rotates the session.
+// exactly as a user's script would (docs/api.md), then uses and rotates the session.
 //
 //   node signin_e2e.mjs /path/to/proofdesk
 //

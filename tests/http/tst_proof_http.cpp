@@ -1,4 +1,4 @@
-// HTTP contract tests of the proof service (spec §4.2, DESIGN §5) against an in-process server:
+// HTTP contract tests of the proof service (docs/api.md) against an in-process server:
 // submissions on every route, success and error bodies, the pipeline's state transitions, reads,
 // lists, programs and the fact registry. Buckets and credits: tst_proof_buckets; provers,
 // retries and restarts: tst_proof_provers.

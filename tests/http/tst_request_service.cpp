@@ -1,4 +1,4 @@
-// The request service over HTTP (spec §4.1, DESIGN §6): validation and error shapes without a
+// The request service over HTTP (docs/api.md): validation and error shapes without a
 // chain, then end to end against a real dev chain (anvil from npm), with RPC faults injected by
 // a proxy. The dev-chain cases skip when anvil is not installed.
 
