@@ -53,6 +53,7 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     form->addRow(QString(), m_mockProof);
     m_create = new QPushButton(tr("Create bucket"));
     m_create->setObjectName(QStringLiteral("createBucketPushButton"));
+    markPrimaryAction(m_create);
     form->addRow(QString(), m_create);
     auto* top = new QSplitter;
     top->addWidget(createBox);

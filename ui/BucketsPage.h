@@ -32,7 +32,7 @@ public:
     BucketsPage(client::ProofClient* client, QWidget* parent = nullptr);
 
     void setPollInterval(int milliseconds) { m_poll.setInterval(milliseconds); }
-    void refresh();
+    Q_INVOKABLE void refresh(); // F5
 
 signals:
     // The user wants to submit jobs into this bucket (the proof jobs page takes the id).

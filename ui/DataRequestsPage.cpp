@@ -166,6 +166,7 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     rebuild->setObjectName(QStringLiteral("rebuildJsonPushButton"));
     m_submit = new QPushButton(tr("Submit request"));
     m_submit->setObjectName(QStringLiteral("submitRequestPushButton"));
+    markPrimaryAction(m_submit);
     m_submit->setDefault(true);
     jsonButtons->addWidget(rebuild);
     jsonButtons->addStretch(1);

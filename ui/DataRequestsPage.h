@@ -48,7 +48,7 @@ public:
     nlohmann::json formRequest() const;
     // Lists a request id (submitted elsewhere, or earlier) and selects it.
     void openRequest(const QString& requestId);
-    void refresh();
+    Q_INVOKABLE void refresh(); // F5
 
 signals:
     // A query of a request submitted here reached COMPLETED or FAILED.

@@ -38,6 +38,7 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     programForm->addRow(tr("Program"), pathRow);
     m_register = new QPushButton(tr("Register"));
     m_register->setObjectName(QStringLiteral("registerProgramPushButton"));
+    markPrimaryAction(m_register);
     programForm->addRow(QString(), m_register);
     m_programHash = new QLineEdit;
     m_programHash->setObjectName(QStringLiteral("registeredProgramHashLineEdit"));

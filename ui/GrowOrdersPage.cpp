@@ -79,6 +79,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     form->addRow(tr("Finish block"), m_finish);
     m_create = new QPushButton(tr("Create grow order"));
     m_create->setObjectName(QStringLiteral("createGrowOrderPushButton"));
+    markPrimaryAction(m_create);
     form->addRow(QString(), m_create);
 
     m_table = recordTable(QStringLiteral("growOrdersTableView"), m_model,

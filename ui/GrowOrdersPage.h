@@ -35,7 +35,7 @@ public:
     void setPollInterval(int milliseconds) { m_poll.setInterval(milliseconds); }
     // The CreateGrowOrder body the form describes; sets `error` when a number does not parse.
     nlohmann::json formOrder(QString* error) const;
-    void refresh();
+    Q_INVOKABLE void refresh(); // F5
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -79,6 +79,7 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     mintForm->addRow(tr("Colour"), colorRow);
     m_mint = new QPushButton(tr("Mint key"));
     m_mint->setObjectName(QStringLiteral("mintKeyPushButton"));
+    markPrimaryAction(m_mint);
     mintForm->addRow(QString(), m_mint);
     keysLayout->addLayout(mintForm);
     layout->addWidget(keys, 1);

@@ -10,9 +10,15 @@
 #include "ProofJobsPage.h"
 #include "SettingsDialog.h"
 
+#include <QApplication>
 #include <QIcon>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -42,7 +48,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_navigation->setStyleSheet(QStringLiteral("QListWidget { font-size: 11pt; }"
                                                "QListWidget::item { padding: 7px 10px; }"));
-    auto* pages = new QStackedWidget;
+    auto* pages = m_pages = new QStackedWidget;
     pages->setObjectName(QStringLiteral("pagesStackedWidget"));
     const auto addPage = [this, pages](const QString& name, QWidget* page) {
         m_navigation->addItem(name);
@@ -96,6 +102,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     QAction* settings = toolbar->addAction(tr("Settings…"));
     settings->setObjectName(QStringLiteral("settingsAction"));
     connect(settings, &QAction::triggered, this, &MainWindow::openSettings);
+    buildMenus(settings);
 
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         m_tray = new QSystemTrayIcon(windowIcon(), this);
@@ -115,8 +122,104 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     resize(1240, 780);
 }
 
+void MainWindow::buildMenus(QAction* settings) {
+    settings->setShortcut(QKeySequence(tr("Ctrl+,")));
+    settings->setShortcutContext(Qt::ApplicationShortcut);
+    settings->setMenuRole(QAction::PreferencesRole);
+    const auto add = [this](QMenu* menu, const QString& text, const char* objectName,
+                            const QKeySequence& shortcut, void (MainWindow::*slot)()) {
+        QAction* action = menu->addAction(text);
+        action->setObjectName(QLatin1String(objectName));
+        action->setShortcut(shortcut);
+        connect(action, &QAction::triggered, this, slot);
+        return action;
+    };
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("fileMenu"));
+    file->addAction(settings);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"));
+    quit->setObjectName(QStringLiteral("quitAction"));
+    // Ctrl+Q on every platform (not every keyboard scheme binds QKeySequence::Quit).
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->setObjectName(QStringLiteral("editMenu"));
+    QAction* submit = add(edit, tr("&Submit the form"), "submitFormAction",
+                          QKeySequence(Qt::CTRL | Qt::Key_Return), &MainWindow::submitCurrentForm);
+    // The keypad's Enter too.
+    submit->setShortcuts(
+        {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    add(edit, tr("&Find"), "findAction", QKeySequence::Find, &MainWindow::focusSearch);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    for (int row = 0; row < m_navigation->count(); ++row) {
+        QAction* page = view->addAction(m_navigation->item(row)->text());
+        page->setObjectName(QStringLiteral("showPage%1Action").arg(row + 1));
+        if (row < 9) {
+            page->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(row + 1)));
+        }
+        connect(page, &QAction::triggered, this, [this, row] { m_navigation->setCurrentRow(row); });
+    }
+    view->addSeparator();
+    add(view, tr("&Refresh"), "refreshAction", QKeySequence::Refresh,
+        &MainWindow::refreshCurrentPage);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* about = add(help, tr("&About Proofdesk"), "aboutAction", {}, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    QAction* aboutQt = help->addAction(tr("About &Qt"));
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
+}
+
+QWidget* MainWindow::currentPage() const {
+    return m_pages->currentWidget();
+}
+
+void MainWindow::submitCurrentForm() {
+    if (QPushButton* button = primaryAction(currentPage())) {
+        button->click();
+    }
+}
+
+void MainWindow::focusSearch() {
+    if (QWidget* field = searchField(currentPage())) {
+        field->setFocus(Qt::ShortcutFocusReason);
+        if (auto* line = qobject_cast<QLineEdit*>(field)) {
+            line->selectAll();
+        }
+    }
+}
+
+void MainWindow::refreshCurrentPage() {
+    QWidget* page = currentPage();
+    if (page && page->metaObject()->indexOfMethod("refresh()") >= 0) {
+        QMetaObject::invokeMethod(page, "refresh");
+        statusBar()->showMessage(tr("Refreshed."), 2000);
+    }
+}
+
+void MainWindow::showAbout() {
+    QMessageBox::about(
+        this, tr("About Proofdesk"),
+        tr("<h3>Proofdesk %1</h3><p>A desktop console and local server for proven chain data "
+           "and Cairo proof jobs: the request, proof and sign-in services, served over HTTP, "
+           "with Proofdesk's own Stone-compatible STARK prover and verifier.</p>"
+           "<p>Connected to %2.</p>")
+            .arg(QCoreApplication::applicationVersion().isEmpty()
+                     ? QStringLiteral("(development build)")
+                     : QCoreApplication::applicationVersion(),
+                 m_parts.endpoints.proofUrl.toHtmlEscaped()));
+}
+
 void MainWindow::showPage(const QString& objectName) {
-    auto* pages = findChild<QStackedWidget*>(QStringLiteral("pagesStackedWidget"));
+    QStackedWidget* pages = m_pages;
     for (int i = 0; i < pages->count(); ++i) {
         if (pages->widget(i)->objectName() == objectName) {
             m_navigation->setCurrentRow(i);

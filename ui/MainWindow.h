@@ -6,6 +6,7 @@
 #include <QMainWindow>
 
 class QListWidget;
+class QStackedWidget;
 class QSystemTrayIcon;
 
 namespace proofdesk::models {
@@ -39,8 +40,9 @@ struct ConsoleParts {
 };
 
 // The console's main window: a navigation list of pages (proof jobs, programs and facts,
-// buckets, data requests, grow orders, wallet and keys, local server), Settings in the toolbar,
-// and desktop notifications when a job submitted here finishes.
+// buckets, data requests, grow orders, wallet and keys, local server), a menu bar with the
+// keyboard shortcuts, Settings in the toolbar, and desktop notifications when a job submitted here
+// finishes.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -55,11 +57,20 @@ signals:
     void notified(const QString& title, const QString& message);
 
 private:
+    // File, Edit, View and Help, with the console's shortcuts (Ctrl+Q, Ctrl+, Ctrl+1..7, Ctrl+F,
+    // Ctrl+Enter, F5); `settings` is the toolbar's Settings action, shared.
+    void buildMenus(QAction* settings);
+    QWidget* currentPage() const;
+    void submitCurrentForm();
+    void focusSearch();
+    void refreshCurrentPage();
+    void showAbout();
     void openSettings();
     void notify(const QString& title, const QString& message);
 
     ConsoleParts m_parts;
     QListWidget* m_navigation;
+    QStackedWidget* m_pages;
     ProofJobsPage* m_jobs;
     BucketsPage* m_buckets;
     DataRequestsPage* m_dataRequests;

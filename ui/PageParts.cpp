@@ -69,4 +69,43 @@ QPushButton* copyButton(const QString& objectName, std::function<QString()> text
     return button;
 }
 
+namespace {
+
+constexpr const char* kPrimaryActionProperty = "proofdeskPrimaryAction";
+constexpr const char* kSearchFieldProperty = "proofdeskSearchField";
+
+template <class T> T* markedChild(QWidget* page, const char* property) {
+    if (!page) {
+        return nullptr;
+    }
+    for (T* candidate : page->findChildren<T*>()) {
+        if (candidate->property(property).toBool() && candidate->isVisible() &&
+            candidate->isEnabled()) {
+            return candidate;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+void markPrimaryAction(QPushButton* button) {
+    button->setProperty(kPrimaryActionProperty, true);
+    button->setToolTip(button->toolTip().isEmpty()
+                           ? QObject::tr("Ctrl+Enter")
+                           : button->toolTip() + QObject::tr(" (Ctrl+Enter)"));
+}
+
+void markSearchField(QWidget* field) {
+    field->setProperty(kSearchFieldProperty, true);
+}
+
+QPushButton* primaryAction(QWidget* page) {
+    return markedChild<QPushButton>(page, kPrimaryActionProperty);
+}
+
+QWidget* searchField(QWidget* page) {
+    return markedChild<QWidget>(page, kSearchFieldProperty);
+}
+
 } // namespace proofdesk::ui

@@ -28,4 +28,13 @@ QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, in
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text,
                         QWidget* parent = nullptr);
 
+// The keyboard's way into a page (the main window's Ctrl+Enter and Ctrl+F): the button that
+// sends the page's form, and the field that searches its records.
+void markPrimaryAction(QPushButton* button);
+void markSearchField(QWidget* field);
+// The page's marked button if it can be pressed now (visible and enabled), else null.
+QPushButton* primaryAction(QWidget* page);
+// The page's marked search field if it is visible, else null.
+QWidget* searchField(QWidget* page);
+
 } // namespace proofdesk::ui

@@ -85,6 +85,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     auto* searchRow = new QHBoxLayout;
     m_search = new QLineEdit;
     m_search->setObjectName(QStringLiteral("searchLineEdit"));
+    markSearchField(m_search);
     m_search->setPlaceholderText(tr("Search by id, dedup id or external id prefix"));
     m_search->setClearButtonEnabled(true);
     searchRow->addWidget(m_search, 1);
@@ -224,6 +225,7 @@ QWidget* ProofJobsPage::buildForm() {
     buttons->addStretch(1);
     m_submit = new QPushButton(tr("Submit"));
     m_submit->setObjectName(QStringLiteral("submitPushButton"));
+    markPrimaryAction(m_submit);
     m_submit->setDefault(true);
     buttons->addWidget(m_submit);
     m_form->addRow(buttons);

@@ -57,7 +57,7 @@ public:
 
     // Polling interval while the page is visible and the last poll succeeded.
     void setPollInterval(int milliseconds);
-    void refresh();
+    Q_INVOKABLE void refresh(); // F5
     // Prefills the form (from the programs and buckets pages).
     void useProgramHash(const QString& programHash);
     void useBucket(const QString& bucketId);

@@ -19,9 +19,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -281,6 +283,53 @@ private slots:
         QCOMPARE(table->model()->rowCount(), 1);
         QCOMPARE(table->model()->index(0, models::RequestLogModel::StatusColumn).data().toInt(),
                  401);
+    }
+
+    void theMenuBarAndItsShortcutsDriveTheConsole() {
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("keyboard")));
+        const QString project =
+            console.server.server().apiKeys().adminProjectNamed(QStringLiteral("keyboard"));
+        ui::MainWindow window(console.parts());
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QStringList menus;
+        for (QAction* menu : window.menuBar()->actions()) {
+            menus << menu->text();
+        }
+        QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Edit"),
+                                     QStringLiteral("&View"), QStringLiteral("&Help")}));
+        auto* navigation = test::child<QListWidget>(&window, "navigationListWidget");
+
+        // Ctrl+3: the buckets page; Ctrl+Enter presses its Create.
+        QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(navigation->currentRow(), 2);
+        QTest::keyClick(&window, Qt::Key_Return, Qt::ControlModifier);
+        QTRY_COMPARE(console.server.server().proofs().listBuckets(project, 10, 0).second, 1);
+        auto* buckets = test::child<QTableView>(&window, "bucketsTableView");
+        QTRY_COMPARE(buckets->model()->rowCount(), 1);
+
+        // Ctrl+1 and Ctrl+F: the proof jobs page's search field takes the keyboard.
+        QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
+        QCOMPARE(navigation->currentRow(), 0);
+        auto* search = test::child<QLineEdit>(&window, "searchLineEdit");
+        QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(search->hasFocus());
+
+        // F5 refreshes the page; Ctrl+, opens the settings.
+        QTest::keyClick(&window, Qt::Key_F5);
+        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("Refreshed."));
+        QTest::keyClick(&window, Qt::Key_Comma, Qt::ControlModifier);
+        QTRY_VERIFY(window.findChild<ui::SettingsDialog*>() &&
+                    window.findChild<ui::SettingsDialog*>()->isVisible());
+        window.findChild<ui::SettingsDialog*>()->reject();
+
+        // Ctrl+Q closes the window.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_Q, Qt::ControlModifier);
+        QTRY_VERIFY(!window.isVisible());
     }
 
     void localServerPageShowsTheProjectCredits() {
