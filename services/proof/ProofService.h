@@ -5,6 +5,7 @@
 #include "Provers.h"
 #include "QueryBodyCache.h"
 #include "SandboxedWork.h"
+#include "Submission.h"
 #include "api/ProofWire.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
@@ -21,38 +22,6 @@
 #include <vector>
 
 namespace proofdesk::proof {
-
-// An uploaded file: its bytes in `content`, or, for a large upload the HTTP edge streamed to
-// disk, in the file at `path` (`content` then empty).
-struct UploadedFile {
-    std::string filename;
-    std::string content;
-    std::string path = {};
-    std::uint64_t size = 0;
-
-    bool onDisk() const { return !path.empty(); }
-    std::uint64_t byteCount() const { return onDisk() ? size : content.size(); }
-    // As an input of a sandboxed run.
-    sandbox::SandboxInput asInput(const std::string& name) const {
-        return {name, path, onDisk() ? std::string() : content};
-    }
-};
-
-// One submission as every submitting route hands it in: POST /core-query's parts, or a /v1
-// route's parts mapped onto them. Absent parts are nullopt; the service applies defaults.
-struct Submission {
-    std::optional<std::string> externalId, dedupId, sharpProver, layout, cairoVm, cairoVersion,
-        result, mockFactHash, network, programHash, bucketId, declaredJobSize, bucketJobIndex,
-        hints, stoneVersion, memoryVerification;
-    std::optional<UploadedFile> programFile, inputFile, pieFile, proofFile;
-};
-
-// Who submits: the API key and its project.
-struct Caller {
-    QString keyId;
-    QString keyName;
-    QString projectId;
-};
 
 // POST /buckets and POST /docs/buckets.
 struct BucketRequest {
