@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace proofdesk::ui {
@@ -20,7 +21,17 @@ namespace proofdesk::ui {
 FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     : QWidget(parent), m_client(client) {
     setObjectName(QStringLiteral("factsPageWidget"));
-    auto* layout = new QVBoxLayout(this);
+    // Three forms one above the other: they scroll when the window is short (1024x640).
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea;
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    outer->addWidget(scroll);
+    auto* content = new QWidget;
+    scroll->setWidget(content);
+    auto* layout = new QVBoxLayout(content);
     layout->addWidget(pageTitle(tr("Programs, facts and proofs")));
 
     m_banner = errorBanner(QStringLiteral("factsErrorBannerLabel"));

@@ -40,6 +40,7 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     auto* accountRow = new QHBoxLayout(account);
     m_account = new QLabel;
     m_account->setObjectName(QStringLiteral("accountLabel"));
+    m_account->setWordWrap(true); // never widens the window
     m_account->setTextInteractionFlags(Qt::TextSelectableByMouse);
     accountRow->addWidget(m_account, 1);
     m_signIn = new QPushButton(tr("Sign in…"));

@@ -36,6 +36,7 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
 
     auto* stateRow = new QHBoxLayout;
     m_state = selectableLabel(QStringLiteral("serverStateLabel"));
+    m_state->setWordWrap(true); // never widens the window
     stateRow->addWidget(m_state, 1);
     m_toggle = new QPushButton;
     m_toggle->setObjectName(QStringLiteral("serverStartStopPushButton"));

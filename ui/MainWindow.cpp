@@ -44,7 +44,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     m_navigation = new QListWidget;
     m_navigation->setObjectName(QStringLiteral("navigationListWidget"));
     m_navigation->setFrameShape(QFrame::NoFrame);
-    m_navigation->setMinimumWidth(190);
+    m_navigation->setMinimumWidth(150);
     m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_navigation->setStyleSheet(QStringLiteral("QListWidget { font-size: 11pt; }"
                                                "QListWidget::item { padding: 7px 10px; }"));

@@ -4,6 +4,7 @@
 #include <QClipboard>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPainter>
 #include <QPushButton>
 #include <QTableView>
 #include <QToolTip>
@@ -67,6 +68,27 @@ QPushButton* copyButton(const QString& objectName, std::function<QString()> text
                            button);
     });
     return button;
+}
+
+ElidedLabel::ElidedLabel(const QString& text, QWidget* parent) : QLabel(text, parent) {
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+}
+
+QSize ElidedLabel::minimumSizeHint() const {
+    return {fontMetrics().averageCharWidth() * 12, QLabel::minimumSizeHint().height()};
+}
+
+void ElidedLabel::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    const QRect area = contentsRect();
+    const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, area.width());
+    // The whole text as the tooltip only while it is cut.
+    const QString tip = shown == text() ? QString() : text();
+    if (toolTip() != tip) {
+        setToolTip(tip);
+    }
+    painter.setPen(palette().color(foregroundRole()));
+    painter.drawText(area, int(alignment()) | Qt::TextSingleLine, shown);
 }
 
 namespace {

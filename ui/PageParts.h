@@ -1,11 +1,11 @@
 #pragma once
 
+#include <QLabel>
 #include <QString>
 
 #include <functional>
 
 class QAbstractItemModel;
-class QLabel;
 class QPushButton;
 class QTableView;
 class QWidget;
@@ -27,6 +27,18 @@ QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, in
 // A small button that puts text() on the clipboard and says so in its tooltip.
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text,
                         QWidget* parent = nullptr);
+
+// A one-line label for long values (ids, hashes, sentences with them): it never widens its
+// window. When its space is short it shows the start and an ellipsis, with the whole text in its
+// tooltip (pages put a Copy button beside the values worth copying).
+class ElidedLabel : public QLabel {
+public:
+    explicit ElidedLabel(const QString& text = {}, QWidget* parent = nullptr);
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+};
 
 // The keyboard's way into a page (the main window's Ctrl+Enter and Ctrl+F): the button that
 // sends the page's form, and the field that searches its records.

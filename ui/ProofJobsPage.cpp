@@ -241,8 +241,11 @@ QWidget* ProofJobsPage::buildDetail() {
     auto* layout = new QVBoxLayout(detail);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* titleRow = new QHBoxLayout;
-    m_detailTitle = new QLabel(tr("Select a query to see its steps, hashes and artifacts."));
+    m_detailTitle = new ElidedLabel(tr("Select a query to see its steps, hashes and artifacts."));
     m_detailTitle->setObjectName(QStringLiteral("queryTitleLabel"));
+    QFont titleFont = m_detailTitle->font();
+    titleFont.setBold(true);
+    m_detailTitle->setFont(titleFont);
     m_detailTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
     titleRow->addWidget(m_detailTitle, 1);
     titleRow->addWidget(
@@ -260,6 +263,7 @@ QWidget* ProofJobsPage::buildDetail() {
     m_timeline = new QLabel;
     m_timeline->setObjectName(QStringLiteral("stepsTimelineLabel"));
     m_timeline->setTextFormat(Qt::RichText);
+    m_timeline->setWordWrap(true); // never widens the window
     layout->addWidget(m_timeline);
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("proofProgressBar"));
@@ -267,7 +271,7 @@ QWidget* ProofJobsPage::buildDetail() {
     m_progress->setVisible(false);
     layout->addWidget(m_progress);
     auto* factRow = new QHBoxLayout;
-    m_factHash = new QLabel;
+    m_factHash = new ElidedLabel;
     m_factHash->setObjectName(QStringLiteral("factHashLabel"));
     m_factHash->setTextInteractionFlags(Qt::TextSelectableByMouse);
     factRow->addWidget(m_factHash, 1);
@@ -601,7 +605,7 @@ void ProofJobsPage::showSelected() {
         return;
     }
     m_detailTitle->setText(
-        tr("<b>%1</b> — %2, %3")
+        tr("%1 — %2, %3")
             .arg(id, QString::fromStdString(query->result), QString::fromStdString(query->status)));
     // The steps as a timeline: done, current, to come.
     QStringList items;

@@ -177,6 +177,12 @@ int main(int argc, char** argv) {
     table->selectRow(1);
     QTest::qWait(800);
     window.grab().save(out + QStringLiteral("/proof-jobs.png"));
+    // The smallest size the console is made for.
+    window.resize(1024, 640);
+    QTest::qWait(300);
+    window.grab().save(out + QStringLiteral("/proof-jobs-1024x640.png"));
+    window.resize(1280, 800);
+    QTest::qWait(300);
 
     window.showPage(QStringLiteral("bucketsPageWidget"));
     waitFor(

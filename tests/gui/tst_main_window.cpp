@@ -221,10 +221,20 @@ private slots:
             table->model()->index(0, models::ProofQueryModel::StatusColumn).data().toString(),
             QStringLiteral("DONE"), 20000);
         QVERIFY(!banner->isVisible());
+        // At 1024x640, selecting a query (its long ids and hashes) never widens the window.
+        window.resize(1024, 640);
+        QTRY_COMPARE(window.width(), 1024);
         table->selectRow(0);
         auto* detail =
             window.findChild<QPlainTextEdit*>(QStringLiteral("queryDetailPlainTextEdit"));
         QTRY_VERIFY(detail->toPlainText().contains(QStringLiteral("\"isFactMocked\": true")));
+        QCoreApplication::processEvents();
+        QVERIFY2(window.minimumSizeHint().width() <= 1024 &&
+                     window.minimumSizeHint().height() <= 640,
+                 qPrintable(QStringLiteral("the window needs %1x%2 px")
+                                .arg(window.minimumSizeHint().width())
+                                .arg(window.minimumSizeHint().height())));
+        QCOMPARE(window.size(), QSize(1024, 640));
 
         // Programs and facts: the program's hash, and the job's fact in the mocked namespace
         // only.
