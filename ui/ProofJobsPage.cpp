@@ -138,14 +138,12 @@ QWidget* ProofJobsPage::buildForm() {
     m_form = new QFormLayout(box);
     m_kind = new QComboBox;
     m_kind->setObjectName(QStringLiteral("submissionKindComboBox"));
-    m_kind->addItem(tr("Core query"), QStringLiteral("/core-query"));
-    m_kind->addItem(tr("Trace generation (v1)"), QStringLiteral("/v1/trace-generation"));
-    m_kind->addItem(tr("Trace + proof generation (v1)"),
-                    QStringLiteral("/v1/trace-generation-proof-generation"));
-    m_kind->addItem(tr("Proof + L1 verification of a PIE (v1)"),
-                    QStringLiteral("/v1/l1/core-query/proof-generation-verification"));
-    m_kind->addItem(tr("L2 verification of a proof (v1)"),
-                    QStringLiteral("/v1/l2/core-query/proof-verification"));
+    // In the order of Kind; the routes are services/client's (toSubmission).
+    m_kind->addItem(tr("Core query"));
+    m_kind->addItem(tr("Trace generation (v1)"));
+    m_kind->addItem(tr("Trace + proof generation (v1)"));
+    m_kind->addItem(tr("Proof + L1 verification of a PIE (v1)"));
+    m_kind->addItem(tr("L2 verification of a proof (v1)"));
     m_form->addRow(tr("Kind"), m_kind);
 
     const auto fileRow = [this](QLineEdit* edit, const QString& browseName, const QString& filter) {
@@ -502,9 +500,6 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error)
             return std::nullopt;
         }
     }
-    const QString mocked =
-        m_mockFact->isChecked() ? QStringLiteral("true") : QStringLiteral("false");
-    client::Submission submission;
     if (k == Kind::CoreQuery) {
         client::CoreQueryForm form;
         (filePart == QLatin1String("pieFile") ? form.pieFilePath : form.programFilePath) = path;
@@ -519,32 +514,22 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error)
         form.bucketId = m_bucketId->text().trimmed();
         return client::toSubmission(form);
     }
-    submission.route = m_kind->currentData().toString();
-    if (!path.isEmpty()) {
-        submission.fileParts.append({filePart, path});
-    } else {
-        submission.textParts.append({QStringLiteral("programHash"), programHash});
-    }
-    if (runsProgram) {
-        if (!input.isEmpty()) {
-            submission.fileParts.append({QStringLiteral("inputFile"), input});
-        }
-        submission.textParts.append({QStringLiteral("cairoVersion"), QStringLiteral("0")});
-    }
-    if (k == Kind::TraceAndProof) {
-        submission.textParts.append({QStringLiteral("prover"), QStringLiteral("vendor_sharp")});
-        submission.textParts.append({QStringLiteral("layout"), m_layout->currentText()});
-    }
-    if (k == Kind::ProofAndVerificationL1 || k == Kind::VerificationL2) {
-        submission.textParts.append({QStringLiteral("mockFactHash"), mocked});
-    }
-    if (k == Kind::VerificationL2) {
-        submission.textParts.append(
-            {QStringLiteral("stoneVersion"), m_stoneVersion->currentText()});
-        submission.textParts.append(
-            {QStringLiteral("memoryVerification"), m_memoryVerification->currentText()});
-    }
-    return submission;
+    client::V1Form form;
+    form.route = k == Kind::TraceGeneration ? client::V1Form::Route::TraceGeneration
+                 : k == Kind::TraceAndProof ? client::V1Form::Route::TraceAndProofGeneration
+                 : k == Kind::ProofAndVerificationL1
+                     ? client::V1Form::Route::PieProofAndVerificationL1
+                     : client::V1Form::Route::ProofVerificationL2;
+    (filePart == QLatin1String("pieFile")     ? form.pieFilePath
+     : filePart == QLatin1String("proofFile") ? form.proofFilePath
+                                              : form.programFilePath) = path;
+    form.programHash = path.isEmpty() ? programHash : QString();
+    form.inputFilePath = input;
+    form.layout = m_layout->currentText();
+    form.mockFactHash = m_mockFact->isChecked();
+    form.stoneVersion = m_stoneVersion->currentText();
+    form.memoryVerification = m_memoryVerification->currentText();
+    return client::toSubmission(form);
 }
 
 void ProofJobsPage::copyFormAsCurl() {

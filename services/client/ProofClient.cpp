@@ -78,6 +78,57 @@ Submission toSubmission(const CoreQueryForm& form) {
     return submission;
 }
 
+Submission toSubmission(const V1Form& form) {
+    using Route = V1Form::Route;
+    Submission submission;
+    switch (form.route) {
+    case Route::TraceGeneration:
+        submission.route = QStringLiteral("/v1/trace-generation");
+        break;
+    case Route::TraceAndProofGeneration:
+        submission.route = QStringLiteral("/v1/trace-generation-proof-generation");
+        break;
+    case Route::PieProofAndVerificationL1:
+        submission.route = QStringLiteral("/v1/l1/core-query/proof-generation-verification");
+        break;
+    case Route::ProofVerificationL2:
+        submission.route = QStringLiteral("/v1/l2/core-query/proof-verification");
+        break;
+    }
+    const bool runsProgram =
+        form.route == Route::TraceGeneration || form.route == Route::TraceAndProofGeneration;
+    if (runsProgram) {
+        if (!form.programFilePath.isEmpty()) {
+            submission.fileParts.append({QStringLiteral("programFile"), form.programFilePath});
+        } else {
+            submission.textParts.append({QStringLiteral("programHash"), form.programHash});
+        }
+        if (!form.inputFilePath.isEmpty()) {
+            submission.fileParts.append({QStringLiteral("inputFile"), form.inputFilePath});
+        }
+        submission.textParts.append({QStringLiteral("cairoVersion"), QStringLiteral("0")});
+    } else if (form.route == Route::PieProofAndVerificationL1) {
+        submission.fileParts.append({QStringLiteral("pieFile"), form.pieFilePath});
+    } else {
+        submission.fileParts.append({QStringLiteral("proofFile"), form.proofFilePath});
+    }
+    if (form.route == Route::TraceAndProofGeneration) {
+        submission.textParts.append({QStringLiteral("prover"), QStringLiteral("vendor_sharp")});
+        submission.textParts.append({QStringLiteral("layout"), form.layout});
+    }
+    if (!runsProgram) {
+        submission.textParts.append(
+            {QStringLiteral("mockFactHash"),
+             form.mockFactHash ? QStringLiteral("true") : QStringLiteral("false")});
+    }
+    if (form.route == Route::ProofVerificationL2) {
+        submission.textParts.append({QStringLiteral("stoneVersion"), form.stoneVersion});
+        submission.textParts.append(
+            {QStringLiteral("memoryVerification"), form.memoryVerification});
+    }
+    return submission;
+}
+
 QString curlCommand(const QUrl& baseUrl, const Submission& submission, const QString& apiKey) {
     QUrl url = baseUrl;
     QString base = url.path();

@@ -39,6 +39,29 @@ struct CoreQueryForm {
 };
 Submission toSubmission(const CoreQueryForm& form);
 
+// A submission to one of the /v1 routes. The source is a file (programFilePath for the trace
+// routes, pieFilePath for PieOnL1, proofFilePath for ProofOnL2) or, on the trace routes, a
+// registered programHash.
+struct V1Form {
+    enum class Route {
+        TraceGeneration,           // POST /v1/trace-generation
+        TraceAndProofGeneration,   // POST /v1/trace-generation-proof-generation
+        PieProofAndVerificationL1, // POST /v1/l1/core-query/proof-generation-verification
+        ProofVerificationL2        // POST /v1/l2/core-query/proof-verification
+    };
+    Route route = Route::TraceGeneration;
+    QString programFilePath;
+    QString programHash;
+    QString inputFilePath;
+    QString pieFilePath;
+    QString proofFilePath;
+    QString layout = QStringLiteral("auto");               // TraceAndProofGeneration
+    bool mockFactHash = false;                             // the L1 and L2 routes
+    QString stoneVersion = QStringLiteral("stone6");       // ProofVerificationL2
+    QString memoryVerification = QStringLiteral("strict"); // ProofVerificationL2
+};
+Submission toSubmission(const V1Form& form);
+
 // The request as a shell command (POSIX quoting); the key goes where the spec carries it: the
 // api-key header on unversioned routes, the apiKey query parameter on /v1 routes.
 QString curlCommand(const QUrl& baseUrl, const Submission& submission, const QString& apiKey);

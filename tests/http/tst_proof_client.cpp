@@ -91,6 +91,67 @@ private slots:
         QCOMPARE(error.code, QStringLiteral("CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"));
     }
 
+    // Each /v1 form becomes its route and exactly the parts that route takes (the server refuses
+    // unknown parts, so the trace submission reaching 201 checks them against the server too).
+    void v1FormsBecomeTheirRoutesAndParts() {
+        using Route = client::V1Form::Route;
+        const auto names = [](const client::QueryItems& items) {
+            QStringList list;
+            for (const auto& [name, value] : items) {
+                list << name;
+            }
+            return list;
+        };
+        client::V1Form form;
+        form.programFilePath = QStringLiteral("p.json");
+        form.inputFilePath = QStringLiteral("in.json");
+        client::Submission trace = client::toSubmission(form);
+        QCOMPARE(trace.route, QStringLiteral("/v1/trace-generation"));
+        QCOMPARE(names(trace.fileParts),
+                 (QStringList{QStringLiteral("programFile"), QStringLiteral("inputFile")}));
+        QCOMPARE(names(trace.textParts), QStringList{QStringLiteral("cairoVersion")});
+
+        form.route = Route::TraceAndProofGeneration;
+        form.programFilePath.clear();
+        form.programHash = QStringLiteral("0x1234");
+        const client::Submission prove = client::toSubmission(form);
+        QCOMPARE(prove.route, QStringLiteral("/v1/trace-generation-proof-generation"));
+        QCOMPARE(names(prove.textParts),
+                 (QStringList{QStringLiteral("programHash"), QStringLiteral("cairoVersion"),
+                              QStringLiteral("prover"), QStringLiteral("layout")}));
+
+        client::V1Form pie;
+        pie.route = Route::PieProofAndVerificationL1;
+        pie.pieFilePath = QStringLiteral("run.zip");
+        pie.mockFactHash = true;
+        const client::Submission l1 = client::toSubmission(pie);
+        QCOMPARE(l1.route, QStringLiteral("/v1/l1/core-query/proof-generation-verification"));
+        QCOMPARE(names(l1.fileParts), QStringList{QStringLiteral("pieFile")});
+        QCOMPARE(l1.textParts.value(0).second, QStringLiteral("true"));
+
+        client::V1Form proof;
+        proof.route = Route::ProofVerificationL2;
+        proof.proofFilePath = QStringLiteral("proof.json");
+        const client::Submission l2 = client::toSubmission(proof);
+        QCOMPARE(l2.route, QStringLiteral("/v1/l2/core-query/proof-verification"));
+        QCOMPARE(names(l2.fileParts), QStringList{QStringLiteral("proofFile")});
+        QCOMPARE(names(l2.textParts),
+                 (QStringList{QStringLiteral("mockFactHash"), QStringLiteral("stoneVersion"),
+                              QStringLiteral("memoryVerification")}));
+
+        TestServer server;
+        QNetworkAccessManager network;
+        client::ProofClient proofs(&network, QUrl(server.url()),
+                                   server.mintKey(QStringLiteral("v1")));
+        QTemporaryDir dir;
+        client::V1Form real;
+        real.programFilePath = writeFile(dir, QStringLiteral("p.json"), outputProgram(3));
+        std::optional<client::Result<QString>> submitted;
+        proofs.submit(client::toSubmission(real), this, [&](auto result) { submitted = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(submitted.has_value(), 10000);
+        QVERIFY(std::holds_alternative<QString>(*submitted));
+    }
+
     void failuresBecomeApiErrors() {
         TestServer server;
         QNetworkAccessManager network;
