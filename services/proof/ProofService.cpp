@@ -48,8 +48,8 @@ void setJobSize(api::ProofQuery& query, std::uint64_t steps) {
                              : steps <= 13'000'000            ? "S"
                              : steps <= 30'000'000            ? "M"
                                                               : "L";
-    const auto& sizes = api::proof_enums::kJobSizes;
-    const auto rank = [&sizes](const std::string& name) {
+    const auto rank = [](const std::string& name) {
+        const auto& sizes = api::proof_enums::kJobSizes;
         return std::find(sizes.begin(), sizes.end(), name) - sizes.begin();
     };
     query.jobSize = size;
