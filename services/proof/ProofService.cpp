@@ -64,8 +64,7 @@ ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
       m_artifacts(dataDir + QStringLiteral("/artifacts")),
       m_workDir(dataDir + QStringLiteral("/work")), m_provers(std::move(provers)),
       m_sandbox(m_provers, QString(m_workDir + QStringLiteral("/sandbox")).toStdString()),
-      m_credits(store) {
-    m_store.migrate(QStringLiteral("proof"), proofMigrations());
+      m_credits(store) { // applies the proof service's migrations (its tables are theirs)
     m_jobs.registerHandler(kStageJob, [this](const JobRecord& job, JobContext& context) {
         return runStage(job, context);
     });
