@@ -20,6 +20,8 @@ const HintRegistry& HintRegistry::instance() {
         registerSha256Hints(r);
         registerModuloHints(r);
         registerBootloaderHints(r);
+        registerUintHints(r);
+        registerEcRecoverHints(r);
         return r;
     }();
     return registry;
@@ -37,6 +39,21 @@ void HintRegistry::add(std::string code, HintFn fn) {
     if (!m_hints.emplace(code, std::move(fn)).second) {
         throw std::logic_error("hint code registered twice: " + code);
     }
+}
+
+void HintRegistry::add(const std::vector<NativeHint>& hints) {
+    for (const NativeHint& hint : hints) {
+        add(hint.code, hint.fn);
+    }
+}
+
+std::vector<std::string> HintRegistry::codes() const {
+    std::vector<std::string> out;
+    out.reserve(m_hints.size());
+    for (const auto& [code, fn] : m_hints) {
+        out.push_back(code);
+    }
+    return out;
 }
 
 void ExecutionScopes::exit() {

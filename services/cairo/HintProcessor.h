@@ -20,6 +20,12 @@ class HintContext;
 class PythonHintEngine;
 using HintFn = std::function<void(HintContext&)>;
 
+// One native hint: the code text cairo-lang's compiler emits, and the function doing what it says.
+struct NativeHint {
+    std::string code;
+    HintFn fn;
+};
+
 // Native hints, matched by the exact code text of the compiled program (as cairo-vm does).
 class HintRegistry {
 public:
@@ -27,6 +33,9 @@ public:
     // The implementation for this code, or nullptr.
     const HintFn* find(const std::string& code) const;
     void add(std::string code, HintFn fn);
+    void add(const std::vector<NativeHint>& hints);
+    // Every registered code text, in order.
+    std::vector<std::string> codes() const;
 
 private:
     std::map<std::string, HintFn> m_hints;
@@ -203,5 +212,7 @@ void registerSecpHints(HintRegistry& registry);
 void registerSha256Hints(HintRegistry& registry);
 void registerModuloHints(HintRegistry& registry);
 void registerBootloaderHints(HintRegistry& registry);
+void registerUintHints(HintRegistry& registry);
+void registerEcRecoverHints(HintRegistry& registry);
 
 } // namespace proofdesk::cairo

@@ -81,6 +81,25 @@ HintFn addUint256(bool bigEndian) {
     };
 }
 
+// The last block of a message that fits in one block: compressed from the parameter-block IV with
+// the message's byte count and the final flag.
+void lastBlock(HintContext& ctx) {
+    const Felt chunk = ctx.constant("BLAKE2S_INPUT_CHUNK_SIZE_FELTS");
+    if (chunk.low64() != 16 || !chunk.fitsU64()) {
+        ctx.fail("blake2s_compress takes 16 message words");
+    }
+    const auto message = wordsAt<16>(ctx, ctx.idsAddress("blake2s_start"));
+    const Felt bytes = ctx.idsFelt("n_bytes");
+    if (!bytes.fitsU64() || bytes.low64() > 0xffffffff) {
+        ctx.fail("blake2s: n_bytes exceeds 32 bits");
+    }
+    std::array<Word, 8> iv = crypto::blake2sIv();
+    iv[0] ^= 0x01010020;
+    const auto state =
+        crypto::blake2sCompress(iv, message, static_cast<Word>(bytes.low64()), 0, 0xffffffff, 0);
+    writeWords32(ctx, ctx.idsAddress("output"), state);
+}
+
 } // namespace
 
 void registerBlake2sHints(HintRegistry& r) {
@@ -116,6 +135,22 @@ void registerBlake2sHints(HintRegistry& r) {
     r.add(finalizeHead + "BLAKE2S_INPUT_CHUNK_SIZE_FELTS" + finalizeMiddle +
               "message + modified_iv" + finalizeTail,
           finalize("BLAKE2S_INPUT_CHUNK_SIZE_FELTS", true));
+    r.add(R"(from starkware.cairo.common.cairo_blake2s.blake2s_utils import IV, blake2s_compress
+
+_blake2s_input_chunk_size_felts = int(ids.BLAKE2S_INPUT_CHUNK_SIZE_FELTS)
+assert 0 <= _blake2s_input_chunk_size_felts < 100
+
+new_state = blake2s_compress(
+    message=memory.get_range(ids.blake2s_start, _blake2s_input_chunk_size_felts),
+    h=[IV[0] ^ 0x01010020] + IV[1:],
+    t0=ids.n_bytes,
+    t1=0,
+    f0=0xffffffff,
+    f1=0,
+)
+
+segments.write_arg(ids.output, new_state))",
+          lastBlock);
     r.add("B = 32\nMASK = 2 ** 32 - 1\nsegments.write_arg(ids.data, [(ids.low >> (B * i)) & MASK "
           "for i in range(4)])\nsegments.write_arg(ids.data + 4, [(ids.high >> (B * i)) & MASK for "
           "i in range(4)])",

@@ -4,6 +4,8 @@
 
 #include "HintProcessor.h"
 
+#include "crypto/BigInt.h"
+
 #include <algorithm>
 #include <map>
 
@@ -43,13 +45,46 @@ Limbs isqrt256(const Limbs& n) {
     return root;
 }
 
-Limbs uint256Of(HintContext& ctx, const std::string& name) {
+// ids.<name> as 256-bit limbs when both halves are below 2^128 (the fast path), else nullopt.
+std::optional<Limbs> uint256Of(HintContext& ctx, const std::string& name) {
     const Felt low = ctx.idsFelt(name + ".low");
     const Felt high = ctx.idsFelt(name + ".high");
     if (low.bitLength() > 128 || high.bitLength() > 128) {
-        ctx.fail(name + " is not a valid Uint256");
+        return std::nullopt;
     }
-    return {low.limbs()[0], low.limbs()[1], high.limbs()[0], high.limbs()[1]};
+    return Limbs{low.limbs()[0], low.limbs()[1], high.limbs()[0], high.limbs()[1]};
+}
+
+// (ids.<name>.high << 128) + ids.<name>.low as Python computes it, whatever the halves hold.
+crypto::BigInt uint256Value(HintContext& ctx, const std::string& name) {
+    return (crypto::BigInt::fromFelt(ctx.idsFelt(name + ".high")) << 128) +
+           crypto::BigInt::fromFelt(ctx.idsFelt(name + ".low"));
+}
+
+// ids.<name>.low = value & (2^128 - 1); ids.<name>.high = value >> 128, reduced modulo p.
+void setUint256(HintContext& ctx, const std::string& name, const crypto::BigInt& value) {
+    ctx.setIds(name + ".low", value.mod(crypto::BigInt::powerOfTwo(128)).toFelt());
+    ctx.setIds(name + ".high", (value >> 128).toFelt());
+}
+
+// 1 if a + b + c >= shift, over the integers (felts are below 2^252: the sum fits 256 bits).
+Felt carryOf(const Felt& a, const Felt& b, const Felt& c, const Felt& shift) {
+    Limbs sum = a.limbs();
+    u256::addTo(sum, b.limbs());
+    u256::addTo(sum, c.limbs());
+    return Felt::fromU64(u256::lessThan(sum, shift.limbs()) ? 0 : 1);
+}
+
+// isqrt((high << 128) + low), which must be below 2^128.
+Felt uint256Sqrt(HintContext& ctx) {
+    if (const auto n = uint256Of(ctx, "n")) {
+        return *Felt::fromLimbs(isqrt256(*n));
+    }
+    const crypto::BigInt root = crypto::BigInt::isqrt(uint256Value(ctx, "n"));
+    if (root.bitLength() > 128) {
+        ctx.fail("uint256_sqrt: the root is not below 2**128");
+    }
+    return root.toFelt();
 }
 
 Felt lowHalf(const Limbs& v) {
@@ -270,6 +305,22 @@ ids.high, ids.low = divmod(ids.value, ids.SHIFT))",
     r.add("ids.is_250 = 1 if ids.addr < 2**250 else 0", [](HintContext& ctx) {
         ctx.setIds("is_250", Felt::fromU64(ctx.idsFelt("addr").bitLength() <= 250 ? 1 : 0));
     });
+    r.add(R"(# Verify the assumptions on the relationship between 2**250, ADDR_BOUND and PRIME.
+ADDR_BOUND = ids.ADDR_BOUND % PRIME
+assert (2**250 < ADDR_BOUND <= 2**251) and (2 * 2**250 < PRIME) and (
+        ADDR_BOUND * 2 > PRIME), \
+    'normalize_address() cannot be used with the current constants.'
+ids.is_small = 1 if ids.addr < ADDR_BOUND else 0)",
+          [](HintContext& ctx) {
+              // 2·2^250 < PRIME holds for the STARK prime; ADDR_BOUND·2 > PRIME means
+              // ADDR_BOUND > (PRIME - 1) / 2.
+              const Felt bound = ctx.constant("ADDR_BOUND");
+              if (!(Felt::powerOfTwo(250) < bound && bound <= Felt::powerOfTwo(251) &&
+                    bound > halfPrime())) {
+                  ctx.fail("normalize_address() cannot be used with the current constants.");
+              }
+              ctx.setIds("is_small", Felt::fromU64(ctx.idsFelt("addr") < bound ? 1 : 0));
+          });
     r.add(R"(memory[ids.output] = res = (int(ids.value) % PRIME) % ids.base
 assert res < ids.bound, f'split_int(): Limb {res} is out of range.')",
           [](HintContext& ctx) {
@@ -285,6 +336,11 @@ assert res < ids.bound, f'split_int(): Limb {res} is out of range.')",
           });
     r.add("ids.low = ids.a & ((1<<64) - 1)\nids.high = ids.a >> 64", [](HintContext& ctx) {
         const auto [high, low] = crypto::divmod(ctx.idsFelt("a"), Felt::powerOfTwo(64));
+        ctx.setIds("low", low);
+        ctx.setIds("high", high);
+    });
+    r.add("ids.low = ids.a & ((1<<128) - 1)\nids.high = ids.a >> 128", [](HintContext& ctx) {
+        const auto [high, low] = crypto::divmod(ctx.idsFelt("a"), Felt::powerOfTwo(128));
         ctx.setIds("low", low);
         ctx.setIds("high", high);
     });
@@ -424,22 +480,19 @@ ids.carry_high = 1 if sum_high >= ids.SHIFT else 0)",
           [](HintContext& ctx) {
               const Felt shift = ctx.constant("SHIFT");
               const Felt carryLow =
-                  Felt::fromU64(ctx.idsFelt("a.low") + ctx.idsFelt("b.low") < shift ? 0 : 1);
+                  carryOf(ctx.idsFelt("a.low"), ctx.idsFelt("b.low"), Felt::zero(), shift);
               ctx.setIds("carry_low", carryLow);
-              const Felt sumHigh = ctx.idsFelt("a.high") + ctx.idsFelt("b.high") + carryLow;
-              ctx.setIds("carry_high", Felt::fromU64(sumHigh < shift ? 0 : 1));
+              ctx.setIds("carry_high",
+                         carryOf(ctx.idsFelt("a.high"), ctx.idsFelt("b.high"), carryLow, shift));
           });
     r.add("sum_low = ids.a.low + ids.b.low\nids.carry_low = 1 if sum_low >= ids.SHIFT else 0",
           [](HintContext& ctx) {
-              ctx.setIds(
-                  "carry_low",
-                  Felt::fromU64(
-                      ctx.idsFelt("a.low") + ctx.idsFelt("b.low") < ctx.constant("SHIFT") ? 0 : 1));
+              ctx.setIds("carry_low", carryOf(ctx.idsFelt("a.low"), ctx.idsFelt("b.low"),
+                                              Felt::zero(), ctx.constant("SHIFT")));
           });
     r.add("res = ids.a + ids.b\nids.carry = 1 if res >= ids.SHIFT else 0", [](HintContext& ctx) {
-        ctx.setIds(
-            "carry",
-            Felt::fromU64(ctx.idsFelt("a") + ctx.idsFelt("b") < ctx.constant("SHIFT") ? 0 : 1));
+        ctx.setIds("carry", carryOf(ctx.idsFelt("a"), ctx.idsFelt("b"), Felt::zero(),
+                                    ctx.constant("SHIFT")));
     });
     r.add(R"(from starkware.python.math_utils import isqrt
 n = (ids.n.high << 128) + ids.n.low
@@ -448,7 +501,7 @@ assert 0 <= root < 2 ** 128
 ids.root.low = root
 ids.root.high = 0)",
           [](HintContext& ctx) {
-              ctx.setIds("root.low", *Felt::fromLimbs(isqrt256(uint256Of(ctx, "n"))));
+              ctx.setIds("root.low", uint256Sqrt(ctx));
               ctx.setIds("root.high", Felt::zero());
           });
     r.add(R"(from starkware.python.math_utils import isqrt
@@ -456,9 +509,7 @@ n = (ids.n.high << 128) + ids.n.low
 root = isqrt(n)
 assert 0 <= root < 2 ** 128
 ids.root = root)",
-          [](HintContext& ctx) {
-              ctx.setIds("root", *Felt::fromLimbs(isqrt256(uint256Of(ctx, "n"))));
-          });
+          [](HintContext& ctx) { ctx.setIds("root", uint256Sqrt(ctx)); });
     r.add("memory[ap] = 1 if 0 <= (ids.a.high % PRIME) < 2 ** 127 else 0",
           [](HintContext& ctx) { setAp(ctx, ctx.idsFelt("a.high") < Felt::powerOfTwo(127)); });
     r.add(R"(a = (ids.a.high << 128) + ids.a.low
@@ -470,11 +521,22 @@ ids.quotient.high = quotient >> 128
 ids.remainder.low = remainder & ((1 << 128) - 1)
 ids.remainder.high = remainder >> 128)",
           [](HintContext& ctx) {
-              const Limbs div = uint256Of(ctx, "div");
-              if ((div[0] | div[1] | div[2] | div[3]) == 0) {
+              const auto a = uint256Of(ctx, "a");
+              const auto div = uint256Of(ctx, "div");
+              if (!a || !div) { // a half of 128 bits or more: Python's big integers
+                  const crypto::BigInt divisor = uint256Value(ctx, "div");
+                  if (divisor.isZero()) {
+                      ctx.fail("uint256_unsigned_div_rem: division by zero");
+                  }
+                  const auto [q, r] = crypto::BigInt::divmod(uint256Value(ctx, "a"), divisor);
+                  setUint256(ctx, "quotient", q);
+                  setUint256(ctx, "remainder", r);
+                  return;
+              }
+              if (((*div)[0] | (*div)[1] | (*div)[2] | (*div)[3]) == 0) {
                   ctx.fail("uint256_unsigned_div_rem: division by zero");
               }
-              const auto [quotient, remainder] = u256::divmod(uint256Of(ctx, "a"), div);
+              const auto [quotient, remainder] = u256::divmod(*a, *div);
               ctx.setIds("quotient.low", lowHalf(quotient));
               ctx.setIds("quotient.high", highHalf(quotient));
               ctx.setIds("remainder.low", lowHalf(remainder));

@@ -7,115 +7,13 @@
 // secp_utils.pack: sum(as_int(d_i, prime) * BASE**i), BASE = 2**86.
 
 #include "HintProcessor.h"
-
-#include "crypto/BigInt.h"
+#include "SecpSupport.h"
 
 namespace proofdesk::cairo {
 namespace {
 
 using crypto::BigInt;
-
-BigInt big(const char* text) {
-    return *BigInt::parse(text);
-}
-
-const BigInt& secp256k1P() { // 2**256 - 2**32 - 977
-    static const BigInt value = BigInt::powerOfTwo(256) - BigInt::powerOfTwo(32) - BigInt(977);
-    return value;
-}
-const BigInt& secp256k1N() {
-    static const BigInt value =
-        big("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
-    return value;
-}
-const BigInt& secp256r1P() { // 2**256 - 2**224 + 2**192 + 2**96 - 1
-    static const BigInt value = BigInt::powerOfTwo(256) - BigInt::powerOfTwo(224) +
-                                BigInt::powerOfTwo(192) + BigInt::powerOfTwo(96) - BigInt(1);
-    return value;
-}
-const BigInt& secp256r1N() {
-    static const BigInt value =
-        big("0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
-    return value;
-}
-const BigInt& secp256r1Alpha() {
-    static const BigInt value = secp256r1P() - BigInt(3);
-    return value;
-}
-const BigInt& ed25519P() { // 2**255 - 19
-    static const BigInt value = BigInt::powerOfTwo(255) - BigInt(19);
-    return value;
-}
-const BigInt& starkPrime() {
-    static const BigInt value = BigInt::fromFelt(-Felt::one()) + BigInt(1);
-    return value;
-}
-const BigInt& base86() {
-    static const BigInt value = BigInt::powerOfTwo(86);
-    return value;
-}
-
-// cairo-lang math_utils.as_int(value, prime): the lift into (-prime/2, prime/2].
-BigInt asInt(const Felt& value, const BigInt& prime) {
-    const BigInt v = BigInt::fromFelt(value);
-    return v < (prime >> 1) ? v : v - prime;
-}
-
-// secp_utils.pack(ids.<path>, prime) over the limbs d0, d1, d2 (and more when given).
-BigInt pack(HintContext& ctx, const std::string& path, const BigInt& prime = starkPrime(),
-            int limbs = 3) {
-    BigInt sum;
-    for (int i = limbs - 1; i >= 0; --i) {
-        sum = sum * base86() + asInt(ctx.idsFelt(path + ".d" + std::to_string(i)), prime);
-    }
-    return sum;
-}
-
-BigInt scopeBig(HintContext& ctx, const std::string& name) {
-    std::any* value = ctx.scopes().find(name);
-    if (value && value->type() == typeid(BigInt)) {
-        return *std::any_cast<BigInt>(value);
-    }
-    if (value && value->type() == typeid(Felt)) {
-        return BigInt::fromFelt(*std::any_cast<Felt>(value));
-    }
-    ctx.fail("scope variable " + name + " is not set");
-}
-
-void setScope(HintContext& ctx, const std::string& name, const BigInt& value) {
-    ctx.scopes().set(name, value);
-}
-
-BigInt divMod(HintContext& ctx, const BigInt& a, const BigInt& b, const BigInt& m) {
-    auto result = BigInt::divMod(a, b, m);
-    if (!result) {
-        ctx.fail("div_mod: " + b.toDecimal() + " has no inverse modulo " + m.toDecimal());
-    }
-    return *result;
-}
-
-// math_utils.safe_div: x // y, asserting that y divides x.
-BigInt safeDiv(HintContext& ctx, const BigInt& x, const BigInt& y) {
-    auto [q, r] = BigInt::divmod(x, y);
-    if (!r.isZero()) {
-        ctx.fail(x.toDecimal() + " is not divisible by " + y.toDecimal() + ".");
-    }
-    return q;
-}
-
-// secp_utils.split: three limbs of BASE = 2**86; the value must fit.
-std::vector<Felt> split(HintContext& ctx, BigInt value) {
-    std::vector<Felt> limbs;
-    for (int i = 0; i < 3; ++i) {
-        auto [q, r] = BigInt::divmod(value, base86());
-        limbs.push_back(r.toFelt());
-        value = q;
-    }
-    if (!value.isZero()) {
-        ctx.fail("split: the value does not fit in 3 limbs of 86 bits");
-    }
-    return limbs;
-}
+using namespace secp;
 
 BigInt modulus(HintContext& ctx, const BigInt* fixed) {
     return fixed ? *fixed : scopeBig(ctx, "SECP_P");
@@ -672,6 +570,15 @@ y0 = pack(ids.pt0.y, PRIME)
 
 value = new_x = (pow(slope, 2, SECP_P) - x0 - x1) % SECP_P)",
              k1, addNewX("pt0", "pt1"));
+    addWithP(r, R"(from starkware.cairo.common.cairo_secp.secp_utils import pack
+
+slope = pack(ids.slope, PRIME)
+x0 = pack(ids.point0.x, PRIME)
+x1 = pack(ids.point1.x, PRIME)
+y0 = pack(ids.point0.y, PRIME)
+
+value = new_x = (pow(slope, 2, SECP_P) - x0 - x1) % SECP_P)",
+             nullptr, addNewX("point0", "point1"));
     r.add("value = new_y = (slope * (x0 - new_x) - y0) % SECP_P", [](HintContext& ctx) {
         const BigInt newY =
             (scopeBig(ctx, "slope") * (scopeBig(ctx, "x0") - scopeBig(ctx, "new_x")) -

@@ -4,6 +4,8 @@
 
 #include "PythonHashBindings.h"
 
+#include <algorithm>
+
 #include "PythonValues.h"
 
 #include "crypto/Blake2s.h"
@@ -111,27 +113,36 @@ PyObject* pyPoseidonPermutation(PyObject*, PyObject* args) {
 PyObject* pyBlake2sCompress(PyObject*, PyObject* args) {
     PyObject* hList = nullptr;
     PyObject* messageList = nullptr;
-    unsigned int t0 = 0, t1 = 0, f0 = 0, f1 = 0;
-    if (!PyArg_ParseTuple(args, "OOIIII", &hList, &messageList, &t0, &t1, &f0, &f1)) {
+    PyObject* counters = nullptr; // (t0, t1, f0, f1)
+    if (!PyArg_ParseTuple(args, "OOO", &hList, &messageList, &counters)) {
         return nullptr;
     }
-    std::vector<Felt> h, message;
-    if (!feltsFromSequence(hList, &h) || !feltsFromSequence(messageList, &message)) {
+    std::vector<Felt> h, message, flags;
+    if (!feltsFromSequence(hList, &h) || !feltsFromSequence(messageList, &message) ||
+        !feltsFromSequence(counters, &flags)) {
         return nullptr;
     }
-    if (h.size() != 8 || message.size() != 16) {
+    if (h.size() != 8 || message.size() != 16 || flags.size() != 4) {
         PyErr_SetString(PyExc_ValueError, "blake2s_compress takes 8 state and 16 message words");
         return nullptr;
     }
+    // Every input is a 32-bit word: a wider one is refused, as the native hints refuse it.
+    std::vector<std::uint32_t> words;
+    for (const auto* part : {&h, &message, &flags}) {
+        for (const Felt& value : *part) {
+            if (!value.fitsU64() || value.low64() > 0xffffffffULL) {
+                PyErr_SetString(PyExc_ValueError, "a blake2s_compress input exceeds 32 bits");
+                return nullptr;
+            }
+            words.push_back(static_cast<std::uint32_t>(value.low64()));
+        }
+    }
     std::array<std::uint32_t, 8> state{};
     std::array<std::uint32_t, 16> block{};
-    for (std::size_t i = 0; i < 8; ++i) {
-        state[i] = static_cast<std::uint32_t>(h[i].low64());
-    }
-    for (std::size_t i = 0; i < 16; ++i) {
-        block[i] = static_cast<std::uint32_t>(message[i].low64());
-    }
-    const auto out = crypto::blake2sCompress(state, block, t0, t1, f0, f1);
+    std::copy_n(words.begin(), 8, state.begin());
+    std::copy_n(words.begin() + 8, 16, block.begin());
+    const auto out =
+        crypto::blake2sCompress(state, block, words[24], words[25], words[26], words[27]);
     PyObject* list = PyList_New(8);
     for (std::size_t i = 0; i < 8; ++i) {
         PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), PyLong_FromUnsignedLong(out[i]));

@@ -424,6 +424,67 @@ BigInt BigInt::isqrt(const BigInt& n) {
     }
 }
 
+bool BigInt::isQuadResidue(const BigInt& n, const BigInt& p) {
+    const BigInt reduced = n.mod(p);
+    return reduced.isZero() || powMod(reduced, (p - BigInt(1)) >> 1, p) == BigInt(1);
+}
+
+std::optional<BigInt> BigInt::sqrtModPrime(const BigInt& n, const BigInt& p) {
+    if (p <= BigInt(0)) {
+        return std::nullopt;
+    }
+    const BigInt a = n.mod(p);
+    if (a.isZero()) {
+        return BigInt();
+    }
+    if (!p.isOdd() || p == BigInt(1) || !isQuadResidue(a, p)) {
+        return std::nullopt;
+    }
+    // p - 1 = q·2^s with q odd.
+    BigInt q = p - BigInt(1);
+    int s = 0;
+    while (!q.isOdd()) {
+        q = q >> 1;
+        ++s;
+    }
+    // A non-residue z: the smallest is tiny for a prime; a bound keeps a composite p finite.
+    BigInt z(2);
+    for (int tries = 0; isQuadResidue(z, p); ++tries) {
+        if (tries == 4096) {
+            return std::nullopt;
+        }
+        z = z + BigInt(1);
+    }
+    int m = s;
+    BigInt c = powMod(z, q, p);
+    BigInt t = powMod(a, q, p);
+    BigInt r = powMod(a, (q + BigInt(1)) >> 1, p);
+    const BigInt one(1);
+    while (t != one) {
+        int i = 0;
+        BigInt t2 = t;
+        while (t2 != one) {
+            t2 = (t2 * t2).mod(p);
+            if (++i >= m) {
+                return std::nullopt; // only a composite p gets here
+            }
+        }
+        BigInt b = c;
+        for (int k = 0; k < m - i - 1; ++k) {
+            b = (b * b).mod(p);
+        }
+        m = i;
+        c = (b * b).mod(p);
+        t = (t * c).mod(p);
+        r = (r * b).mod(p);
+    }
+    if ((r * r).mod(p) != a) {
+        return std::nullopt;
+    }
+    const BigInt other = p - r;
+    return other < r ? other : r;
+}
+
 std::string BigInt::toDecimal() const {
     if (isZero()) {
         return "0";

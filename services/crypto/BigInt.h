@@ -63,6 +63,12 @@ public:
     // cairo-lang div_mod(a, b, m): a·b^-1 mod m; nullopt when b is not invertible.
     static std::optional<BigInt> divMod(const BigInt& a, const BigInt& b, const BigInt& m);
     static BigInt isqrt(const BigInt& n); // floor(sqrt(n)) for n >= 0
+    // cairo-lang is_quad_residue(n, p) for p > 0: n ≡ 0, or n^((p-1)/2) ≡ 1 (mod p).
+    static bool isQuadResidue(const BigInt& n, const BigInt& p);
+    // The smaller square root of n modulo the prime p (cairo-lang sqrt: Tonelli-Shanks), or
+    // nullopt when n is not a square or p is not an odd prime. Every loop is bounded, so a
+    // composite p fails instead of running on.
+    static std::optional<BigInt> sqrtModPrime(const BigInt& n, const BigInt& p);
 
     std::string toDecimal() const;
     std::string toHex() const; // "0x..." / "-0x..."

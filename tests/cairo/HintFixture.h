@@ -34,11 +34,14 @@ struct Fixture {
     std::map<std::string, int> offsets;
 
     // `types` gives some names a struct type laid out at their cell: "BigInt3" (d0, d1, d2),
-    // "BigInt5" (d0..d4) or "EcPoint" (x and y, each a BigInt3); a type ending in '*' (such as
-    // "DictAccess*") makes the name's one cell a typed pointer.
+    // "BigInt5" (d0..d4), "EcPoint" (x and y, each a BigInt3), "StarkPoint" (felts x, y),
+    // "Uint256" (low, high), "Uint256Halves" (b01, b23), "Uint384" (d0..d2), "Uint512"
+    // (d0..d3) or "Uint768" (d0..d5); a type ending in '*' (such as "DictAccess*") makes the
+    // name's one cell a typed pointer. `bigConstants` are constants written in decimal or hex.
     explicit Fixture(const std::vector<std::string>& names,
                      const std::map<std::string, std::uint64_t>& constants = {},
-                     const std::map<std::string, std::string>& types = {}) {
+                     const std::map<std::string, std::string>& types = {},
+                     const std::map<std::string, std::string>& bigConstants = {}) {
         nlohmann::json json = {
             {"prime", "0x800000000000011000000000000000000000000000000000000000000000001"},
             {"data", {"0x208b7fff7fff7ffe"}},
@@ -82,7 +85,25 @@ struct Fixture {
                  {{"x", {{"offset", 0}, {"cairo_type", "__main__.BigInt3"}}},
                   {"y", {{"offset", 3}, {"cairo_type", "__main__.BigInt3"}}}}}}}}},
             {"reference_manager", {{"references", nlohmann::json::array()}}}};
+        const auto addFeltStruct = [&json](const std::string& name,
+                                           const std::vector<std::string>& members) {
+            nlohmann::json fields = nlohmann::json::object();
+            for (std::size_t i = 0; i < members.size(); ++i) {
+                fields[members[i]] = {{"offset", i}, {"cairo_type", "felt"}};
+            }
+            json["identifiers"]["__main__." + name] = {
+                {"type", "struct"}, {"size", members.size()}, {"members", fields}};
+        };
+        addFeltStruct("StarkPoint", {"x", "y"});
+        addFeltStruct("Uint256", {"low", "high"});
+        addFeltStruct("Uint256Halves", {"b01", "b23"});
+        addFeltStruct("Uint384", {"d0", "d1", "d2"});
+        addFeltStruct("Uint512", {"d0", "d1", "d2", "d3"});
+        addFeltStruct("Uint768", {"d0", "d1", "d2", "d3", "d4", "d5"});
         for (const auto& [name, value] : constants) {
+            json["identifiers"]["__main__." + name] = {{"type", "const"}, {"value", value}};
+        }
+        for (const auto& [name, value] : bigConstants) {
             json["identifiers"]["__main__." + name] = {{"type", "const"}, {"value", value}};
         }
         int offset = 0;
@@ -93,12 +114,9 @@ struct Fixture {
                                                                   : "";
             const std::string type = structType.empty() ? "felt*" : "__main__." + structType + "*";
             const bool pointer = !structType.empty() && structType.back() == '*';
-            const int size = pointer                     ? 1
-                             : structType == "LoopTemps" ? 4
-                             : structType == "BigInt3"   ? 3
-                             : structType == "BigInt5"   ? 5
-                             : structType == "EcPoint"   ? 6
-                                                         : 1;
+            const int size = pointer || structType.empty()
+                                 ? 1
+                                 : json["identifiers"]["__main__." + structType]["size"].get<int>();
             spec.referenceIds["__main__." + name] =
                 static_cast<int>(json["reference_manager"]["references"].size());
             json["reference_manager"]["references"].push_back(
@@ -143,19 +161,19 @@ struct Fixture {
     static inline HintExecution execution = HintExecution::NativeOnly;
     std::unique_ptr<PythonHintEngine> python;
 
-    // Python keeps its scope variables itself: a hint writes the value's sign and four 128-bit
+    // Python keeps its scope variables itself: a hint writes the value's sign and eight 128-bit
     // limbs of its magnitude to a scratch segment, which is read back here.
     crypto::BigInt pythonScopeValue(const std::string& name) {
         const Relocatable scratch = memory.addSegment();
         const Relocatable savedAp = vm->ap;
         vm->ap = scratch;
         run("__value = int(" + name +
-            ")\nmemory[ap] = 1 if __value < 0 else 0\nfor __i in range(4):\n"
+            ")\nmemory[ap] = 1 if __value < 0 else 0\nfor __i in range(8):\n"
             "    memory[ap + 1 + __i] = (abs(__value) >> (128 * __i)) % 2**128\n"
             "del __value, __i");
         vm->ap = savedAp;
         crypto::BigInt magnitude(0);
-        for (int i = 3; i >= 0; --i) {
+        for (int i = 7; i >= 0; --i) {
             magnitude =
                 (magnitude << 128) + crypto::BigInt::fromFelt(memory.get(scratch + (1 + i)).felt());
         }

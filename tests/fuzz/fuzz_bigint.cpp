@@ -1,6 +1,6 @@
 // libFuzzer target: the hints' big integers. Two numbers read from the input must satisfy
 // Python's divmod identities (a = q·b + r, r between 0 and b with b's sign), round-trip through
-// text, and agree on modular inverses; a violation aborts.
+// text, and agree on modular inverses and square roots; a violation aborts.
 
 #include "crypto/BigInt.h"
 
@@ -48,6 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (b > BigInt(1)) {
         if (auto inverse = BigInt::inverseMod(a, b)) {
             require((a * *inverse).mod(b) == BigInt(1));
+        }
+        // A square root, when one is returned (b need not be prime), is the smaller true root.
+        if (auto root = BigInt::sqrtModPrime(a, b)) {
+            require((*root * *root - a).mod(b).isZero());
+            require(*root <= (b - *root).mod(b) || root->isZero());
         }
     }
     return 0;

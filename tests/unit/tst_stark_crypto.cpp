@@ -1,3 +1,4 @@
+#include "crypto/BigInt.h"
 #include "crypto/Felt.h"
 #include "crypto/Keccak.h"
 #include "crypto/KeccakF.h"
@@ -65,6 +66,32 @@ private slots:
         QCOMPARE(*root * *root, x * x);
         QVERIFY(*root <= -*root);            // the smaller root
         QVERIFY(!f("3").sqrt().has_value()); // the generator is a non-residue
+    }
+
+    void bigIntSquareRootsModuloPrimes() {
+        using proofdesk::crypto::BigInt;
+        QCOMPARE(BigInt::sqrtModPrime(BigInt(2), BigInt(7)), std::optional<BigInt>(BigInt(3)));
+        QCOMPARE(BigInt::sqrtModPrime(BigInt(0), BigInt(7)), std::optional<BigInt>(BigInt(0)));
+        QVERIFY(!BigInt::sqrtModPrime(BigInt(3), BigInt(7))); // 3 is not a square mod 7
+        QVERIFY(BigInt::isQuadResidue(BigInt(14), BigInt(7)));
+        QVERIFY(!BigInt::isQuadResidue(BigInt(5), BigInt(7)));
+        // p ≡ 1 (mod 8) exercises the Tonelli-Shanks loop: 2^255-19 ≡ 5 (mod 8), the STARK
+        // prime has 2^192 | p - 1.
+        const BigInt stark = BigInt::fromFelt(-Felt::one()) + BigInt(1);
+        const BigInt x = *BigInt::parse("123456789012345678901234567890");
+        const auto root = BigInt::sqrtModPrime(x * x, stark);
+        QVERIFY(root.has_value());
+        QCOMPARE((*root * *root).mod(stark), (x * x).mod(stark));
+        QVERIFY(*root <= stark - *root);
+        const BigInt ed = BigInt::powerOfTwo(255) - BigInt(19);
+        QCOMPARE((BigInt::sqrtModPrime(BigInt(4), ed)), std::optional<BigInt>(BigInt(2)));
+        // A composite modulus (561 is a Carmichael number) ends with no root or a true one.
+        for (int n = 1; n < 600; ++n) {
+            if (const auto r = BigInt::sqrtModPrime(BigInt(n), BigInt(561))) {
+                QCOMPARE((*r * *r).mod(BigInt(561)), BigInt(n).mod(BigInt(561)));
+            }
+        }
+        QVERIFY(!BigInt::sqrtModPrime(BigInt(4), BigInt(0)));
     }
 
     void pedersenPublishedVectors() {

@@ -10,7 +10,7 @@ IV = [
 
 def blake2s_compress(h, t0, t1, f0, f1, message):
     """The BLAKE2s compression function: the new 8-word state."""
-    return _proofdesk_vm.blake2s_compress(list(h), list(message), t0, t1, f0, f1)
+    return _proofdesk_vm.blake2s_compress(list(h), list(message), [t0, t1, f0, f1])
 
 
 def compute_blake2s_func(segments, output_ptr):
