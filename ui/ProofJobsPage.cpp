@@ -69,6 +69,18 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     layout->addWidget(pageTitle(tr("Proof jobs")));
     m_banner = errorBanner(QStringLiteral("errorBannerLabel"));
     layout->addWidget(m_banner);
+    m_submitWithPython = new QPushButton(tr("Submit with Python hints"));
+    m_submitWithPython->setObjectName(QStringLiteral("submitWithPythonHintsPushButton"));
+    m_submitWithPython->setToolTip(
+        tr("Sends the refused submission again with cairoVm=python: the server runs the hints "
+           "that have no native implementation as Python, in its sandbox"));
+    m_submitWithPython->setVisible(false);
+    layout->addWidget(m_submitWithPython, 0, Qt::AlignLeft);
+    connect(m_submitWithPython, &QPushButton::clicked, this, [this] {
+        if (m_refusedForHints) {
+            send(*m_refusedForHints, m_submitWithPython, {});
+        }
+    });
 
     auto* columns = new QSplitter;
     auto* formScroll = new QScrollArea;
@@ -257,6 +269,13 @@ QWidget* ProofJobsPage::buildDetail() {
     m_resubmit->setToolTip(tr("Sends the same submission again as a new query"));
     m_resubmit->setVisible(false);
     titleRow->addWidget(m_resubmit);
+    m_resubmitWithPython = new QPushButton(tr("Submit again with Python hints"));
+    m_resubmitWithPython->setObjectName(QStringLiteral("resubmitWithPythonHintsPushButton"));
+    m_resubmitWithPython->setToolTip(
+        tr("A hint of this program has no native implementation: sends the submission again "
+           "with cairoVm=python, so the server runs it as Python"));
+    m_resubmitWithPython->setVisible(false);
+    titleRow->addWidget(m_resubmitWithPython);
     layout->addLayout(titleRow);
     m_timeline = new QLabel;
     m_timeline->setObjectName(QStringLiteral("stepsTimelineLabel"));
@@ -331,6 +350,15 @@ QWidget* ProofJobsPage::buildDetail() {
     connect(m_localVerifier, &client::ProofFileVerifier::verified, this,
             &ProofJobsPage::showLocalVerdict);
     connect(m_resubmit, &QPushButton::clicked, this, &ProofJobsPage::resubmitSelected);
+    connect(m_resubmitWithPython, &QPushButton::clicked, this, [this] {
+        const auto found = m_submitted.constFind(currentQueryId());
+        if (found == m_submitted.constEnd()) {
+            return;
+        }
+        if (const auto python = client::withPythonHints(*found)) {
+            send(*python, m_resubmitWithPython, {});
+        }
+    });
     connect(m_artifacts, &QListWidget::itemDoubleClicked, this,
             &ProofJobsPage::downloadSelectedArtifact);
     connect(m_download, &QPushButton::clicked, this, &ProofJobsPage::downloadSelectedArtifact);
@@ -562,9 +590,19 @@ void ProofJobsPage::send(const client::Submission& submission, QPushButton* butt
         button->setEnabled(true);
         if (auto* failure = std::get_if<client::ApiError>(&result)) {
             showBanner(m_banner, tr("The submission was refused: %1").arg(failure->message()));
+            if (failure->code.startsWith(QLatin1String("CAIRO_VM_PYTHON_"))) {
+                m_pythonHintsRefused = true; // turned off or unavailable on this server
+            }
+            m_refusedForHints = m_pythonHintsRefused || !client::needsPythonHints(failure->code)
+                                    ? std::nullopt
+                                    : client::withPythonHints(submission);
+            m_submitWithPython->setVisible(m_refusedForHints.has_value());
+            showSelected();
             return;
         }
         showBanner(m_banner, {});
+        m_refusedForHints.reset();
+        m_submitWithPython->setVisible(false);
         const QString id = std::get<QString>(result);
         m_submitted.insert(id, submission);
         m_watched.insert(id);
@@ -624,6 +662,11 @@ void ProofJobsPage::showSelected() {
                query->errorReason ? QString::fromStdString(*query->errorReason) : QString());
     m_copyCurl->setEnabled(m_submitted.contains(id));
     m_resubmit->setVisible(query->status == "FAILED" && m_submitted.contains(id));
+    m_resubmitWithPython->setVisible(
+        query->status == "FAILED" && m_submitted.contains(id) && !m_pythonHintsRefused &&
+        query->errorReason &&
+        client::needsPythonHints(QString::fromStdString(*query->errorReason)) &&
+        client::withPythonHints(m_submitted.value(id)).has_value());
     showProgress(*query);
     m_detail->setPlainText(QString::fromStdString(api::toJson(*query).dump(2)));
     if (m_artifactsFor != id || (isTerminal(query->status) && m_artifacts->count() == 0)) {
@@ -641,6 +684,7 @@ void ProofJobsPage::clearDetail() {
     showBanner(m_errorReason, {});
     m_copyCurl->setEnabled(false);
     m_resubmit->setVisible(false);
+    m_resubmitWithPython->setVisible(false);
     m_detail->clear();
     m_artifactsFor.clear();
     m_artifacts->clear();

@@ -129,8 +129,14 @@ private:
     QPushButton* m_download;
     QPushButton* m_verifyArtifact; // verifies a proof artifact here, with our own verifier
     QPushButton* m_resubmit;       // submits a failed query of this session again
-    QProgressBar* m_progress;      // the prover's phase and fraction while proving
-    QLabel* m_proofInfo;           // how the proof was made (metadata.json "proof")
+    // Offers cairoVm=python for a hint without a native implementation: below the banner for a
+    // submission refused for it, beside "Submit again" for a failed query of this session.
+    QPushButton* m_submitWithPython;
+    QPushButton* m_resubmitWithPython;
+    std::optional<client::Submission> m_refusedForHints;
+    bool m_pythonHintsRefused = false; // the server turned cairoVm=python down
+    QProgressBar* m_progress;          // the prover's phase and fraction while proving
+    QLabel* m_proofInfo;               // how the proof was made (metadata.json "proof")
     client::ProofFileVerifier* m_localVerifier;
     std::unique_ptr<QTemporaryDir> m_downloads; // proof artifacts fetched for verification
     QString m_verifyingFor;                     // the query whose artifact is being verified

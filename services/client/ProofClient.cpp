@@ -129,6 +129,25 @@ Submission toSubmission(const V1Form& form) {
     return submission;
 }
 
+bool needsPythonHints(const QString& error) {
+    return error.contains(QLatin1String("no native implementation")) ||
+           error.contains(QLatin1String("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON"));
+}
+
+std::optional<Submission> withPythonHints(const Submission& submission) {
+    Submission python = submission;
+    for (auto& [name, value] : python.textParts) {
+        if (name == QLatin1String("cairoVm")) {
+            if (value == QLatin1String("python")) {
+                return std::nullopt;
+            }
+            value = QStringLiteral("python");
+            return python;
+        }
+    }
+    return std::nullopt;
+}
+
 QString curlCommand(const QUrl& baseUrl, const Submission& submission, const QString& apiKey) {
     QUrl url = baseUrl;
     QString base = url.path();

@@ -62,6 +62,13 @@ struct V1Form {
 };
 Submission toSubmission(const V1Form& form);
 
+// Whether an error (a failed query's errorReason, a refusal's detail) says the program has a hint
+// without a native implementation, which cairoVm=python would run as Python.
+bool needsPythonHints(const QString& error);
+// The same submission asking for cairoVm=python; nullopt when its route takes no cairoVm or it
+// already asks for python.
+std::optional<Submission> withPythonHints(const Submission& submission);
+
 // The request as a shell command (POSIX quoting); the key goes where the spec carries it: the
 // api-key header on unversioned routes, the apiKey query parameter on /v1 routes.
 QString curlCommand(const QUrl& baseUrl, const Submission& submission, const QString& apiKey);

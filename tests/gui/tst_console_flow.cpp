@@ -157,11 +157,51 @@ private slots:
         click(&window, "submitPushButton");
         QTRY_VERIFY_WITH_TIMEOUT(
             banner->text().contains(QStringLiteral("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON")), 10000);
-        cairoVm->setCurrentIndex(cairoVm->findData(QStringLiteral("python")));
-        click(&window, "submitPushButton");
+        // The console offers the Python engine for the refused submission.
+        auto* submitWithPython = child<QPushButton>(&window, "submitWithPythonHintsPushButton");
+        QVERIFY(submitWithPython->isVisible());
+        click(&window, "submitWithPythonHintsPushButton");
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 3, 30000);
         QCOMPARE(finished.last().at(1).toString(), QStringLiteral("DONE"));
+        QVERIFY(!submitWithPython->isVisible());
+        QVERIFY(!banner->isVisible());
         child<QLineEdit>(&window, "inputPathLineEdit")->clear();
+
+        // --- A hint without a native implementation reached while running: the query fails
+        // naming it, and "Submit again with Python hints" runs it as Python.
+        QTemporaryDir programs;
+        const QString ownHint = programs.filePath(QStringLiteral("own_hint.json"));
+        {
+            nlohmann::json program = test::Asm::writesOutput(9).program({"output"});
+            program["hints"] = {{"0",
+                                 {{{"code", "squares = [i * i for i in range(4)]"},
+                                   {"accessible_scopes", {"__main__", "__main__.main"}},
+                                   {"flow_tracking_data",
+                                    {{"ap_tracking", {{"group", 0}, {"offset", 0}}},
+                                     {"reference_ids", nlohmann::json::object()}}}}}}};
+            QFile file(ownHint);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(program.dump()));
+        }
+        cairoVm->setCurrentIndex(cairoVm->findData(QStringLiteral("rust")));
+        child<QLineEdit>(&window, "programPathLineEdit")->setText(ownHint);
+        click(&window, "submitPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 4, 30000);
+        QCOMPARE(finished.last().at(1).toString(), QStringLiteral("FAILED"));
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            if (table->model()->index(row, models::ProofQueryModel::StatusColumn).data() ==
+                QStringLiteral("FAILED")) {
+                table->selectRow(row);
+            }
+        }
+        QTRY_VERIFY(child<QLabel>(&window, "errorReasonLabel")
+                        ->text()
+                        .contains(QStringLiteral("no native implementation")));
+        auto* resubmitWithPython = child<QPushButton>(&window, "resubmitWithPythonHintsPushButton");
+        QTRY_VERIFY(resubmitWithPython->isVisible());
+        click(&window, "resubmitWithPythonHintsPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 5, 30000);
+        QCOMPARE(finished.last().at(1).toString(), QStringLiteral("DONE"));
 
         // --- Bad uploads: refused before sending, and refused by the server, both in the banner.
         QTemporaryDir dir;

@@ -152,6 +152,31 @@ private slots:
         QVERIFY(std::holds_alternative<QString>(*submitted));
     }
 
+    // The console's offer to run a program's hints as Python: which errors call for it, and the
+    // submission it sends.
+    void pythonHintsAreOfferedForHintsWithoutANativeImplementation() {
+        QVERIFY(client::needsPythonHints(
+            QStringLiteral("unknown hint at pc 0 (no native implementation; run with "
+                           "cairoVm=python to run it as Python):\nx = 1")));
+        QVERIFY(client::needsPythonHints(QStringLiteral("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON")));
+        QVERIFY(!client::needsPythonHints(QStringLiteral("INVALID_PROGRAM_FILE")));
+
+        client::CoreQueryForm form;
+        form.programFilePath = QStringLiteral("program.json");
+        const client::Submission rust = client::toSubmission(form);
+        const auto python = client::withPythonHints(rust);
+        QVERIFY(python.has_value());
+        QCOMPARE(python->route, rust.route);
+        QCOMPARE(python->fileParts, rust.fileParts);
+        QVERIFY(python->textParts.contains({QStringLiteral("cairoVm"), QStringLiteral("python")}));
+        QVERIFY(!python->textParts.contains({QStringLiteral("cairoVm"), QStringLiteral("rust")}));
+        QCOMPARE(python->textParts.size(), rust.textParts.size());
+        QVERIFY(!client::withPythonHints(*python)); // already Python
+        client::V1Form v1;
+        v1.programFilePath = QStringLiteral("program.json");
+        QVERIFY(!client::withPythonHints(client::toSubmission(v1))); // no cairoVm on /v1
+    }
+
     void failuresBecomeApiErrors() {
         TestServer server;
         QNetworkAccessManager network;
