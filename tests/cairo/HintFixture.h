@@ -32,6 +32,8 @@ struct Fixture {
     std::vector<std::unique_ptr<BuiltinRunner>> builtins;
     Relocatable frame;
     std::map<std::string, int> offsets;
+    nlohmann::json programJson; // the program's identifiers and references, for programs of ours
+    int frameSize = 0;          // cells from fp the names take
 
     // `types` gives some names a struct type laid out at their cell: "BigInt3" (d0, d1, d2),
     // "BigInt5" (d0..d4), "EcPoint" (x and y, each a BigInt3), "StarkPoint" (felts x, y),
@@ -127,6 +129,8 @@ struct Fixture {
             offset += size;
         }
         program = Program::fromJson(json);
+        programJson = json;
+        frameSize = offset;
         spec.accessibleScopes = {"__main__"};
         memory.addSegment();
         frame = memory.addSegment();

@@ -7,6 +7,9 @@
 // (p ± 1) / 2, 2^64, 2^127, 2^128 - 1, 2^128, 2^250, 2^251, values that read as negative.
 
 #include "HintFixture.h"
+#include "TestPrograms.h"
+
+#include "cairo/Runner.h"
 
 #include <functional>
 #include <optional>
@@ -22,6 +25,7 @@ using proofdesk::crypto::BigInt;
 namespace {
 
 constexpr int kStatesPerHint = 48;
+constexpr int kProgramStatesPerHint = 8; // the same states, run as whole programs
 
 // How a generated value is drawn.
 enum class Draw {
@@ -200,6 +204,74 @@ std::string describe(const Value& value) {
     return value.isFelt() ? value.felt().toHex() : value.address().toString();
 }
 
+// Every written cell outside segment 0 (the program).
+std::map<std::string, std::string> cellsOf(const Memory& memory) {
+    std::map<std::string, std::string> out;
+    for (std::size_t segment = 1; segment < memory.segmentCount(); ++segment) {
+        const auto& cells = memory.segmentCells(static_cast<std::int64_t>(segment));
+        for (std::size_t offset = 0; offset < cells.size(); ++offset) {
+            if (cells[offset].isSet()) {
+                out[std::to_string(segment) + ":" + std::to_string(offset)] =
+                    describe(cells[offset].value());
+            }
+        }
+    }
+    return out;
+}
+
+// The case as a compiled program of our own, run by the CairoRunner: main reserves the frame,
+// writes the state's input cells (`[fp + i] = value`), runs the hints before its next
+// instruction (`ap += 0`), and returns. The hints find their ids through the program's
+// reference manager, as in any compiled program.
+Outcome runAsProgram(const HintCase& hint, HintExecution execution, std::uint64_t seed) {
+    Fixture f(hint.names, {}, hint.types, hint.constants);
+    StateGenerator random(seed);
+    writeInputs(f, hint, random);
+    Asm code;
+    code.word(0x40780017fff7fffULL).word(static_cast<std::uint64_t>(f.frameSize + 1)); // ap += n
+    const auto& frameCells = f.memory.segmentCells(f.frame.segment);
+    for (std::size_t i = 0; i < frameCells.size(); ++i) {
+        if (frameCells[i].isSet()) { // [fp + i] = value
+            code.word(
+                Asm::encode(static_cast<int>(i), -1, 1, (1u << 14) | (1u << 2) | (1u << 1) | 1u));
+            code.words.push_back(frameCells[i].value().felt().toHex());
+        }
+    }
+    const std::size_t hintPc = code.words.size();
+    code.word(0x40780017fff7fffULL).word(0).ret(); // ap += 0; ret
+    nlohmann::json program = code.program();
+    program["identifiers"] = f.programJson["identifiers"];
+    program["reference_manager"] = f.programJson["reference_manager"];
+    nlohmann::json referenceIds = nlohmann::json::object();
+    for (const auto& [name, id] : f.spec.referenceIds) {
+        referenceIds[name] = id;
+    }
+    nlohmann::json hints = nlohmann::json::array();
+    std::vector<std::string> codes = hint.before;
+    codes.push_back(hint.code);
+    for (const std::string& text : codes) {
+        hints.push_back(
+            {{"code", text},
+             {"accessible_scopes", {"__main__", "__main__.main"}},
+             {"flow_tracking_data",
+              {{"ap_tracking", {{"group", 0}, {"offset", 0}}}, {"reference_ids", referenceIds}}}});
+    }
+    program["hints"] = {{std::to_string(hintPc), hints}};
+    Outcome outcome;
+    try {
+        const Program parsed = Program::fromJson(program);
+        RunOptions options;
+        options.hints.execution = execution;
+        options.hints.pythonTimeLimit = std::chrono::seconds(20);
+        CairoRunner runner(parsed, options);
+        runner.run();
+        outcome.cells = cellsOf(runner.memory());
+    } catch (const std::exception& error) {
+        outcome.error = error.what();
+    }
+    return outcome;
+}
+
 Outcome runOnce(const HintCase& hint, HintExecution execution, std::uint64_t seed) {
     Fixture::execution = execution;
     Fixture f(hint.names, {}, hint.types, hint.constants);
@@ -218,15 +290,7 @@ Outcome runOnce(const HintCase& hint, HintExecution execution, std::uint64_t see
         outcome.error = error.what();
         return outcome;
     }
-    for (std::size_t segment = 0; segment < f.memory.segmentCount(); ++segment) {
-        const auto& cells = f.memory.segmentCells(static_cast<std::int64_t>(segment));
-        for (std::size_t offset = 0; offset < cells.size(); ++offset) {
-            if (cells[offset].isSet() && segment != 0) { // segment 0: the program
-                outcome.cells[std::to_string(segment) + ":" + std::to_string(offset)] =
-                    describe(cells[offset].value());
-            }
-        }
-    }
+    outcome.cells = cellsOf(f.memory);
     for (const std::string& name : hint.scopeOutputs) {
         outcome.scope[name] = f.scopeValue(name).toDecimal();
     }
@@ -463,6 +527,34 @@ private slots:
         // Generated states that always fail would test nothing but the error path.
         QVERIFY2(succeeded >= hint.minSucceeded,
                  qPrintable(QStringLiteral("only %1 states ran without an error").arg(succeeded)));
+    }
+
+    // Each case as a program of our own run end to end by the runner, natively (cairoVm=rust)
+    // and with every hint as Python: the same memory, or an error in both.
+    void casesRunAsProgramsAgree_data() { nativeAndPythonAgree_data(); }
+    void casesRunAsProgramsAgree() {
+        QFETCH(int, index);
+        const HintCase hint = cases()[static_cast<std::size_t>(index)];
+        if (hint.setUp) {
+            QSKIP("the case reads arrays behind pointers, which the program does not build");
+        }
+        int succeeded = 0;
+        int failures = 0;
+        for (int state = 0; state < kProgramStatesPerHint; ++state) {
+            const std::uint64_t seed = 1000003ULL * static_cast<std::uint64_t>(index + 1) +
+                                       static_cast<std::uint64_t>(state);
+            const Outcome native = runAsProgram(hint, HintExecution::NativeOnly, seed);
+            const Outcome python = runAsProgram(hint, HintExecution::PythonOnly, seed);
+            const std::string diff = differences(native, python);
+            if (!diff.empty()) {
+                ++failures;
+                qWarning("state %d (seed %llu) differs:\n%s", state,
+                         static_cast<unsigned long long>(seed), diff.c_str());
+            }
+            succeeded += native.error ? 0 : 1;
+        }
+        QCOMPARE(failures, 0);
+        QVERIFY2(hint.minSucceeded == 0 || succeeded > 0, "no state ran to the end");
     }
 
     // Every native hint simple enough to derive its states from its text alone.
