@@ -998,6 +998,60 @@ std::vector<HintCase> cases() {
              f.set("set_end_ptr", f.memory.get(f.frame + f.offsets.at("set_ptr")).address() +
                                       static_cast<std::int64_t>(size * count));
          }},
+        {"usort",
+         nativeHint({"positions_dict = defaultdict(list)"}),
+         {"input", "input_len", "output", "output_len", "multiplicities"},
+         {},
+         {},
+         {},
+         {},
+         {"vm_enter_scope(dict(__usort_max_size = globals().get('__usort_max_size')))"},
+         [array](Fixture& f, StateGenerator& random) {
+             const std::uint64_t count = random.below(9);
+             f.set("input_len", Felt::fromU64(count));
+             array(f, random, "input", count, random.below(2) ? Draw::Small : Draw::Felt);
+         }},
+        // --- sha256 ---
+        {"sha256 compression from the IV",
+         nativeHint({"new_state = sha2_compress_function(IV, w)"}),
+         {"sha256_start", "output"},
+         {},
+         {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"}},
+         {},
+         {},
+         {},
+         [array](Fixture& f, StateGenerator& random) {
+             array(f, random, "sha256_start", 16, Draw::Word32);
+             array(f, random, "output", 0, Draw::Word32);
+         },
+         kStatesPerHint / 8},
+        {"sha256 compression from a state",
+         nativeHint({"sha2_compress_function(memory.get_range(ids.state"}),
+         {"sha256_start", "state", "output"},
+         {},
+         {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"}, {"SHA256_STATE_SIZE_FELTS", "8"}},
+         {},
+         {},
+         {},
+         [array](Fixture& f, StateGenerator& random) {
+             array(f, random, "sha256_start", 16, Draw::Word32);
+             array(f, random, "state", 8, Draw::Word32);
+             array(f, random, "output", 0, Draw::Word32);
+         },
+         kStatesPerHint / 8},
+        {"sha256 finalize",
+         nativeHint({"segments.write_arg(ids.sha256_ptr_end, padding)"}),
+         {"sha256_ptr_end"},
+         {},
+         {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"},
+          {"SHA256_STATE_SIZE_FELTS", "8"},
+          {"BLOCK_SIZE", "3"}},
+         {},
+         {},
+         {},
+         [array](Fixture& f, StateGenerator& random) {
+             array(f, random, "sha256_ptr_end", 0, Draw::Word32);
+         }},
         // --- blake2s ---
         {"blake2s one-block message",
          nativeHint({"t0=ids.n_bytes"}),

@@ -25,9 +25,20 @@ def _rotr(x, n):
     return ((x >> n) | (x << (32 - n))) & _MASK
 
 
+def _words(values, count, what):
+    """The values as 32-bit words; a wider one is refused, as the native hints refuse it."""
+    values = list(values)
+    if len(values) != count:
+        raise ValueError(f"{what} takes {count} words, got {len(values)}")
+    for value in values:
+        if not 0 <= value <= _MASK:
+            raise ValueError(f"sha256 {what} word {hex(value)} exceeds 32 bits")
+    return values
+
+
 def compute_message_schedule(message):
     """The 64-word schedule of a 16-word block."""
-    w = list(message)
+    w = _words(message, 16, "message")
     for i in range(16, 64):
         s0 = _rotr(w[i - 15], 7) ^ _rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
         s1 = _rotr(w[i - 2], 17) ^ _rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
@@ -37,6 +48,7 @@ def compute_message_schedule(message):
 
 def sha2_compress_function(state, w):
     """One SHA-256 compression of the 8-word state with a 64-word schedule."""
+    state = _words(state, 8, "state")
     a, b, c, d, e, f, g, h = state
     for i in range(64):
         s1 = _rotr(e, 6) ^ _rotr(e, 11) ^ _rotr(e, 25)
