@@ -1,7 +1,5 @@
 #include "HintProcessor.h"
 
-#include "PythonHints.h"
-
 #include <regex>
 
 namespace proofdesk::cairo {
@@ -268,11 +266,16 @@ HintProcessor::CompiledHint HintProcessor::compile(const Program& program, const
         }
     }
     if (!hint.native && m_options.execution != HintExecution::NativeOnly) {
-        if (!m_python) {
-            m_python = std::make_unique<PythonHintEngine>(
-                m_programInput, *m_builtins, m_options.pythonTimeLimit, m_options.programInputText);
+        if (!m_fallback) {
+            if (!m_options.fallbackEngine) {
+                throw VmError("hints without a native implementation cannot run here: no "
+                              "fallback hint engine was given");
+            }
+            m_fallback = m_options.fallbackEngine(m_programInput, *m_builtins,
+                                                  m_options.pythonTimeLimit,
+                                                  m_options.programInputText);
         }
-        hint.python = m_python->compile(spec, pc);
+        hint.python = m_fallback->compile(spec, pc);
     }
     return hint;
 }
@@ -367,7 +370,7 @@ void HintProcessor::run(Vm& vm, const Relocatable& pc) {
             });
         context.setFileWritesAllowed(m_options.allowFileWrites);
         if (hint.python >= 0) {
-            m_python->run(context, hint.python, hint.programPc);
+            m_fallback->run(context, hint.python, hint.programPc);
             continue;
         }
         try {

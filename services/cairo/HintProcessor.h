@@ -17,7 +17,6 @@
 namespace proofdesk::cairo {
 
 class HintContext;
-class PythonHintEngine;
 using HintFn = std::function<void(HintContext&)>;
 
 // One native hint: the code text cairo-lang's compiler emits, and the function doing what it says.
@@ -150,6 +149,24 @@ private:
     bool m_fileWritesAllowed = true;
 };
 
+// Runs the hints that have no native implementation: the embedded Python engine
+// (PythonHints.h) implements it, and the runner hands it to the processor, so this module does
+// not depend on the Python one.
+class FallbackHintEngine {
+public:
+    virtual ~FallbackHintEngine() = default;
+    // Compiles a hint's code once, returning its index; throws VmError if it does not compile.
+    virtual int compile(const HintSpec& spec, std::uint64_t pc) = 0;
+    // Runs a compiled hint; throws VmError when it fails.
+    virtual void run(HintContext& context, int index, std::uint64_t pc) = 0;
+};
+
+// Makes one run's fallback engine: the run's program input (as JSON and as the file's text),
+// its builtins, and the time the run may spend in fallback hints.
+using FallbackHintEngineFactory = std::function<std::unique_ptr<FallbackHintEngine>(
+    const nlohmann::json& programInput, const std::vector<std::unique_ptr<BuiltinRunner>>& builtins,
+    std::chrono::milliseconds timeLimit, const std::string& programInputText)>;
+
 // Where hints without a native implementation go (the spec's cairoVm: rust = NativeOnly,
 // python = NativeThenPython). PythonOnly runs every hint as Python, to check the Python path
 // against the native one.
@@ -161,6 +178,8 @@ struct HintOptions {
     bool allowFileWrites = true; // e.g. the bootloader's fact_topologies_path; off on a server
     // The program input file's text, for Python hints (integers beyond 64 bits stay ints).
     std::string programInputText;
+    // The engine of the hints without a native implementation (the runner's default: Python).
+    FallbackHintEngineFactory fallbackEngine;
 };
 
 // Compiles a program's hints against the registry and runs them before their instructions.
@@ -184,7 +203,7 @@ private:
         std::uint64_t programPc = 0; // the hint's pc in its program
         const HintSpec* spec = nullptr;
         const HintFn* native = nullptr;
-        int python = -1; // index in m_python, when the hint runs as Python
+        int python = -1; // index in m_fallback, when the hint runs as Python
     };
     const HintFn* programInputHint(const std::string& code);
     CompiledHint compile(const Program& program, const HintSpec& spec, std::uint64_t pc);
@@ -195,7 +214,7 @@ private:
     std::deque<HintFn> m_patternHints;
     ExecutionScopes m_scopes;
     const std::vector<std::unique_ptr<BuiltinRunner>>* m_builtins = nullptr;
-    std::unique_ptr<PythonHintEngine> m_python;
+    std::unique_ptr<FallbackHintEngine> m_fallback;
     std::map<std::uint64_t, std::vector<CompiledHint>> m_compiled; // by packed pc
     std::vector<std::shared_ptr<const Program>> m_loadedPrograms;
 };

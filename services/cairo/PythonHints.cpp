@@ -622,6 +622,15 @@ PythonHintEngine::PythonHintEngine(const nlohmann::json& programInput,
     }
 }
 
+FallbackHintEngineFactory PythonHintEngine::factory() {
+    return [](const nlohmann::json& programInput,
+              const std::vector<std::unique_ptr<BuiltinRunner>>& builtins,
+              std::chrono::milliseconds timeLimit, const std::string& programInputText) {
+        return std::make_unique<PythonHintEngine>(programInput, builtins, timeLimit,
+                                                  programInputText);
+    };
+}
+
 PythonHintEngine::~PythonHintEngine() {
     if (m_state->session) {
         Gil gil;

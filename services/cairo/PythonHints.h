@@ -7,6 +7,7 @@
 // program_input, builtin runners) and can import the helper modules Proofdesk ships
 // (resources/python: starkware.* helpers written from their documented behaviour).
 
+#include "HintProcessor.h"
 #include "Program.h"
 
 #include <nlohmann/json.hpp>
@@ -19,14 +20,11 @@
 
 namespace proofdesk::cairo {
 
-class BuiltinRunner;
-class HintContext;
-
 // Whether the embedded interpreter is running (starting it on first use); if not, why.
 bool pythonHintsAvailable(std::string* why = nullptr);
 
 // One run's Python hints: their compiled code and the run's scope dictionaries.
-class PythonHintEngine {
+class PythonHintEngine : public FallbackHintEngine {
 public:
     // `timeLimit` bounds the total time the run may spend in Python hints. `programInputText`,
     // when given, is the input file as written: Python reads it again, so integers of any size
@@ -34,15 +32,18 @@ public:
     PythonHintEngine(const nlohmann::json& programInput,
                      const std::vector<std::unique_ptr<BuiltinRunner>>& builtins,
                      std::chrono::milliseconds timeLimit, const std::string& programInputText = {});
-    ~PythonHintEngine();
+    ~PythonHintEngine() override;
     PythonHintEngine(const PythonHintEngine&) = delete;
     PythonHintEngine& operator=(const PythonHintEngine&) = delete;
 
     // Compiles a hint's code once; throws VmError (with Python's message) if it does not compile.
-    int compile(const HintSpec& spec, std::uint64_t pc);
+    int compile(const HintSpec& spec, std::uint64_t pc) override;
     // Runs a compiled hint; throws VmError with the hint's Python traceback if it raises, or when
     // the run's time for Python hints is used up.
-    void run(HintContext& context, int index, std::uint64_t pc);
+    void run(HintContext& context, int index, std::uint64_t pc) override;
+
+    // The factory the runner gives its hint processor.
+    static FallbackHintEngineFactory factory();
 
 private:
     struct State;

@@ -1,6 +1,7 @@
 #include "Runner.h"
 
 #include "HintProcessor.h"
+#include "PythonHints.h"
 
 #include <algorithm>
 #include <sstream>
@@ -135,7 +136,11 @@ void CairoRunner::initialize() {
     for (auto& builtin : m_builtins) {
         m_vm->addBuiltin(builtin.get());
     }
-    m_hints = std::make_unique<HintProcessor>(m_program, m_options.programInput, m_options.hints);
+    HintOptions hints = m_options.hints;
+    if (!hints.fallbackEngine) {
+        hints.fallbackEngine = PythonHintEngine::factory(); // cairoVm=python runs them as Python
+    }
+    m_hints = std::make_unique<HintProcessor>(m_program, m_options.programInput, std::move(hints));
     m_hints->attach(*m_vm, m_builtins);
 }
 
