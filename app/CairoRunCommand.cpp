@@ -1,10 +1,10 @@
 #include "Commands.h"
 #include "core/BoundedJson.h"
 
-#include "cairo/CairoPie.h"
-#include "cairo/ExactJson.h"
-#include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
+#include "cairo/outputs/CairoPie.h"
+#include "cairo/vm/ExactJson.h"
+#include "cairo/vm/ProgramHash.h"
 
 #include <cstring>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "Commands.h"
 
-#include "cairo/ExactJson.h"
 #include "cairo/Runner.h"
+#include "cairo/vm/ExactJson.h"
 #include "core/BoundedJson.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/ProofJson.h"

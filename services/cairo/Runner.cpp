@@ -1,7 +1,7 @@
-#include "Runner.h"
+#include "cairo/Runner.h"
 
-#include "HintProcessor.h"
-#include "PythonHints.h"
+#include "cairo/hints/HintProcessor.h"
+#include "cairo/python/PythonHints.h"
 
 #include <algorithm>
 #include <sstream>

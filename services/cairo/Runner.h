@@ -1,10 +1,10 @@
 #pragma once
 
-#include "Builtins.h"
-#include "HintProcessor.h"
-#include "Layout.h"
-#include "Program.h"
-#include "Vm.h"
+#include "cairo/hints/HintProcessor.h"
+#include "cairo/vm/Builtins.h"
+#include "cairo/vm/Layout.h"
+#include "cairo/vm/Program.h"
+#include "cairo/vm/Vm.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,8 +5,8 @@
 #include "ProofService.h"
 
 #include "ProofInternal.h"
-#include "cairo/FactHashes.h"
-#include "cairo/Layout.h"
+#include "cairo/outputs/FactHashes.h"
+#include "cairo/vm/Layout.h"
 #include "core/BoundedJson.h"
 #include "core/ServiceError.h"
 

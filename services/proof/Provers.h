@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cairo/HintProcessor.h"
+#include "cairo/hints/HintProcessor.h"
 #include "core/JobEngine.h"
 #include "sandbox/Confinement.h"
 

@@ -1,8 +1,8 @@
 #include "Submission.h"
 
 #include "api/Identifiers.h"
-#include "cairo/Layout.h"
-#include "cairo/PythonHints.h"
+#include "cairo/python/PythonHints.h"
+#include "cairo/vm/Layout.h"
 #include "core/ServiceError.h"
 
 #include <QString>

@@ -4,10 +4,10 @@
 //   build-rel/tests/sandbox_bench [--runs N]
 // The last lines are `name value` pairs for tests/bench/run.sh.
 
-#include "cairo/CairoPie.h"
-#include "cairo/Program.h"
-#include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
+#include "cairo/outputs/CairoPie.h"
+#include "cairo/vm/Program.h"
+#include "cairo/vm/ProgramHash.h"
 #include "proof/Provers.h"
 #include "proof/SandboxedWork.h"
 

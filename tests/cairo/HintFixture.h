@@ -4,9 +4,9 @@
 // and a DictAccess struct and optional constants), memory set up by the test, and registered
 // native hints run one after another on one scope stack, as a Cairo function would run them.
 
-#include "cairo/HintProcessor.h"
-#include "cairo/PythonHints.h"
-#include "cairo/Vm.h"
+#include "cairo/hints/HintProcessor.h"
+#include "cairo/python/PythonHints.h"
+#include "cairo/vm/Vm.h"
 #include "crypto/BigInt.h"
 
 #include <QCoreApplication>

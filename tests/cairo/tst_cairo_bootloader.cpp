@@ -4,12 +4,12 @@
 // as tasks.
 
 #include "TestPrograms.h"
-#include "cairo/BootloaderInput.h"
-#include "cairo/ExactJson.h"
-#include "cairo/HintProcessor.h"
-#include "cairo/ProgramHash.h"
-#include "cairo/PythonHints.h"
 #include "cairo/Runner.h"
+#include "cairo/hints/BootloaderInput.h"
+#include "cairo/hints/HintProcessor.h"
+#include "cairo/python/PythonHints.h"
+#include "cairo/vm/ExactJson.h"
+#include "cairo/vm/ProgramHash.h"
 
 #include <QDir>
 #include <QFile>

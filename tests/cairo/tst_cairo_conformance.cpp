@@ -3,11 +3,11 @@
 // reference run is reproduced exactly (trace byte for byte, memory as an address -> value map,
 // AIR public and private input field by field), the bootloader's run included.
 
-#include "cairo/CairoPie.h"
-#include "cairo/ExactJson.h"
-#include "cairo/FactHashes.h"
-#include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
+#include "cairo/outputs/CairoPie.h"
+#include "cairo/outputs/FactHashes.h"
+#include "cairo/vm/ExactJson.h"
+#include "cairo/vm/ProgramHash.h"
 
 #include <QDir>
 #include <QFile>

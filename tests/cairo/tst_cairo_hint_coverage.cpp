@@ -2,7 +2,7 @@
 // ../shared/reference) has a native implementation, so cairoVm=rust runs any standard-library
 // Cairo 0 program. The StarkNet syscall hints are out of scope: they belong to contracts.
 
-#include "cairo/HintProcessor.h"
+#include "cairo/hints/HintProcessor.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,9 +6,9 @@
 
 #include "TestPrograms.h"
 
-#include "cairo/Layout.h"
-#include "cairo/ModBuiltin.h"
 #include "cairo/Runner.h"
+#include "cairo/vm/Layout.h"
+#include "cairo/vm/ModBuiltin.h"
 #include "crypto/BigInt.h"
 
 using namespace proofdesk;

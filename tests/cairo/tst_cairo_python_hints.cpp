@@ -5,9 +5,9 @@
 
 #include "TestPrograms.h"
 
-#include "cairo/ExactJson.h"
-#include "cairo/PythonHints.h"
 #include "cairo/Runner.h"
+#include "cairo/python/PythonHints.h"
+#include "cairo/vm/ExactJson.h"
 
 #include <QDir>
 #include <QElapsedTimer>

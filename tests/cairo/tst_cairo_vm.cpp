@@ -1,13 +1,13 @@
 #include "TestPrograms.h"
 
-#include "cairo/CairoPie.h"
-#include "cairo/FactHashes.h"
-#include "cairo/Instruction.h"
-#include "cairo/Layout.h"
-#include "cairo/Memory.h"
-#include "cairo/Program.h"
-#include "cairo/ProgramHash.h"
 #include "cairo/Runner.h"
+#include "cairo/outputs/CairoPie.h"
+#include "cairo/outputs/FactHashes.h"
+#include "cairo/vm/Instruction.h"
+#include "cairo/vm/Layout.h"
+#include "cairo/vm/Memory.h"
+#include "cairo/vm/Program.h"
+#include "cairo/vm/ProgramHash.h"
 
 #include <QTest>
 

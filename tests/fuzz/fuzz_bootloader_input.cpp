@@ -2,8 +2,8 @@
 // it loads and the packed outputs it nests. Any input must end in a value or a VmError, never a
 // crash or a hang.
 
-#include "cairo/BootloaderInput.h"
-#include "cairo/ExactJson.h"
+#include "cairo/hints/BootloaderInput.h"
+#include "cairo/vm/ExactJson.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // libFuzzer target: the compiled-program loader, and a bounded run of whatever it accepts.
 // Any input must end in a value or a ProgramError / VmError, never a crash or a hang.
 
-#include "cairo/Program.h"
 #include "cairo/Runner.h"
+#include "cairo/vm/Program.h"
 
 #include <cstddef>
 #include <cstdint>

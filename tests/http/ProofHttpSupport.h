@@ -8,8 +8,8 @@
 #include "TestTiming.h"
 
 #include "auth/ApiKeyRegistry.h"
-#include "cairo/Program.h"
-#include "cairo/ProgramHash.h"
+#include "cairo/vm/Program.h"
+#include "cairo/vm/ProgramHash.h"
 #include "crypto/Hex.h"
 
 #include <QDeadlineTimer>

@@ -6,8 +6,8 @@
 #include "ProofHttpSupport.h"
 #include "ProofTestData.h"
 
-#include "cairo/CairoPie.h"
-#include "cairo/FactHashes.h"
+#include "cairo/outputs/CairoPie.h"
+#include "cairo/outputs/FactHashes.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
 

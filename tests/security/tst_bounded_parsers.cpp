@@ -1,9 +1,9 @@
 // Issue #18: every parser of outside input is bounded. Nesting, list sizes and expansion are
 // refused with a clear message before any recursive walk or large allocation.
 
-#include "cairo/CairoPie.h"
-#include "cairo/Memory.h"
-#include "cairo/References.h"
+#include "cairo/outputs/CairoPie.h"
+#include "cairo/vm/Memory.h"
+#include "cairo/vm/References.h"
 #include "core/BoundedJson.h"
 
 #include <zip.h>

@@ -1,6 +1,6 @@
 #include "PublicInput.h"
 
-#include "cairo/Layout.h"
+#include "cairo/vm/Layout.h"
 #include "commitment/Hashes.h"
 #include "verifier/Rejection.h"
 

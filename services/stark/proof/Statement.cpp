@@ -1,8 +1,8 @@
 #include "Statement.h"
 
 #include "air/Layout.h"
-#include "cairo/FactHashes.h"
-#include "cairo/ProgramHash.h"
+#include "cairo/outputs/FactHashes.h"
+#include "cairo/vm/ProgramHash.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
 #include "verifier/Rejection.h"

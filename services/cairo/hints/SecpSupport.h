@@ -1,0 +1,45 @@
+#pragma once
+
+// What the secp-style hints share (internal to services/cairo): the curves' constants, cairo-lang's
+// secp_utils.pack / split over 86-bit limbs, and hint locals kept as big integers in the scope.
+
+#include "cairo/hints/HintProcessor.h"
+
+#include "crypto/BigInt.h"
+
+#include <string>
+#include <vector>
+
+namespace proofdesk::cairo::secp {
+
+using crypto::BigInt;
+
+BigInt big(const char* text); // a constant written in the source
+
+const BigInt& secp256k1P(); // 2**256 - 2**32 - 977
+const BigInt& secp256k1N();
+const BigInt& secp256r1P(); // 2**256 - 2**224 + 2**192 + 2**96 - 1
+const BigInt& secp256r1N();
+const BigInt& secp256r1Alpha();
+const BigInt& ed25519P(); // 2**255 - 19
+const BigInt& starkPrime();
+const BigInt& base86();
+
+// cairo-lang math_utils.as_int(value, prime): the lift into (-prime/2, prime/2].
+BigInt asInt(const Felt& value, const BigInt& prime);
+// secp_utils.pack(ids.<path>, prime) over the limbs d0, d1, d2 (and more when given).
+BigInt pack(HintContext& ctx, const std::string& path, const BigInt& prime = starkPrime(),
+            int limbs = 3);
+
+// A hint local of the current scope (an earlier hint's `value`, `SECP_P`, ...).
+BigInt scopeBig(HintContext& ctx, const std::string& name);
+void setScope(HintContext& ctx, const std::string& name, const BigInt& value);
+
+// math_utils.div_mod(a, b, m), failing the hint when b has no inverse.
+BigInt divMod(HintContext& ctx, const BigInt& a, const BigInt& b, const BigInt& m);
+// math_utils.safe_div: x // y, asserting that y divides x.
+BigInt safeDiv(HintContext& ctx, const BigInt& x, const BigInt& y);
+// secp_utils.split: three limbs of BASE = 2**86; the value must fit.
+std::vector<Felt> split(HintContext& ctx, BigInt value);
+
+} // namespace proofdesk::cairo::secp

@@ -1,0 +1,472 @@
+#include "cairo/outputs/CairoPie.h"
+#include "core/BoundedJson.h"
+
+#include "cairo/vm/ExactJson.h"
+#include "cairo/vm/ProgramHash.h"
+
+#include <zip.h>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace proofdesk::cairo {
+namespace {
+
+constexpr std::uint64_t kOffsetBits = 47;
+
+[[noreturn]] void bad(const std::string& why) {
+    throw PieError("invalid Cairo PIE: " + why);
+}
+
+// memory.bin encodes an address as 2^(8n-1) + segment·2^47 + offset (n = field bytes).
+void putAddress(std::string& out, const Relocatable& address) {
+    const std::uint64_t packed = (1ULL << 63) |
+                                 (static_cast<std::uint64_t>(address.segment) << kOffsetBits) |
+                                 address.offset;
+    for (int i = 0; i < 8; ++i) {
+        out.push_back(static_cast<char>((packed >> (8 * i)) & 0xff));
+    }
+}
+
+void putValue(std::string& out, const Value& value) {
+    std::uint8_t bytes[32] = {};
+    if (value.isAddress()) {
+        const Relocatable& a = value.address();
+        const std::uint64_t low = (static_cast<std::uint64_t>(a.segment) << kOffsetBits) | a.offset;
+        for (int i = 0; i < 8; ++i) {
+            bytes[i] = static_cast<std::uint8_t>((low >> (8 * i)) & 0xff);
+        }
+        bytes[31] = 0x80;
+    } else {
+        value.felt().toBytesLE(bytes);
+    }
+    out.append(reinterpret_cast<const char*>(bytes), 32);
+}
+
+std::string numberList(const std::vector<Felt>& values) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        out += (i ? ", " : "") + values[i].toDecimal();
+    }
+    return out + "]";
+}
+
+std::string segmentJson(const CairoPie::Segment& segment) {
+    return "{\"index\": " + std::to_string(segment.index) +
+           ", \"size\": " + std::to_string(segment.size) + "}";
+}
+
+CairoPie::Segment readSegment(const nlohmann::json& json, const std::string& what) {
+    if (!json.is_object() || !json.contains("index") || !json.contains("size") ||
+        !json["index"].is_number_integer() || !json["size"].is_number_integer()) {
+        bad(what + " is not {index, size}");
+    }
+    return {json["index"].get<std::int64_t>(), json["size"].get<std::uint64_t>()};
+}
+
+Felt feltFromJson(const nlohmann::json& value, const std::string& what) {
+    std::optional<Felt> felt;
+    if (value.is_number_unsigned()) {
+        felt = Felt::fromU64(value.get<std::uint64_t>());
+    } else if (value.is_number_integer()) {
+        felt = Felt::fromI64(value.get<std::int64_t>());
+    } else if (value.is_string()) {
+        felt = Felt::parse(value.get<std::string>());
+    }
+    if (!felt) {
+        bad(what + " is not a field element");
+    }
+    return *felt;
+}
+
+struct ZipCloser {
+    void operator()(zip_t* archive) const { zip_discard(archive); }
+};
+
+// Largest entry we decompress: far above any real PIE, and a bound on what a hostile archive
+// (a lying size field, a zip bomb) can make us allocate.
+constexpr std::size_t kMaxEntryBytes = std::size_t{512} << 20;
+// All entries together, and how far one may expand beyond its compressed size (real PIEs stay
+// far below 100x; deflate's worst case is about 1000x, which only a bomb approaches).
+constexpr std::size_t kMaxTotalBytes = std::size_t{1} << 30;
+constexpr std::uint64_t kMaxExpansion = 200;
+constexpr std::size_t kSmallEntry = std::size_t{1} << 20; // below this no ratio is checked
+
+std::string readEntry(zip_t* archive, const char* name, bool required, std::size_t* total) {
+    zip_stat_t stat;
+    if (zip_stat(archive, name, 0, &stat) != 0) {
+        if (required) {
+            bad(std::string("missing ") + name);
+        }
+        return {};
+    }
+    zip_file_t* file = zip_fopen(archive, name, 0);
+    if (!file) {
+        bad(std::string("cannot open ") + name);
+    }
+    const std::uint64_t compressed = (stat.valid & ZIP_STAT_COMP_SIZE) ? stat.comp_size : 0;
+    // Read in chunks rather than trusting the size the archive claims.
+    std::string content;
+    char chunk[65536];
+    for (;;) {
+        const zip_int64_t read = zip_fread(file, chunk, sizeof chunk);
+        if (read < 0) {
+            zip_fclose(file);
+            bad(std::string("cannot read ") + name);
+        }
+        if (read == 0) {
+            break;
+        }
+        const std::size_t size = content.size() + static_cast<std::size_t>(read);
+        if (size > kMaxEntryBytes) {
+            zip_fclose(file);
+            bad(std::string(name) + " is larger than 512 MiB");
+        }
+        if (size > kSmallEntry && size > kMaxExpansion * std::max<std::uint64_t>(compressed, 1)) {
+            zip_fclose(file);
+            bad(std::string(name) + " expands more than " + std::to_string(kMaxExpansion) +
+                " times its compressed size (a zip bomb?)");
+        }
+        if (*total + size > kMaxTotalBytes) {
+            zip_fclose(file);
+            bad("the archive's entries together are larger than 1 GiB");
+        }
+        content.append(chunk, static_cast<std::size_t>(read));
+    }
+    zip_fclose(file);
+    *total += content.size();
+    return content;
+}
+
+} // namespace
+
+CairoPie CairoPie::fromRun(const CairoRunner& runner) {
+    if (runner.options().proofMode) {
+        throw PieError("a Cairo PIE cannot be made from a proof-mode run");
+    }
+    const Program& program = runner.program();
+    const Memory& memory = runner.memory();
+    CairoPie pie;
+    pie.programData = program.data;
+    pie.builtins = program.builtins;
+    pie.main = program.main;
+    pie.programSegment = {0, program.data.size()};
+    pie.executionSegment = {1, runner.vm().ap.offset};
+    for (const auto& builtin : runner.builtins()) {
+        if (builtin->included()) {
+            pie.builtinSegments.emplace_back(
+                builtin->name(), Segment{builtin->base().segment, builtin->usedCells(memory)});
+        }
+    }
+    const auto n = static_cast<std::int64_t>(pie.builtinSegments.size());
+    pie.retFpSegment = {2 + n, 0};
+    pie.retPcSegment = {3 + n, 0};
+    for (std::int64_t segment = 4 + n; segment < static_cast<std::int64_t>(memory.segmentCount());
+         ++segment) {
+        pie.extraSegments.push_back({segment, memory.segmentUsedSize(segment)});
+    }
+    for (std::size_t segment = 0; segment < memory.segmentCount(); ++segment) {
+        const auto& cells = memory.segmentCells(static_cast<std::int64_t>(segment));
+        for (std::size_t offset = 0; offset < cells.size(); ++offset) {
+            if (cells[offset].isSet()) {
+                pie.memory.emplace_back(Relocatable{static_cast<std::int64_t>(segment), offset},
+                                        cells[offset].value());
+            }
+        }
+    }
+    for (const auto& [name, segment] : pie.builtinSegments) {
+        nlohmann::json data;
+        if (name == "output") {
+            data = {{"pages", nlohmann::json::object()}, {"attributes", nlohmann::json::object()}};
+            for (const auto& builtin : runner.builtins()) {
+                if (const auto* output = dynamic_cast<const OutputBuiltin*>(builtin.get())) {
+                    data = output->additionalData();
+                }
+            }
+        } else if (name == "pedersen") {
+            data = nlohmann::json::array();
+            for (std::uint64_t offset = 2; offset < segment.size; offset += 3) {
+                if (memory.isSet({segment.index, offset})) {
+                    data.push_back({segment.index, offset});
+                }
+            }
+        }
+        pie.additionalData[name + "_builtin"] = data;
+    }
+    pie.resources = runner.executionResources();
+    return pie;
+}
+
+std::string CairoPie::toZip() const {
+    // The prime reduces to 0 as a felt, so its decimal text is written as is.
+    std::string metadata =
+        "{\"program\": {\"prime\": "
+        "3618502788666131213697322783095070105623107215331596699973092056135872020481"
+        ", \"data\": " +
+        numberList(programData) + ", \"builtins\": [";
+    for (std::size_t i = 0; i < builtins.size(); ++i) {
+        metadata += (i ? ", \"" : "\"") + builtins[i] + "\"";
+    }
+    metadata += "], \"main\": " + std::to_string(main) + "}";
+    metadata += ", \"program_segment\": " + segmentJson(programSegment);
+    metadata += ", \"execution_segment\": " + segmentJson(executionSegment);
+    metadata += ", \"ret_fp_segment\": " + segmentJson(retFpSegment);
+    metadata += ", \"ret_pc_segment\": " + segmentJson(retPcSegment);
+    metadata += ", \"builtin_segments\": {";
+    for (std::size_t i = 0; i < builtinSegments.size(); ++i) {
+        metadata += (i ? ", \"" : "\"") + builtinSegments[i].first +
+                    "\": " + segmentJson(builtinSegments[i].second);
+    }
+    metadata += "}, \"extra_segments\": [";
+    for (std::size_t i = 0; i < extraSegments.size(); ++i) {
+        metadata += (i ? ", " : "") + segmentJson(extraSegments[i]);
+    }
+    metadata += "]}";
+
+    std::string memoryBin;
+    memoryBin.reserve(memory.size() * 40);
+    for (const auto& [address, value] : memory) {
+        putAddress(memoryBin, address);
+        putValue(memoryBin, value);
+    }
+    nlohmann::ordered_json resourcesJson = {{"n_steps", resources.nSteps}};
+    nlohmann::ordered_json counter = nlohmann::ordered_json::object();
+    for (const auto& [name, count] : resources.builtinInstanceCounter) {
+        counter[name] = count;
+    }
+    resourcesJson["builtin_instance_counter"] = counter;
+    resourcesJson["n_memory_holes"] = resources.nMemoryHoles;
+    const std::vector<std::pair<const char*, std::string>> entries = {
+        {"metadata.json", metadata},
+        {"memory.bin", memoryBin},
+        {"additional_data.json", additionalData.dump()},
+        {"execution_resources.json", resourcesJson.dump()},
+        {"version.json", nlohmann::json({{"cairo_pie", version}}).dump()}};
+
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
+    zip_t* archive = buffer ? zip_open_from_source(buffer, ZIP_TRUNCATE, &error) : nullptr;
+    if (!archive) {
+        zip_error_fini(&error);
+        throw PieError("cannot create the PIE zip");
+    }
+    zip_source_keep(buffer);
+    for (const auto& [name, content] : entries) {
+        zip_source_t* source = zip_source_buffer(archive, content.data(), content.size(), 0);
+        const zip_int64_t index =
+            source ? zip_file_add(archive, name, source, ZIP_FL_OVERWRITE) : -1;
+        if (index < 0) {
+            zip_source_free(source);
+            zip_discard(archive);
+            zip_source_free(buffer);
+            throw PieError(std::string("cannot add ") + name + " to the PIE zip");
+        }
+        zip_set_file_compression(archive, static_cast<zip_uint64_t>(index), ZIP_CM_DEFLATE, 0);
+    }
+    if (zip_close(archive) != 0) {
+        zip_discard(archive);
+        zip_source_free(buffer);
+        throw PieError("cannot write the PIE zip");
+    }
+    std::string out;
+    if (zip_source_open(buffer) == 0) {
+        zip_source_seek(buffer, 0, SEEK_END);
+        const zip_int64_t size = zip_source_tell(buffer);
+        zip_source_seek(buffer, 0, SEEK_SET);
+        out.resize(static_cast<std::size_t>(std::max<zip_int64_t>(size, 0)));
+        zip_source_read(buffer, out.data(), out.size());
+        zip_source_close(buffer);
+    }
+    zip_source_free(buffer);
+    return out;
+}
+
+void CairoPie::writeFile(const std::string& path) const {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << toZip();
+    if (!file) {
+        throw PieError("cannot write " + path);
+    }
+}
+
+CairoPie CairoPie::fromFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw PieError("cannot read " + path);
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return fromZip(buffer.str());
+}
+
+CairoPie CairoPie::fromZip(const std::string& zipBytes) {
+    try {
+        return parseZip(zipBytes);
+    } catch (const nlohmann::json::exception& error) {
+        throw PieError(std::string("invalid Cairo PIE: a field has the wrong type (") +
+                       error.what() + ")");
+    }
+}
+
+CairoPie CairoPie::parseZip(const std::string& zipBytes) {
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* source = zip_source_buffer_create(zipBytes.data(), zipBytes.size(), 0, &error);
+    zip_t* raw = source ? zip_open_from_source(source, ZIP_RDONLY, &error) : nullptr;
+    zip_error_fini(&error);
+    if (!raw) {
+        if (source) {
+            zip_source_free(source);
+        }
+        bad("not a zip archive");
+    }
+    std::unique_ptr<zip_t, ZipCloser> archive(raw);
+
+    CairoPie pie;
+    std::size_t inflated = 0; // every entry read so far, decompressed
+    const nlohmann::json metadata =
+        parseExactJson(readEntry(raw, "metadata.json", true, &inflated));
+    if (!metadata.is_object() || !metadata.contains("program") ||
+        !metadata["program"].is_object()) {
+        bad("metadata.json has no program");
+    }
+    const nlohmann::json& program = metadata["program"];
+    if (!program.contains("data") || !program["data"].is_array() || !program.contains("main") ||
+        !program.contains("builtins") || !program["builtins"].is_array()) {
+        bad("metadata.json program lacks data, builtins or main");
+    }
+    for (std::size_t i = 0; i < program["data"].size(); ++i) {
+        pie.programData.push_back(
+            feltFromJson(program["data"][i], "program data[" + std::to_string(i) + "]"));
+    }
+    for (const auto& name : program["builtins"]) {
+        pie.builtins.push_back(name.get<std::string>());
+    }
+    pie.main = program["main"].get<std::uint64_t>();
+    pie.programSegment =
+        readSegment(metadata.value("program_segment", nlohmann::json()), "program_segment");
+    pie.executionSegment =
+        readSegment(metadata.value("execution_segment", nlohmann::json()), "execution_segment");
+    pie.retFpSegment =
+        readSegment(metadata.value("ret_fp_segment", nlohmann::json()), "ret_fp_segment");
+    pie.retPcSegment =
+        readSegment(metadata.value("ret_pc_segment", nlohmann::json()), "ret_pc_segment");
+    if (metadata.contains("simulated_builtins")) {
+        pie.simulatedBuiltins = metadata["simulated_builtins"].get<std::vector<std::string>>();
+    }
+    const nlohmann::json builtinSegments =
+        metadata.value("builtin_segments", nlohmann::json::object());
+    for (const std::string& name : pie.builtins) {
+        const bool simulated = std::find(pie.simulatedBuiltins.begin(), pie.simulatedBuiltins.end(),
+                                         name) != pie.simulatedBuiltins.end();
+        if (!builtinSegments.contains(name)) {
+            if (simulated) {
+                continue; // simulated builtins run inside the program, with no segment
+            }
+            bad("builtin_segments lacks " + name);
+        }
+        pie.builtinSegments.emplace_back(name,
+                                         readSegment(builtinSegments[name], name + " segment"));
+    }
+    for (const auto& segment : metadata.value("extra_segments", nlohmann::json::array())) {
+        pie.extraSegments.push_back(readSegment(segment, "an extra segment"));
+    }
+    if (pie.programSegment.index != 0 || pie.executionSegment.index != 1 ||
+        pie.programSegment.size != pie.programData.size()) {
+        bad("segment order or program size is inconsistent");
+    }
+
+    const std::string memoryBin = readEntry(raw, "memory.bin", true, &inflated);
+    if (memoryBin.size() % 40 != 0) {
+        bad("memory.bin is not a whole number of 40-byte cells");
+    }
+    for (std::size_t i = 0; i < memoryBin.size(); i += 40) {
+        std::uint64_t packed = 0;
+        for (int b = 0; b < 8; ++b) {
+            packed |= static_cast<std::uint64_t>(static_cast<unsigned char>(memoryBin[i + b]))
+                      << (8 * b);
+        }
+        if (!(packed >> 63)) {
+            bad("memory.bin holds an address without its relocatable marker");
+        }
+        const Relocatable address{static_cast<std::int64_t>((packed >> kOffsetBits) & 0xffff),
+                                  packed & ((1ULL << kOffsetBits) - 1)};
+        const auto* value = reinterpret_cast<const std::uint8_t*>(memoryBin.data() + i + 8);
+        if (value[31] & 0x80) {
+            std::uint64_t low = 0;
+            for (int b = 0; b < 8; ++b) {
+                low |= static_cast<std::uint64_t>(value[b]) << (8 * b);
+            }
+            pie.memory.emplace_back(
+                address, Relocatable{static_cast<std::int64_t>((low >> kOffsetBits) & 0xffff),
+                                     low & ((1ULL << kOffsetBits) - 1)});
+        } else {
+            std::uint8_t be[32];
+            for (int b = 0; b < 32; ++b) {
+                be[b] = value[31 - b];
+            }
+            const Felt felt = Felt::fromBytesBE(be, 32);
+            pie.memory.emplace_back(address, felt);
+        }
+    }
+    const std::string additional = readEntry(raw, "additional_data.json", true, &inflated);
+    pie.additionalData = parseJsonBounded(additional);
+    if (pie.additionalData.is_discarded()) {
+        bad("additional_data.json is not JSON");
+    }
+    const nlohmann::json resources =
+        parseJsonBounded(readEntry(raw, "execution_resources.json", true, &inflated));
+    if (!resources.is_object() || !resources.contains("n_steps")) {
+        bad("execution_resources.json lacks n_steps");
+    }
+    pie.resources.nSteps = resources["n_steps"].get<std::uint64_t>();
+    pie.resources.nMemoryHoles = resources.value("n_memory_holes", std::uint64_t{0});
+    const nlohmann::json counter =
+        resources.value("builtin_instance_counter", nlohmann::json::object());
+    for (const auto& [name, count] : counter.items()) {
+        pie.resources.builtinInstanceCounter.emplace_back(name, count.get<std::uint64_t>());
+    }
+    if (pie.resources.nSteps >= (1ULL << 30)) {
+        bad("n_steps is out of range");
+    }
+    const std::string version = readEntry(raw, "version.json", false, &inflated);
+    if (!version.empty()) {
+        const nlohmann::json v = parseJsonBounded(version);
+        if (v.is_object() && v.contains("cairo_pie")) {
+            pie.version = v["cairo_pie"].get<std::string>();
+        }
+    }
+    return pie;
+}
+
+std::vector<Felt> CairoPie::output() const {
+    std::vector<Felt> out;
+    for (const auto& [name, segment] : builtinSegments) {
+        if (name != "output") {
+            continue;
+        }
+        if (segment.size > memory.size()) {
+            throw PieError("invalid Cairo PIE: the output segment is larger than its memory");
+        }
+        std::vector<std::optional<Felt>> cells(segment.size);
+        for (const auto& [address, value] : memory) {
+            if (address.segment == segment.index && address.offset < segment.size &&
+                value.isFelt()) {
+                cells[address.offset] = value.felt();
+            }
+        }
+        for (const auto& cell : cells) {
+            out.push_back(cell.value_or(Felt::zero()));
+        }
+    }
+    return out;
+}
+
+Felt CairoPie::programHash() const {
+    return cairo::programHash(programData, builtins, main);
+}
+
+} // namespace proofdesk::cairo

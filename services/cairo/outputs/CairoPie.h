@@ -1,0 +1,56 @@
+#pragma once
+
+#include "cairo/Runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace proofdesk::cairo {
+
+class PieError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A Cairo PIE (cairo-lang cairo_pie.py, version 1.1): the stripped program, segment table,
+// unrelocated memory, builtins' additional data and execution resources, as a zip.
+struct CairoPie {
+    struct Segment {
+        std::int64_t index = 0;
+        std::uint64_t size = 0;
+    };
+
+    std::vector<Felt> programData;
+    std::vector<std::string> builtins;
+    std::uint64_t main = 0;
+    Segment programSegment;
+    Segment executionSegment;
+    Segment retFpSegment;
+    Segment retPcSegment;
+    std::vector<std::pair<std::string, Segment>> builtinSegments; // program builtin order
+    std::vector<Segment> extraSegments;
+    std::vector<std::string> simulatedBuiltins;
+    std::vector<std::pair<Relocatable, Value>> memory;
+    nlohmann::json additionalData = nlohmann::json::object();
+    ExecutionResources resources;
+    std::string version = "1.1";
+
+    // From a finished non-proof run (cairo-run --cairo_pie_output).
+    static CairoPie fromRun(const CairoRunner& runner);
+    // Reads and validates a PIE zip; throws PieError naming the problem.
+    static CairoPie fromZip(const std::string& zipBytes);
+    static CairoPie fromFile(const std::string& path);
+
+    static CairoPie parseZip(const std::string& zipBytes);
+
+    std::string toZip() const;
+    void writeFile(const std::string& path) const;
+
+    // The output builtin's cells.
+    std::vector<Felt> output() const;
+    Felt programHash() const;
+};
+
+} // namespace proofdesk::cairo

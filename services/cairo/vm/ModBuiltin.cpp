@@ -1,0 +1,231 @@
+#include "cairo/vm/ModBuiltin.h"
+
+#include "crypto/BigInt.h"
+
+namespace proofdesk::cairo {
+namespace {
+
+using crypto::BigInt;
+
+constexpr int kWordBits = 96;
+constexpr int kWords = 4;
+
+const BigInt& wordBound() {
+    static const BigInt value = BigInt::powerOfTwo(kWordBits);
+    return value;
+}
+
+// Four 96-bit words at `address` as one integer; nullopt if any word is unset.
+std::optional<BigInt> readWords(const Memory& memory, const Relocatable& address,
+                                const std::string& what) {
+    BigInt value;
+    for (int i = kWords - 1; i >= 0; --i) {
+        Value word;
+        if (!memory.tryGet(address + i, &word)) {
+            return std::nullopt;
+        }
+        if (word.isAddress()) {
+            throw VmError(what + ": word " + std::to_string(i) + " at " + (address + i).toString() +
+                          " is an address");
+        }
+        const BigInt w = BigInt::fromFelt(word.felt());
+        if (w >= wordBound()) {
+            throw VmError(what + ": word " + std::to_string(i) + " at " + (address + i).toString() +
+                          " exceeds 96 bits");
+        }
+        value = (value << kWordBits) + w;
+    }
+    return value;
+}
+
+void writeWords(Memory& memory, const Relocatable& address, BigInt value) {
+    for (int i = 0; i < kWords; ++i) {
+        auto [q, r] = BigInt::divmod(value, wordBound());
+        memory.set(address + i, r.toFelt());
+        value = q;
+    }
+    if (!value.isZero()) {
+        throw VmError("mod builtin: a value does not fit 384 bits");
+    }
+}
+
+struct Instance {
+    BigInt p;
+    Relocatable valuesPtr;
+    Relocatable offsetsPtr;
+    std::uint64_t n = 0;
+};
+
+Instance readInstance(const Memory& memory, const Relocatable& at, const std::string& name) {
+    Instance instance;
+    auto p = readWords(memory, at, name + " p");
+    if (!p) {
+        throw VmError(name + ": p of the instance at " + at.toString() + " is not set");
+    }
+    instance.p = *p;
+    Value values, offsets, n;
+    if (!memory.tryGet(at + 4, &values) || !values.isAddress() ||
+        !memory.tryGet(at + 5, &offsets) || !offsets.isAddress() || !memory.tryGet(at + 6, &n) ||
+        n.isAddress() || !n.felt().fitsU64()) {
+        throw VmError(name + ": values_ptr, offsets_ptr and n of the instance at " + at.toString() +
+                      " must be two pointers and a count");
+    }
+    instance.valuesPtr = values.address();
+    instance.offsetsPtr = offsets.address();
+    instance.n = n.felt().low64();
+    return instance;
+}
+
+// The three value addresses of operation `index` of an instance.
+std::array<Relocatable, 3> operandAddresses(const Memory& memory, const Instance& instance,
+                                            std::uint64_t index, const std::string& name) {
+    std::array<Relocatable, 3> out;
+    for (int j = 0; j < 3; ++j) {
+        const Relocatable at = instance.offsetsPtr + static_cast<std::int64_t>(3 * index + j);
+        Value offset;
+        if (!memory.tryGet(at, &offset) || offset.isAddress() || !offset.felt().fitsU64()) {
+            throw VmError(name + ": offset " + std::to_string(j) + " of operation " +
+                          std::to_string(index) + " at " + at.toString() + " is not set");
+        }
+        out[static_cast<std::size_t>(j)] =
+            instance.valuesPtr + static_cast<std::int64_t>(offset.felt().low64());
+    }
+    return out;
+}
+
+// Completes operation `index` when two of a, b, c are known; false when it cannot yet.
+bool fillOperation(Memory& memory, const Instance& instance, std::uint64_t index, bool mul,
+                   const std::string& name) {
+    const auto addresses = operandAddresses(memory, instance, index, name);
+    auto a = readWords(memory, addresses[0], name + " a");
+    auto b = readWords(memory, addresses[1], name + " b");
+    auto c = readWords(memory, addresses[2], name + " c");
+    const BigInt& p = instance.p;
+    if (a && b && c) {
+        return true;
+    }
+    if (a && b) {
+        BigInt value = mul ? (*a * *b).mod(p) : *a + *b;
+        if (!mul && value >= p) {
+            value = value - p;
+        }
+        writeWords(memory, addresses[2], value);
+        return true;
+    }
+    const auto solve = [&](const BigInt& known, const BigInt& result) -> std::optional<BigInt> {
+        if (mul) {
+            return BigInt::divMod(result, known, p); // nullopt when `known` has no inverse
+        }
+        BigInt value = result - known;
+        if (value < BigInt(0)) {
+            value = value + p;
+        }
+        return value;
+    };
+    if (a && c) {
+        auto value = solve(*a, *c);
+        if (!value) {
+            return false;
+        }
+        writeWords(memory, addresses[1], *value);
+        return true;
+    }
+    if (b && c) {
+        auto value = solve(*b, *c);
+        if (!value) {
+            return false;
+        }
+        writeWords(memory, addresses[0], *value);
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+ModBuiltin::ModBuiltin(std::string name, LayoutBuiltin spec, bool included, bool multiplication)
+    : BuiltinRunner(std::move(name), 7, 7, std::move(spec), included),
+      m_multiplication(multiplication) {}
+
+void ModBuiltin::verifyAtEnd(const Memory& memory) const {
+    const std::uint64_t instances = usedInstances(memory);
+    for (std::uint64_t i = 0; i < instances; ++i) {
+        const Relocatable at = m_base + static_cast<std::int64_t>(7 * i);
+        const Instance instance = readInstance(memory, at, m_name);
+        const auto addresses = operandAddresses(memory, instance, 0, m_name);
+        const auto a = readWords(memory, addresses[0], m_name + " a");
+        const auto b = readWords(memory, addresses[1], m_name + " b");
+        const auto c = readWords(memory, addresses[2], m_name + " c");
+        if (!a || !b || !c) {
+            throw VmError(m_name + ": instance " + std::to_string(i) +
+                          " has an unset value (did the run_mod_p_circuit hint run?)");
+        }
+        const bool holds = m_multiplication ? ((*a * *b - *c).mod(instance.p)).isZero()
+                                            : (*a + *b == *c || *a + *b == *c + instance.p);
+        if (!holds) {
+            throw VmError(m_name + ": instance " + std::to_string(i) +
+                          " does not hold: " + a->toHex() + (m_multiplication ? " * " : " + ") +
+                          b->toHex() + " != " + c->toHex() + " (mod " + instance.p.toHex() + ")");
+        }
+    }
+}
+
+nlohmann::json ModBuiltin::airPrivateInput(const Memory& memory) const {
+    // Proof mode refuses layouts with the mod builtins (Runner), so this only lists instances.
+    nlohmann::json instances = nlohmann::json::array();
+    const std::uint64_t used = usedInstances(memory);
+    for (std::uint64_t i = 0; i < used; ++i) {
+        instances.push_back({{"index", i}});
+    }
+    return {{"instances", instances}};
+}
+
+void fillModMemory(Memory& memory, const std::optional<ModFill>& add,
+                   const std::optional<ModFill>& mul) {
+    struct Target {
+        const ModFill* fill;
+        std::vector<Instance> instances;
+    };
+    std::vector<Target> targets;
+    for (const std::optional<ModFill>* fill : {&add, &mul}) {
+        if (!*fill || (*fill)->n == 0) {
+            targets.push_back({nullptr, {}});
+            continue;
+        }
+        const ModFill& f = **fill;
+        const std::string& name = f.runner->name();
+        Instance first = readInstance(memory, f.instances, name);
+        if (first.n < f.n) {
+            throw VmError(name + ": the first instance's n (" + std::to_string(first.n) +
+                          ") is below the operations to fill (" + std::to_string(f.n) + ")");
+        }
+        Target target{&f, {first}};
+        for (std::uint64_t k = 1; k < f.n; ++k) {
+            const Relocatable at = f.instances + static_cast<std::int64_t>(7 * k);
+            writeWords(memory, at, first.p);
+            memory.set(at + 4, first.valuesPtr);
+            memory.set(at + 5, first.offsetsPtr + static_cast<std::int64_t>(3 * k));
+            memory.set(at + 6, Felt::fromU64(first.n - k));
+            target.instances.push_back(readInstance(memory, at, name));
+        }
+        targets.push_back(std::move(target));
+    }
+    std::uint64_t addIndex = 0;
+    std::uint64_t mulIndex = 0;
+    const std::uint64_t addN = targets[0].fill ? targets[0].fill->n : 0;
+    const std::uint64_t mulN = targets[1].fill ? targets[1].fill->n : 0;
+    while (addIndex < addN || mulIndex < mulN) {
+        if (addIndex < addN &&
+            fillOperation(memory, targets[0].instances[addIndex], 0, false, "add_mod")) {
+            ++addIndex;
+        } else if (mulIndex < mulN &&
+                   fillOperation(memory, targets[1].instances[mulIndex], 0, true, "mul_mod")) {
+            ++mulIndex;
+        } else {
+            throw VmError("Could not fill the values table, add_mod_index=" +
+                          std::to_string(addIndex) + ", mul_mod_index=" + std::to_string(mulIndex));
+        }
+    }
+}
+
+} // namespace proofdesk::cairo

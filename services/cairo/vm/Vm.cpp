@@ -1,0 +1,254 @@
+#include "cairo/vm/Vm.h"
+
+namespace proofdesk::cairo {
+namespace {
+
+using Op = Instruction::Opcode;
+using Res = Instruction::Res;
+
+bool isZeroValue(const Value& value) {
+    return value.isFelt() && value.felt().isZero();
+}
+
+} // namespace
+
+Vm::Vm(Memory& memory, std::size_t programSize) : m_memory(memory), m_decoded(programSize) {}
+
+void Vm::addBuiltin(BuiltinRunner* builtin) {
+    const auto segment = static_cast<std::size_t>(builtin->base().segment);
+    if (m_builtinBySegment.size() <= segment) {
+        m_builtinBySegment.resize(segment + 1, nullptr);
+    }
+    m_builtinBySegment[segment] = builtin;
+}
+
+void Vm::setHintSites(std::vector<bool> sites, HintRunner runner) {
+    m_hintSites = std::move(sites);
+    m_hintRunner = std::move(runner);
+}
+
+const Instruction& Vm::instructionAt(const Relocatable& pcAddress) {
+    if (pcAddress.segment == 0 && pcAddress.offset < m_decoded.size()) {
+        auto& cached = m_decoded[pcAddress.offset];
+        if (!cached) {
+            cached = decodeInstruction(m_memory.get(pcAddress).felt());
+        }
+        return *cached;
+    }
+    Value word;
+    if (!m_memory.tryGet(pcAddress, &word)) {
+        throw VmError("no instruction at pc " + pcAddress.toString());
+    }
+    m_scratch = decodeInstruction(word.felt());
+    return m_scratch;
+}
+
+bool Vm::readOrDeduce(const Relocatable& address, Value* out) {
+    if (m_memory.tryGet(address, out)) {
+        return true;
+    }
+    if (address.segment >= 0 &&
+        static_cast<std::size_t>(address.segment) < m_builtinBySegment.size()) {
+        if (BuiltinRunner* builtin =
+                m_builtinBySegment[static_cast<std::size_t>(address.segment)]) {
+            if (auto deduced = builtin->deduce(m_memory, address)) {
+                m_memory.set(address, *deduced);
+                *out = *deduced;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void Vm::step() {
+    if (m_hintRunner) {
+        if (pc.segment == 0) {
+            if (pc.offset < m_hintSites.size() && m_hintSites[pc.offset]) {
+                m_hintRunner(*this, pc);
+            }
+        } else if (!m_loadedHintSites.empty() && m_loadedHintSites.count(packAddress(pc)) != 0) {
+            m_hintRunner(*this, pc);
+        }
+    }
+    const Instruction& in = instructionAt(pc);
+    const int size = in.size();
+
+    const Relocatable dstAddr = registerValue(in.dstRegister) + in.off0;
+    const Relocatable op0Addr = registerValue(in.op0Register) + in.off1;
+
+    Value dst, op0, op1;
+    bool haveDst = readOrDeduce(dstAddr, &dst);
+    bool haveOp0 = readOrDeduce(op0Addr, &op0);
+
+    Relocatable op1Addr;
+    switch (in.op1Source) {
+    case Instruction::Op1Source::Imm:
+        if (in.off2 != 1) {
+            throw VmError("immediate operand with off2 != 1 at pc " + pc.toString());
+        }
+        op1Addr = pc + 1;
+        break;
+    case Instruction::Op1Source::AP:
+        op1Addr = ap + in.off2;
+        break;
+    case Instruction::Op1Source::FP:
+        op1Addr = fp + in.off2;
+        break;
+    case Instruction::Op1Source::Op0:
+        if (!haveOp0) {
+            throw VmError("op1 is based on op0, which is unknown, at pc " + pc.toString());
+        }
+        op1Addr = op0.address() + in.off2;
+        break;
+    }
+    bool haveOp1 = readOrDeduce(op1Addr, &op1);
+
+    std::optional<Value> res;
+    const Relocatable nextPc = pc + size;
+    // Deduce op0 from the opcode.
+    if (!haveOp0) {
+        if (in.opcode == Op::Call) {
+            op0 = nextPc;
+            haveOp0 = true;
+        } else if (in.opcode == Op::AssertEq && haveDst && haveOp1) {
+            if (in.res == Res::Add) {
+                op0 = dst - op1;
+                res = dst;
+                haveOp0 = true;
+            } else if (in.res == Res::Mul && dst.isFelt() && op1.isFelt() && !op1.felt().isZero()) {
+                op0 = dst.felt() * op1.felt().inverse();
+                res = dst;
+                haveOp0 = true;
+            }
+        }
+        if (!haveOp0) {
+            throw VmError("cannot compute op0 at pc " + pc.toString());
+        }
+        m_memory.set(op0Addr, op0);
+    }
+    // Deduce op1.
+    if (!haveOp1) {
+        if (in.opcode == Op::AssertEq && haveDst) {
+            if (in.res == Res::Op1) {
+                op1 = dst;
+                res = dst;
+                haveOp1 = true;
+            } else if (in.res == Res::Add) {
+                op1 = dst - op0;
+                res = dst;
+                haveOp1 = true;
+            } else if (in.res == Res::Mul && dst.isFelt() && op0.isFelt() && !op0.felt().isZero()) {
+                op1 = dst.felt() * op0.felt().inverse();
+                res = dst;
+                haveOp1 = true;
+            }
+        }
+        if (!haveOp1) {
+            throw VmError("cannot compute op1 at pc " + pc.toString());
+        }
+        m_memory.set(op1Addr, op1);
+    }
+    if (!res) {
+        switch (in.res) {
+        case Res::Op1:
+            res = op1;
+            break;
+        case Res::Add:
+            res = op0 + op1;
+            break;
+        case Res::Mul:
+            res = op0 * op1;
+            break;
+        case Res::Unconstrained:
+            break;
+        }
+    }
+    if (!haveDst) {
+        if (in.opcode == Op::AssertEq && res) {
+            dst = *res;
+        } else if (in.opcode == Op::Call) {
+            dst = fp;
+        } else {
+            throw VmError("cannot compute dst at pc " + pc.toString());
+        }
+        m_memory.set(dstAddr, dst);
+    }
+
+    // Opcode assertions.
+    if (in.opcode == Op::AssertEq) {
+        // Addresses are compared with the relocation rules applied (cairo-lang's check_eq).
+        const bool equal = res && (dst == *res || (dst.isAddress() && res->isAddress() &&
+                                                   m_memory.relocated(dst.address()) ==
+                                                       m_memory.relocated(res->address())));
+        if (!equal) {
+            throw VmError("an ASSERT_EQ instruction failed at pc " + pc.toString() + ": " +
+                          dst.toString() + " != " + (res ? res->toString() : std::string("?")));
+        }
+    } else if (in.opcode == Op::Call) {
+        if (!(op0 == Value(nextPc))) {
+            throw VmError("call at pc " + pc.toString() + " did not write the return pc");
+        }
+        if (!(dst == Value(fp))) {
+            throw VmError("call at pc " + pc.toString() + " did not write the old fp");
+        }
+    }
+
+    m_memory.markAccessed(pc);
+    m_memory.markAccessed(dstAddr);
+    m_memory.markAccessed(op0Addr);
+    m_memory.markAccessed(op1Addr);
+    m_rcMin = std::min({m_rcMin, std::uint64_t{in.biasedOff0}, std::uint64_t{in.biasedOff1},
+                        std::uint64_t{in.biasedOff2}});
+    m_rcMax = std::max({m_rcMax, std::uint64_t{in.biasedOff0}, std::uint64_t{in.biasedOff1},
+                        std::uint64_t{in.biasedOff2}});
+    if (m_traceEnabled) {
+        m_trace.push_back({packAddress(pc), packAddress(ap), packAddress(fp)});
+    }
+
+    // Register updates: fp, then ap, then pc (all from the pre-step values).
+    const Relocatable oldAp = ap;
+    switch (in.fpUpdate) {
+    case Instruction::FpUpdate::ApPlus2:
+        fp = oldAp + 2;
+        break;
+    case Instruction::FpUpdate::Dst:
+        fp = dst.address(); // throws if a ret finds a field element where the old fp belongs
+        break;
+    case Instruction::FpUpdate::Regular:
+        break;
+    }
+    switch (in.apUpdate) {
+    case Instruction::ApUpdate::Add:
+        if (!res) {
+            throw VmError("ap += res with an unconstrained res at pc " + pc.toString());
+        }
+        ap = oldAp + res->felt();
+        break;
+    case Instruction::ApUpdate::Add1:
+        ap = oldAp + 1;
+        break;
+    case Instruction::ApUpdate::Add2:
+        ap = oldAp + 2;
+        break;
+    case Instruction::ApUpdate::Regular:
+        break;
+    }
+    switch (in.pcUpdate) {
+    case Instruction::PcUpdate::Regular:
+        pc = nextPc;
+        break;
+    case Instruction::PcUpdate::Jump:
+        pc = res->address();
+        break;
+    case Instruction::PcUpdate::JumpRel:
+        pc = pc + res->felt();
+        break;
+    case Instruction::PcUpdate::Jnz:
+        pc = isZeroValue(dst) ? nextPc : pc + op1.felt();
+        break;
+    }
+    ++m_steps;
+}
+
+} // namespace proofdesk::cairo
