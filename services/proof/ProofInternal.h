@@ -4,6 +4,7 @@
 // not part of its interface.
 
 #include "api/ProofWire.h"
+#include "core/QtText.h"
 #include "crypto/Felt.h"
 
 #include <QString>
@@ -18,13 +19,8 @@ namespace proofdesk::proof::detail {
 inline const QString kStageJob = QStringLiteral("proof.stage");
 inline const QString kAggregateJob = QStringLiteral("proof.aggregate");
 
-inline QString qstr(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-inline std::string str(const QVariant& value) {
-    return value.toString().toStdString();
-}
+using proofdesk::qstr;
+using proofdesk::str;
 
 inline bool isTerminal(const std::string& status) {
     return status == "DONE" || status == "FAILED";

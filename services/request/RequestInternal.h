@@ -3,6 +3,7 @@
 // Shared by the request service's translation units; not part of its interface.
 
 #include "RequestService.h"
+#include "core/QtText.h"
 
 #include <QString>
 #include <QVariant>
@@ -42,12 +43,8 @@ namespace proofdesk::request::detail {
 
 inline const QString kActionJob = QStringLiteral("request.action");
 
-inline QString qstr(const std::string& text) {
-    return QString::fromStdString(text);
-}
-inline std::string str(const QVariant& value) {
-    return value.toString().toStdString();
-}
+using proofdesk::qstr;
+using proofdesk::str;
 
 // Action method names (the `name` of an action's method object; docs/api.md).
 inline const std::string kResolveBlocks = "resolve_blocks";
