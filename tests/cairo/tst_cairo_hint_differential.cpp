@@ -24,7 +24,11 @@ using proofdesk::crypto::BigInt;
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kStatesPerHint = 16; // the sanitizer build checks memory safety, not breadth
+#else
 constexpr int kStatesPerHint = 48;
+#endif
 constexpr int kProgramStatesPerHint = 8; // the same states, run as whole programs
 
 // How a generated value is drawn.
