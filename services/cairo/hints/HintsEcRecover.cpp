@@ -11,19 +11,12 @@ namespace {
 using namespace secp;
 
 // div_mod(x, s, N) with x and s reduced modulo the packed N.
-void divModN(HintContext& ctx) {
+void divModPackedN(HintContext& ctx) {
     const BigInt n = pack(ctx, "n");
     if (n.isZero()) {
         ctx.fail("ec_recover: N is zero");
     }
-    const BigInt x = pack(ctx, "x").mod(n);
-    const BigInt s = pack(ctx, "s").mod(n);
-    const BigInt res = divMod(ctx, x, s, n);
-    setScope(ctx, "N", n);
-    setScope(ctx, "x", x);
-    setScope(ctx, "s", s);
-    setScope(ctx, "res", res);
-    setScope(ctx, "value", res);
+    divideXByS(ctx, n);
 }
 
 void subAB(HintContext& ctx) {
@@ -73,7 +66,7 @@ N = pack(ids.n, PRIME)
 x = pack(ids.x, PRIME) % N
 s = pack(ids.s, PRIME) % N
 value = res = div_mod(x, s, N))",
-         divModN},
+         divModPackedN},
         {R"(from starkware.cairo.common.cairo_secp.secp_utils import pack
 from starkware.python.math_utils import div_mod, safe_div
 

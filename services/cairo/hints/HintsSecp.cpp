@@ -224,17 +224,7 @@ N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141
 x = pack(ids.x, PRIME) % N
 s = pack(ids.s, PRIME) % N
 value = res = div_mod(x, s, N))",
-          [](HintContext& ctx) {
-              const BigInt& n = secp256k1N();
-              const BigInt x = pack(ctx, "x").mod(n);
-              const BigInt s = pack(ctx, "s").mod(n);
-              const BigInt res = divMod(ctx, x, s, n);
-              setScope(ctx, "N", n);
-              setScope(ctx, "x", x);
-              setScope(ctx, "s", s);
-              setScope(ctx, "res", res);
-              setScope(ctx, "value", res);
-          });
+          [](HintContext& ctx) { divideXByS(ctx, secp256k1N()); });
     r.add("value = k = safe_div(res * s - x, N)", [](HintContext& ctx) {
         const BigInt k =
             safeDiv(ctx, scopeBig(ctx, "res") * scopeBig(ctx, "s") - scopeBig(ctx, "x"),

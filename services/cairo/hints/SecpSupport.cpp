@@ -99,4 +99,15 @@ std::vector<Felt> split(HintContext& ctx, BigInt value) {
     return limbs;
 }
 
+void divideXByS(HintContext& ctx, const BigInt& n) {
+    const BigInt x = pack(ctx, "x").mod(n);
+    const BigInt s = pack(ctx, "s").mod(n);
+    const BigInt res = divMod(ctx, x, s, n);
+    setScope(ctx, "N", n);
+    setScope(ctx, "x", x);
+    setScope(ctx, "s", s);
+    setScope(ctx, "res", res);
+    setScope(ctx, "value", res);
+}
+
 } // namespace proofdesk::cairo::secp

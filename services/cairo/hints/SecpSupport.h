@@ -39,6 +39,9 @@ void setScope(HintContext& ctx, const std::string& name, const BigInt& value);
 BigInt divMod(HintContext& ctx, const BigInt& a, const BigInt& b, const BigInt& m);
 // math_utils.safe_div: x // y, asserting that y divides x.
 BigInt safeDiv(HintContext& ctx, const BigInt& x, const BigInt& y);
+// value = res = div_mod(x, s, N) with x = pack(ids.x) % N and s = pack(ids.s) % N, keeping N, x,
+// s, res and value in the scope (div_mod_n and ec_recover's variant).
+void divideXByS(HintContext& ctx, const BigInt& n);
 // secp_utils.split: three limbs of BASE = 2**86; the value must fit.
 std::vector<Felt> split(HintContext& ctx, BigInt value);
 
