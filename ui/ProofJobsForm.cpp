@@ -1,0 +1,265 @@
+// The proof jobs page's submission form: its widgets, how they change with the kind of job, and
+// the submission it builds from them (ProofJobsPage.cpp has the list, the detail and the sending).
+
+#include "ProofJobsPage.h"
+
+#include "PageParts.h"
+#include "ProofRecordText.h"
+#include "client/ProofFileVerifier.h"
+#include "models/ProofQueryModel.h"
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QVBoxLayout>
+#include <nlohmann/json.hpp>
+
+namespace proofdesk::ui {
+namespace {
+
+QLineEdit* pathEdit(const QString& objectName, const QString& placeholder) {
+    auto* edit = new QLineEdit;
+    edit->setObjectName(objectName);
+    edit->setPlaceholderText(placeholder);
+    edit->setClearButtonEnabled(true);
+    return edit;
+}
+
+bool isZip(const QByteArray& bytes) {
+    return bytes.startsWith("PK\x03\x04");
+}
+
+} // namespace
+
+QWidget* ProofJobsPage::buildForm() {
+    auto* box = new QGroupBox(tr("New job"));
+    m_form = new QFormLayout(box);
+    m_kind = new QComboBox;
+    m_kind->setObjectName(QStringLiteral("submissionKindComboBox"));
+    // In the order of Kind; the routes are services/client's (toSubmission).
+    m_kind->addItem(tr("Core query"));
+    m_kind->addItem(tr("Trace generation (v1)"));
+    m_kind->addItem(tr("Trace + proof generation (v1)"));
+    m_kind->addItem(tr("Proof + L1 verification of a PIE (v1)"));
+    m_kind->addItem(tr("L2 verification of a proof (v1)"));
+    m_form->addRow(tr("Kind"), m_kind);
+
+    const auto fileRow = [this](QLineEdit* edit, const QString& browseName, const QString& filter) {
+        auto* row = new QHBoxLayout;
+        row->addWidget(edit, 1);
+        auto* browseButton = new QPushButton(tr("Browse…"));
+        browseButton->setObjectName(browseName);
+        connect(browseButton, &QPushButton::clicked, this,
+                [this, edit, filter] { browse(edit, filter); });
+        row->addWidget(browseButton);
+        return row;
+    };
+    m_programPath = pathEdit(QStringLiteral("programPathLineEdit"),
+                             tr("program .json, PIE .zip or proof .json — or drop it here"));
+    m_form->addRow(tr("File"), fileRow(m_programPath, QStringLiteral("browseProgramPushButton"),
+                                       tr("Cairo programs, PIEs and proofs (*.json *.zip);;"
+                                          "All files (*)")));
+    m_inputPath = pathEdit(QStringLiteral("inputPathLineEdit"), tr("optional program input .json"));
+    m_form->addRow(tr("Input"), fileRow(m_inputPath, QStringLiteral("browseInputPushButton"),
+                                        tr("JSON (*.json);;All files (*)")));
+    m_programHash = new QLineEdit;
+    m_programHash->setObjectName(QStringLiteral("programHashLineEdit"));
+    m_programHash->setPlaceholderText(tr("or a registered program hash (0x…)"));
+    m_form->addRow(tr("Program hash"), m_programHash);
+    m_result = new QComboBox;
+    m_result->setObjectName(QStringLiteral("resultComboBox"));
+    for (const std::string& result : api::proof_enums::kResults) {
+        m_result->addItem(QString::fromStdString(result));
+    }
+    m_result->setCurrentText(QStringLiteral("PROOF_GENERATION"));
+    m_form->addRow(tr("Result"), m_result);
+    m_layout = new QComboBox;
+    m_layout->setObjectName(QStringLiteral("layoutComboBox"));
+    m_layout->addItems({QStringLiteral("auto"), QStringLiteral("plain"), QStringLiteral("small"),
+                        QStringLiteral("dex"), QStringLiteral("recursive"),
+                        QStringLiteral("recursive_with_poseidon"),
+                        QStringLiteral("recursive_large_output"), QStringLiteral("starknet"),
+                        QStringLiteral("starknet_with_keccak"), QStringLiteral("all_solidity"),
+                        QStringLiteral("dynamic"), QStringLiteral("all_cairo")});
+    m_form->addRow(tr("Layout"), m_layout);
+    m_cairoVm = new QComboBox;
+    m_cairoVm->setObjectName(QStringLiteral("cairoVmComboBox"));
+    m_cairoVm->addItem(tr("Native hints only (rust)"), QStringLiteral("rust"));
+    m_cairoVm->addItem(tr("Native and Python hints (python)"), QStringLiteral("python"));
+    m_cairoVm->setToolTip(
+        tr("cairoVm. With python, the server runs the program's hints that have no native "
+           "implementation as Python (needed when your own hints read the input file)."));
+    m_form->addRow(tr("Hints"), m_cairoVm);
+    m_stoneVersion = new QComboBox;
+    m_stoneVersion->setObjectName(QStringLiteral("stoneVersionComboBox"));
+    m_stoneVersion->addItems({QStringLiteral("stone6"), QStringLiteral("stone5")});
+    m_form->addRow(tr("Stone version"), m_stoneVersion);
+    m_memoryVerification = new QComboBox;
+    m_memoryVerification->setObjectName(QStringLiteral("memoryVerificationComboBox"));
+    m_memoryVerification->addItems(
+        {QStringLiteral("strict"), QStringLiteral("relaxed"), QStringLiteral("cairo1")});
+    m_form->addRow(tr("Memory verification"), m_memoryVerification);
+    m_mockFact = new QCheckBox(tr("Mock the fact hash (no on-chain verification)"));
+    m_mockFact->setObjectName(QStringLiteral("mockFactHashCheckBox"));
+    m_form->addRow(QString(), m_mockFact);
+    m_dedupId = new QLineEdit;
+    m_dedupId->setObjectName(QStringLiteral("dedupIdLineEdit"));
+    m_dedupId->setPlaceholderText(tr("optional: a repeat is refused"));
+    m_form->addRow(tr("Dedup id"), m_dedupId);
+    m_externalId = new QLineEdit;
+    m_externalId->setObjectName(QStringLiteral("externalIdLineEdit"));
+    m_externalId->setPlaceholderText(tr("optional: your own reference"));
+    m_form->addRow(tr("External id"), m_externalId);
+    m_bucketId = new QLineEdit;
+    m_bucketId->setObjectName(QStringLiteral("bucketIdLineEdit"));
+    m_bucketId->setPlaceholderText(tr("optional: an OPEN bucket to join"));
+    m_form->addRow(tr("Bucket"), m_bucketId);
+    auto* buttons = new QHBoxLayout;
+    auto* curl = new QPushButton(tr("Copy as curl"));
+    curl->setObjectName(QStringLiteral("copyFormCurlPushButton"));
+    buttons->addWidget(curl);
+    buttons->addStretch(1);
+    m_submit = new QPushButton(tr("Submit"));
+    m_submit->setObjectName(QStringLiteral("submitPushButton"));
+    markPrimaryAction(m_submit);
+    m_submit->setDefault(true);
+    buttons->addWidget(m_submit);
+    m_form->addRow(buttons);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ProofJobsPage::kindChanged);
+    connect(m_submit, &QPushButton::clicked, this, &ProofJobsPage::submit);
+    connect(curl, &QPushButton::clicked, this, &ProofJobsPage::copyFormAsCurl);
+    return box;
+}
+
+ProofJobsPage::Kind ProofJobsPage::kind() const {
+    return static_cast<Kind>(m_kind->currentIndex());
+}
+
+void ProofJobsPage::kindChanged() {
+    const Kind k = kind();
+    const bool runsProgram =
+        k == Kind::CoreQuery || k == Kind::TraceGeneration || k == Kind::TraceAndProof;
+    m_form->setRowVisible(2, runsProgram); // the input file row
+    m_form->setRowVisible(m_programHash, runsProgram);
+    m_form->setRowVisible(m_result, k == Kind::CoreQuery);
+    m_form->setRowVisible(m_layout, k == Kind::CoreQuery || k == Kind::TraceAndProof);
+    m_form->setRowVisible(m_cairoVm, k == Kind::CoreQuery);
+    m_form->setRowVisible(m_stoneVersion, k == Kind::VerificationL2);
+    m_form->setRowVisible(m_memoryVerification, k == Kind::VerificationL2);
+    m_form->setRowVisible(m_mockFact, k == Kind::CoreQuery || k == Kind::ProofAndVerificationL1 ||
+                                          k == Kind::VerificationL2);
+    for (QWidget* coreOnly : {static_cast<QWidget*>(m_dedupId), static_cast<QWidget*>(m_externalId),
+                              static_cast<QWidget*>(m_bucketId)}) {
+        m_form->setRowVisible(coreOnly, k == Kind::CoreQuery);
+    }
+}
+
+void ProofJobsPage::browse(QLineEdit* target, const QString& filter) {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Choose a file"), QString(), filter);
+    if (!path.isEmpty()) {
+        target->setText(path);
+    }
+}
+
+std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error) const {
+    const Kind k = kind();
+    const QString path = m_programPath->text().trimmed();
+    const QString input = m_inputPath->text().trimmed();
+    const QString programHash = m_programHash->text().trimmed();
+    const bool runsProgram =
+        k == Kind::CoreQuery || k == Kind::TraceGeneration || k == Kind::TraceAndProof;
+    if (path.isEmpty() && !(runsProgram && !programHash.isEmpty())) {
+        *error = runsProgram ? tr("Choose a compiled program (.json) or a Cairo PIE (.zip), or "
+                                  "give a registered program hash.")
+                             : tr("Choose the file to submit.");
+        return std::nullopt;
+    }
+    // Validate before sending: a PIE is a zip; programs, inputs and proofs are JSON.
+    QString filePart;
+    if (!path.isEmpty()) {
+        const auto bytes = client::readFormFile(path, error);
+        if (!bytes) {
+            return std::nullopt;
+        }
+        const bool zip = isZip(*bytes);
+        if (!zip && !nlohmann::json::accept(bytes->toStdString())) {
+            *error = tr("%1 is neither JSON nor a zip archive.").arg(path);
+            return std::nullopt;
+        }
+        if (zip && !(k == Kind::CoreQuery || k == Kind::ProofAndVerificationL1)) {
+            *error = tr("This kind of job takes a JSON file, and %1 is a zip archive.").arg(path);
+            return std::nullopt;
+        }
+        if (!zip && k == Kind::ProofAndVerificationL1) {
+            *error = tr("This kind of job takes a Cairo PIE (.zip).");
+            return std::nullopt;
+        }
+        filePart = zip                         ? QStringLiteral("pieFile")
+                   : k == Kind::VerificationL2 ? QStringLiteral("proofFile")
+                                               : QStringLiteral("programFile");
+    }
+    if (runsProgram && !input.isEmpty()) {
+        const auto bytes = client::readFormFile(input, error);
+        if (!bytes) {
+            return std::nullopt;
+        }
+        if (!nlohmann::json::accept(bytes->toStdString())) {
+            *error = tr("The program input %1 is not JSON.").arg(input);
+            return std::nullopt;
+        }
+    }
+    if (k == Kind::CoreQuery) {
+        client::CoreQueryForm form;
+        (filePart == QLatin1String("pieFile") ? form.pieFilePath : form.programFilePath) = path;
+        form.inputFilePath = input;
+        form.programHash = path.isEmpty() ? programHash : QString();
+        form.result = m_result->currentText();
+        form.layout = m_layout->currentText();
+        form.cairoVm = m_cairoVm->currentData().toString();
+        form.mockFactHash = m_mockFact->isChecked();
+        form.dedupId = m_dedupId->text().trimmed();
+        form.externalId = m_externalId->text().trimmed();
+        form.bucketId = m_bucketId->text().trimmed();
+        return client::toSubmission(form);
+    }
+    client::V1Form form;
+    form.route = k == Kind::TraceGeneration ? client::V1Form::Route::TraceGeneration
+                 : k == Kind::TraceAndProof ? client::V1Form::Route::TraceAndProofGeneration
+                 : k == Kind::ProofAndVerificationL1
+                     ? client::V1Form::Route::PieProofAndVerificationL1
+                     : client::V1Form::Route::ProofVerificationL2;
+    (filePart == QLatin1String("pieFile")     ? form.pieFilePath
+     : filePart == QLatin1String("proofFile") ? form.proofFilePath
+                                              : form.programFilePath) = path;
+    form.programHash = path.isEmpty() ? programHash : QString();
+    form.inputFilePath = input;
+    form.layout = m_layout->currentText();
+    form.mockFactHash = m_mockFact->isChecked();
+    form.stoneVersion = m_stoneVersion->currentText();
+    form.memoryVerification = m_memoryVerification->currentText();
+    return client::toSubmission(form);
+}
+
+} // namespace proofdesk::ui
