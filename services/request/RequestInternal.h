@@ -54,6 +54,14 @@ inline const std::string kProveAccount = "prove_account";
 inline const std::string kCheckFacts = "check_facts";
 inline const std::string kDeliver = "deliver";
 
+// Inclusive block ranges, ascending.
+using Ranges = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+// What resolve_blocks found, read from its stored method object: the blocks of every selector,
+// and all of them merged (ChainActions.cpp).
+const nlohmann::json& resolvedBlocks(const nlohmann::json& resolveMethod);
+Ranges allBlocks(const nlohmann::json& resolveMethod);
+
 // A planned action before it is stored.
 struct PlannedAction {
     std::string name;

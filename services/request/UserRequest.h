@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "BlockSelector.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -11,15 +13,6 @@
 #include <vector>
 
 namespace proofdesk::request {
-
-// A chain-data selector (docs/api.md): timestamp:<t>, block:<n> or block_ranges:<a>-<b>,<c>,...
-struct BlockSelector {
-    enum class Kind { Timestamp, Block, Ranges };
-    Kind kind = Kind::Block;
-    std::string text;                                          // as given (it is the map key)
-    std::int64_t value = 0;                                    // Timestamp, Block
-    std::vector<std::pair<std::int64_t, std::int64_t>> ranges; // Ranges, inclusive
-};
 
 struct AccountRequest {
     std::string address;                   // 0x + 40 lower-case hex digits
@@ -58,9 +51,6 @@ struct UserRequest {
 // spec does not allow. The detail names the JSON path.
 UserRequest parseUserRequest(const nlohmann::json& body);
 
-// Parses one selector key (throws ServiceError 422 like parseUserRequest).
-BlockSelector parseBlockSelector(const std::string& text);
-
 // The canonical JSON of a request (wrapped chain-entry form, canonical spellings).
 nlohmann::json canonicalJson(const UserRequest& request);
 
@@ -74,14 +64,6 @@ const std::vector<std::string>& accountFieldNames();
 std::optional<std::string> canonicalEnum(const std::string& given,
                                          const std::vector<std::string>& allowed);
 
-// Blocks named by ranges, in ascending order, merged.
-std::vector<std::pair<std::int64_t, std::int64_t>>
-mergeRanges(std::vector<std::pair<std::int64_t, std::int64_t>> ranges);
-
-// At most this many blocks per chain in one request.
-constexpr std::int64_t kMaxBlocksPerQuery = 100000;
-// A block_ranges selector lists at most this many ranges (checked before any is parsed).
-constexpr std::size_t kMaxRangesPerSelector = 1000;
 // Accounts in one selector's proving, and storage slots of one account (checked before any is
 // read).
 constexpr std::size_t kMaxAccountsPerSelector = 1000;
