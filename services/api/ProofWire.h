@@ -51,6 +51,11 @@ struct ProofProgress {
     friend bool operator==(const ProofProgress&, const ProofProgress&) = default;
 };
 
+// A query's status that no longer changes: DONE or FAILED.
+inline bool isTerminalStatus(const std::string& status) {
+    return status == "DONE" || status == "FAILED";
+}
+
 // The Query record. Optional members are written as null when unset (proofProgress: absent).
 struct ProofQuery {
     std::string id;

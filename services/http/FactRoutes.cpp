@@ -38,7 +38,7 @@ HttpResponse getFactRegistryEntry(const ProofRouteServices& services, const Http
         badRequest("INVALID_MOCKED", "mocked is true or false");
     }
     const bool mocked = mockedText == "true";
-    const auto entry = services.proofs.fact(chain, request.pathParams.at(1), mocked);
+    const auto entry = services.proofs.facts().find(chain, request.pathParams.at(1), mocked);
     nlohmann::json body = {{"chain", chain},
                            {"factHash", request.pathParams.at(1)},
                            {"mocked", mocked},

@@ -205,7 +205,7 @@ JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
     const std::string bucketId = job.payload.value("bucketId", "");
     const std::string aggregatorId = job.payload.value("queryId", "");
     std::optional<Loaded> aggregator = load(aggregatorId);
-    if (!aggregator || aggregator->query.status == "DONE" || aggregator->query.status == "FAILED") {
+    if (!aggregator || api::isTerminalStatus(aggregator->query.status)) {
         return JobOutcome::done();
     }
     auto read = this->bucket(bucketId);

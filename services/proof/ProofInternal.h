@@ -22,10 +22,6 @@ inline const QString kAggregateJob = QStringLiteral("proof.aggregate");
 using proofdesk::qstr;
 using proofdesk::str;
 
-inline bool isTerminal(const std::string& status) {
-    return status == "DONE" || status == "FAILED";
-}
-
 // 0x + 64 hex digits.
 std::string bytes32Hex(const crypto::Felt& value);
 

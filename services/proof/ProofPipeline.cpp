@@ -23,7 +23,6 @@ namespace proofdesk::proof {
 namespace {
 
 using detail::bytes32Hex;
-using detail::isTerminal;
 using detail::kStageJob;
 using detail::qstr;
 using detail::str;
@@ -66,9 +65,9 @@ void ProofService::writeProducedIn(Loaded& loaded) {
     }
     loaded.newArtifacts.clear();
     if (loaded.newFact) {
-        const std::string entry =
-            registerFactIn(loaded.newFact->chain, loaded.newFact->factHash, loaded.newFact->mocked,
-                           loaded.query.id, loaded.query.programHash.value_or(""));
+        const std::string entry = m_facts.registerIn(
+            loaded.newFact->chain, loaded.newFact->factHash, loaded.newFact->mocked,
+            loaded.query.id, loaded.query.programHash.value_or(""));
         loaded.query.transactionId = entry;
         loaded.query.isFactMocked = loaded.newFact->mocked;
         loaded.newFact.reset();
@@ -121,7 +120,8 @@ JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
         return JobOutcome::permanent(QStringLiteral("query %1 does not exist").arg(qstr(queryId)));
     }
     Loaded loaded = std::move(*found);
-    if (isTerminal(loaded.query.status) || inputText(loaded.inputs, "job") != str(job.id)) {
+    if (api::isTerminalStatus(loaded.query.status) ||
+        inputText(loaded.inputs, "job") != str(job.id)) {
         return JobOutcome::done(); // a stale job: the query moved on before a crash
     }
     m_store.write([&](QSqlDatabase&) {

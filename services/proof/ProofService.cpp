@@ -64,7 +64,8 @@ ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
       m_artifacts(dataDir + QStringLiteral("/artifacts")),
       m_workDir(dataDir + QStringLiteral("/work")), m_provers(std::move(provers)),
       m_sandbox(m_provers, QString(m_workDir + QStringLiteral("/sandbox")).toStdString()),
-      m_credits(store) { // applies the proof service's migrations (its tables are theirs)
+      m_credits(store), // applies the proof service's migrations (its tables are theirs)
+      m_facts(store, clock) {
     m_jobs.registerHandler(kStageJob, [this](const JobRecord& job, JobContext& context) {
         return runStage(job, context);
     });
@@ -156,20 +157,60 @@ bool ProofService::programExists(const std::string& programHash) {
 
 std::string ProofService::submit(const Caller& caller, const Submission& in) {
     CheckedSubmission checked = checkSubmission(in, m_provers);
-    api::ProofQuery query = std::move(checked.query);
-    nlohmann::json inputs = std::move(checked.inputs);
-    std::string layout = checked.layout;
-    std::optional<int> jobIndex = checked.bucketJobIndex;
-    const bool hasProgramHash = checked.hasProgramHash;
+    const InspectedSources sources = inspectSources(in, checked);
+    planSource(in, sources, checked);
+    api::ProofQuery& query = checked.query;
+    const qint64 nowMs = m_clock.nowMs();
+    query.id = newUlid(nowMs).toStdString();
+    query.createdAt = toIsoTimestampMs(nowMs).toStdString();
+    query.projectId = caller.projectId.toStdString();
+    query.submittedByClient = caller.keyId.toStdString();
+    query.client.clientId = caller.keyId.toStdString();
+    query.client.name = caller.keyName.toStdString();
+    query.programHash = sources.programHash;
 
-    // Every file is read in one sandboxed child: the program (hash, native hints), the input
-    // (JSON), the PIE or the proof (what it states).
+    m_store.write([&](QSqlDatabase& db) {
+        m_credits.chargeOneIn(caller.projectId, m_publicUrl + "/core-query");
+        if (query.dedupId) {
+            QSqlQuery existing = m_store.exec(
+                QStringLiteral(
+                    "SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
+                {caller.projectId, qstr(*query.dedupId)});
+            if (existing.next()) {
+                throw ServiceError(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS",
+                                   {}, {{"coreQueryId", str(existing.value(0))}});
+            }
+        }
+        if (checked.hasProgramHash) {
+            QSqlQuery program = m_store.exec(
+                QStringLiteral("SELECT sha256 FROM proof_programs WHERE program_hash = ?"),
+                {qstr(*sources.programHash)});
+            if (!program.next()) {
+                throw ServiceError(ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
+                                   "no program with hash " + *sources.programHash +
+                                       " is registered: upload its programFile once");
+            }
+            checked.inputs["program"] = str(program.value(0));
+        }
+        if (in.bucketId && !in.bucketId->empty()) {
+            joinBucketIn(caller, *in.bucketId, checked);
+        }
+        insertQueryIn(db, caller, checked);
+    });
+    m_jobs.wake();
+    return query.id;
+}
+
+// Every file is read in one sandboxed child: the program (hash, native hints), the input (JSON),
+// the PIE or the proof (what it states).
+ProofService::InspectedSources ProofService::inspectSources(const Submission& in,
+                                                            const CheckedSubmission& checked) {
+    const api::ProofQuery& query = checked.query;
+    InspectedSources sources;
     std::vector<sandbox::SandboxInput> toInspect;
     const char* fallbackCode = "INVALID_PROGRAM_FILE";
-    std::optional<std::string> programHash; // of a programFile (registered below)
-    std::optional<std::string> programDigest;
     const bool checkNativeHints = in.inputFile && query.cairoVm == "rust";
-    if (in.programFile || hasProgramHash) {
+    if (in.programFile || checked.hasProgramHash) {
         if (query.cairoVersion != "cairo0") {
             badRequest("CAIRO1_PROGRAMS_NOT_SUPPORTED",
                        "this server runs Cairo 0 programs; for Cairo 1 submit the run's pieFile");
@@ -178,9 +219,9 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             toInspect.push_back(in.inputFile->asInput("input"));
         }
         if (in.programFile) {
-            programDigest = digestOf(*in.programFile);
-            programHash = registeredHash(*programDigest);
-            if (!programHash || checkNativeHints) {
+            sources.programDigest = digestOf(*in.programFile);
+            sources.programHash = registeredHash(*sources.programDigest);
+            if (!sources.programHash || checkNativeHints) {
                 toInspect.push_back(in.programFile->asInput("program"));
             }
         } else {
@@ -188,10 +229,10 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             if (!felt) {
                 badRequest("INVALID_PROGRAM_HASH", "programHash is not a field element");
             }
-            programHash = felt->toHex();
+            sources.programHash = felt->toHex();
             QSqlQuery stored = m_store.exec(
                 QStringLiteral("SELECT sha256 FROM proof_programs WHERE program_hash = ?"),
-                {qstr(*programHash)});
+                {qstr(*sources.programHash)});
             if (checkNativeHints && stored.next()) {
                 toInspect.push_back(
                     {"program", m_artifacts.pathOf(str(stored.value(0))).toStdString()});
@@ -204,27 +245,35 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
         toInspect.push_back(in.proofFile->asInput("proof"));
         fallbackCode = "INVALID_PROOF_FILE";
     }
-    const nlohmann::json facts = toInspect.empty()
-                                     ? nlohmann::json::object()
-                                     : m_sandbox.inspect(toInspect, checkNativeHints, fallbackCode);
-    if (checkNativeHints && facts.contains("program") &&
-        facts.at("program").contains("firstPythonOnlyHintPc")) {
+    sources.facts = toInspect.empty()
+                        ? nlohmann::json::object()
+                        : m_sandbox.inspect(toInspect, checkNativeHints, fallbackCode);
+    if (checkNativeHints && sources.facts.contains("program") &&
+        sources.facts.at("program").contains("firstPythonOnlyHintPc")) {
         badRequest("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON",
                    "with an inputFile the program's hints read it, and the hint at pc " +
-                       facts.at("program").at("firstPythonOnlyHintPc").dump() +
+                       sources.facts.at("program").at("firstPythonOnlyHintPc").dump() +
                        " has no native implementation: submit with cairoVm=python to run it as "
                        "Python");
     }
+    if (in.programFile && !sources.programHash) {
+        sources.programHash = sources.facts.at("program").value("programHash", std::string());
+    }
+    return sources;
+}
 
-    if (in.programFile || hasProgramHash) {
+// The query's source in its inputs (a registered program, a stored PIE or proof), its steps and
+// its layout.
+void ProofService::planSource(const Submission& in, const InspectedSources& sources,
+                              CheckedSubmission& checked) {
+    api::ProofQuery& query = checked.query;
+    nlohmann::json& inputs = checked.inputs;
+    if (in.programFile || checked.hasProgramHash) {
         inputs["source"] = "program";
         if (in.programFile) {
-            if (!programHash) {
-                programHash = facts.at("program").value("programHash", std::string());
-            }
-            inputs["program"] =
-                registerProgram(*in.programFile, *programDigest, *programHash, query.cairoVersion)
-                    .sha256;
+            inputs["program"] = registerProgram(*in.programFile, *sources.programDigest,
+                                                *sources.programHash, query.cairoVersion)
+                                    .sha256;
         }
         query.steps = {"TRACE_GENERATION"};
         if (query.result != "TRACE_GENERATION") {
@@ -244,11 +293,11 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
             badRequest("INVALID_RESULT_FOR_PROOF_FILE",
                        "a proofFile is verified: ask for a PROOF_VERIFICATION_ON_* result");
         }
-        const std::string statedLayout = facts.at("proof").value("layout", std::string());
+        const std::string statedLayout = sources.facts.at("proof").value("layout", std::string());
         inputs["source"] = "proof";
         inputs["proof"] = storeUpload(*in.proofFile);
         inputs["layout"] = statedLayout;
-        layout = statedLayout;
+        checked.layout = statedLayout;
         query.steps = {};
     }
     query.chain = chainFor(query.result);
@@ -256,103 +305,77 @@ std::string ProofService::submit(const Caller& caller, const Submission& in) {
         query.steps.push_back("PROOF_VERIFICATION");
     }
     if (query.result == "PROOF_VERIFICATION_ON_L2" &&
-        (layout == "dynamic" || layout == "all_cairo")) {
+        (checked.layout == "dynamic" || checked.layout == "all_cairo")) {
         badRequest("INVALID_LAYOUT_FOR_PROOF_VERIFICATION_ON_INTEGRITY_L2",
-                   "Integrity cannot verify proofs of layout " + layout);
+                   "Integrity cannot verify proofs of layout " + checked.layout);
     }
     if (in.inputFile) {
         inputs["input"] = storeUpload(*in.inputFile);
     }
     query.step = query.steps.front();
-    query.layout = layout == "auto" ? std::nullopt : std::optional<std::string>(layout);
+    query.layout =
+        checked.layout == "auto" ? std::nullopt : std::optional<std::string>(checked.layout);
+}
 
-    const qint64 nowMs = m_clock.nowMs();
-    query.id = newUlid(nowMs).toStdString();
-    query.createdAt = toIsoTimestampMs(nowMs).toStdString();
-    query.projectId = caller.projectId.toStdString();
-    query.submittedByClient = caller.keyId.toStdString();
-    query.client.clientId = caller.keyId.toStdString();
-    query.client.name = caller.keyName.toStdString();
-    query.programHash = programHash;
+// Within the submission's transaction: the query takes its job index in an open bucket of the
+// caller's project (the one asked for, or the next free one).
+void ProofService::joinBucketIn(const Caller& caller, const std::string& bucketId,
+                                CheckedSubmission& checked) {
+    QSqlQuery bucket = m_store.exec(
+        QStringLiteral("SELECT project_id, status, doc, next_job_index FROM proof_buckets "
+                       "WHERE id = ?"),
+        {qstr(bucketId)});
+    if (!bucket.next() || bucket.value(0).toString() != caller.projectId) {
+        throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+    }
+    const std::string status = str(bucket.value(1));
+    api::ProofBucket record = api::proofBucketFromJson(nlohmann::json::parse(str(bucket.value(2))));
+    int next = bucket.value(3).toInt();
+    bucket.finish();
+    if (status != "OPEN") {
+        throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
+                           "bucket " + bucketId + " is " + status);
+    }
+    std::optional<int>& jobIndex = checked.bucketJobIndex;
+    if (jobIndex) {
+        QSqlQuery taken =
+            m_store.exec(QStringLiteral("SELECT id FROM proof_queries WHERE bucket_id = ? AND "
+                                        "bucket_job_index = ?"),
+                         {qstr(bucketId), *jobIndex});
+        if (taken.next()) {
+            throw ServiceError(ErrorKind::Conflict, "BUCKET_JOB_INDEX_TAKEN", {},
+                               {{"coreQueryId", str(taken.value(0))}});
+        }
+    } else {
+        jobIndex = next;
+    }
+    next = std::max(next, *jobIndex + 1);
+    record.leaves += 1;
+    checked.inputs["mockProof"] = record.mockProof;
+    m_store.exec(QStringLiteral("UPDATE proof_buckets SET next_job_index = ?, doc = ? "
+                                "WHERE id = ?"),
+                 {next, qstr(api::toJson(record).dump()), qstr(record.id)});
+    checked.query.bucketId = bucketId;
+    checked.query.bucketJobIndex = jobIndex;
+}
 
-    m_store.write([&](QSqlDatabase& db) {
-        m_credits.chargeOneIn(caller.projectId, m_publicUrl + "/core-query");
-        if (query.dedupId) {
-            QSqlQuery existing = m_store.exec(
-                QStringLiteral(
-                    "SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
-                {caller.projectId, qstr(*query.dedupId)});
-            if (existing.next()) {
-                throw ServiceError(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS",
-                                   {}, {{"coreQueryId", str(existing.value(0))}});
-            }
-        }
-        if (hasProgramHash) {
-            QSqlQuery program = m_store.exec(
-                QStringLiteral("SELECT sha256 FROM proof_programs WHERE program_hash = ?"),
-                {qstr(*programHash)});
-            if (!program.next()) {
-                throw ServiceError(ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
-                                   "no program with hash " + *programHash +
-                                       " is registered: upload its programFile once");
-            }
-            inputs["program"] = str(program.value(0));
-        }
-        if (in.bucketId && !in.bucketId->empty()) {
-            QSqlQuery bucket = m_store.exec(
-                QStringLiteral("SELECT project_id, status, doc, next_job_index FROM proof_buckets "
-                               "WHERE id = ?"),
-                {qstr(*in.bucketId)});
-            if (!bucket.next() || bucket.value(0).toString() != caller.projectId) {
-                throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
-            }
-            const std::string status = str(bucket.value(1));
-            api::ProofBucket record =
-                api::proofBucketFromJson(nlohmann::json::parse(str(bucket.value(2))));
-            int next = bucket.value(3).toInt();
-            bucket.finish();
-            if (status != "OPEN") {
-                throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
-                                   "bucket " + *in.bucketId + " is " + status);
-            }
-            if (jobIndex) {
-                QSqlQuery taken = m_store.exec(
-                    QStringLiteral("SELECT id FROM proof_queries WHERE bucket_id = ? AND "
-                                   "bucket_job_index = ?"),
-                    {qstr(*in.bucketId), *jobIndex});
-                if (taken.next()) {
-                    throw ServiceError(ErrorKind::Conflict, "BUCKET_JOB_INDEX_TAKEN", {},
-                                       {{"coreQueryId", str(taken.value(0))}});
-                }
-            } else {
-                jobIndex = next;
-            }
-            next = std::max(next, *jobIndex + 1);
-            record.leaves += 1;
-            inputs["mockProof"] = record.mockProof;
-            m_store.exec(QStringLiteral("UPDATE proof_buckets SET next_job_index = ?, doc = ? "
-                                        "WHERE id = ?"),
-                         {next, qstr(api::toJson(record).dump()), qstr(record.id)});
-            query.bucketId = *in.bucketId;
-            query.bucketJobIndex = jobIndex;
-        }
-        const QString jobId =
-            m_jobs.enqueueIn(db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}},
-                             caller.projectId);
-        inputs["job"] = jobId.toStdString();
-        m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, dedup_id, "
-                                    "external_id, status, bucket_id, bucket_job_index, "
-                                    "created_at, doc, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                    "?)"),
-                     {qstr(query.id), caller.projectId,
-                      query.dedupId ? QVariant(qstr(*query.dedupId)) : QVariant(),
-                      qstr(query.externalId), qstr(query.status),
-                      query.bucketId ? QVariant(qstr(*query.bucketId)) : QVariant(),
-                      query.bucketJobIndex ? QVariant(*query.bucketJobIndex) : QVariant(),
-                      qstr(query.createdAt), qstr(api::toJson(query).dump()), qstr(inputs.dump())});
-    });
-    m_jobs.wake();
-    return query.id;
+// Within the submission's transaction: the query's row and its first stage's job.
+void ProofService::insertQueryIn(QSqlDatabase& db, const Caller& caller,
+                                 CheckedSubmission& checked) {
+    const api::ProofQuery& query = checked.query;
+    const QString jobId = m_jobs.enqueueIn(
+        db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}}, caller.projectId);
+    checked.inputs["job"] = jobId.toStdString();
+    m_store.exec(
+        QStringLiteral("INSERT INTO proof_queries (id, project_id, dedup_id, "
+                       "external_id, status, bucket_id, bucket_job_index, "
+                       "created_at, doc, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                       "?)"),
+        {qstr(query.id), caller.projectId,
+         query.dedupId ? QVariant(qstr(*query.dedupId)) : QVariant(), qstr(query.externalId),
+         qstr(query.status), query.bucketId ? QVariant(qstr(*query.bucketId)) : QVariant(),
+         query.bucketJobIndex ? QVariant(*query.bucketJobIndex) : QVariant(), qstr(query.createdAt),
+         qstr(api::toJson(query).dump()), qstr(checked.inputs.dump())});
 }
 
 // --- reads ------------------------------------------------------------------------------------
@@ -518,70 +541,6 @@ Artifact ProofService::artifact(const std::string& queryId, const std::string& n
                            : endsWith(".zip") ? "application/zip"
                                               : "application/octet-stream";
     return artifact;
-}
-
-// --- fact registry ----------------------------------------------------------------------------
-
-std::string ProofService::registerFactIn(const std::string& chain, const std::string& factHash,
-                                         bool mocked, const std::string& queryId,
-                                         const std::string& programHash) {
-    QSqlQuery existing = m_store.exec(QStringLiteral("SELECT id FROM fact_registry WHERE chain = "
-                                                     "? AND fact_hash = ? AND mocked = ?"),
-                                      {qstr(chain), qstr(factHash), int(mocked)});
-    if (existing.next()) {
-        return str(existing.value(0));
-    }
-    existing.finish();
-    const std::string id = newUlid(m_clock.nowMs()).toStdString();
-    m_store.exec(QStringLiteral("INSERT INTO fact_registry (id, chain, fact_hash, mocked, "
-                                "query_id, program_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                 {qstr(id), qstr(chain), qstr(factHash), int(mocked), qstr(queryId),
-                  programHash.empty() ? QVariant() : QVariant(qstr(programHash)),
-                  toIsoTimestamp(m_clock.now())});
-    return id;
-}
-
-std::optional<FactEntry> ProofService::fact(const std::string& chain, const std::string& factHash,
-                                            bool mocked) {
-    // Fact hashes are 32-byte values: compare them as 0x + 64 lower-case hex digits.
-    std::string normalized = factHash;
-    if (auto felt = QByteArray::fromStdString(factHash).toLower(); felt.startsWith("0x")) {
-        QByteArray digits = felt.mid(2);
-        if (digits.size() <= 64) {
-            normalized =
-                "0x" + QByteArray(64 - digits.size(), '0').toStdString() + digits.toStdString();
-        }
-    }
-    QSqlQuery row = m_store.exec(
-        QStringLiteral("SELECT id, query_id, program_hash, created_at FROM fact_registry WHERE "
-                       "chain = ? AND fact_hash = ? AND mocked = ?"),
-        {qstr(chain), qstr(normalized), int(mocked)});
-    if (!row.next()) {
-        return std::nullopt;
-    }
-    FactEntry entry;
-    entry.id = str(row.value(0));
-    entry.chain = chain;
-    entry.factHash = normalized;
-    entry.mocked = mocked;
-    if (!row.value(1).isNull()) {
-        entry.queryId = str(row.value(1));
-    }
-    if (!row.value(2).isNull()) {
-        entry.programHash = str(row.value(2));
-    }
-    entry.createdAt = str(row.value(3));
-    return entry;
-}
-
-std::optional<FactEntry> ProofService::findFact(const std::string& factHash, bool mocked) {
-    QSqlQuery row = m_store.exec(QStringLiteral("SELECT chain FROM fact_registry WHERE fact_hash "
-                                                "= ? AND mocked = ? ORDER BY created_at LIMIT 1"),
-                                 {qstr(factHash), int(mocked)});
-    if (!row.next()) {
-        return std::nullopt;
-    }
-    return fact(str(row.value(0)), factHash, mocked);
 }
 
 } // namespace proofdesk::proof

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ArtifactStore.h"
+#include "FactRegistry.h"
 #include "ProjectCredits.h"
 #include "Provers.h"
 #include "QueryBodyCache.h"
@@ -45,18 +46,6 @@ struct Artifact {
     std::string contentType;
     std::string bytes; // unless read without them
     std::string path;  // the stored file
-};
-
-// A local fact registry entry (docs/architecture.md): one namespace per chain for real facts, one
-// for mocked.
-struct FactEntry {
-    std::string id; // the transactionId of the query that registered it
-    std::string chain;
-    std::string factHash;
-    bool mocked = false;
-    std::optional<std::string> queryId;
-    std::optional<std::string> programHash;
-    std::string createdAt;
 };
 
 // The proof service (docs/api.md): submissions become queries whose stages (trace
@@ -104,10 +93,8 @@ public:
     api::ProofBucket closeBucket(const Caller& caller, const std::optional<std::string>& bucketId);
 
     Artifact artifact(const std::string& queryId, const std::string& name, bool withBytes = true);
-    std::optional<FactEntry> fact(const std::string& chain, const std::string& factHash,
-                                  bool mocked);
-    // The entry of a fact hash in any chain's namespace (the request service's check_facts).
-    std::optional<FactEntry> findFact(const std::string& factHash, bool mocked);
+    // The local fact registry, where verified (and mocked) facts are registered.
+    FactRegistry& facts() { return m_facts; }
 
     // The projects' credits, charged one per submission.
     ProjectCredits& credits() { return m_credits; }
@@ -152,8 +139,6 @@ private:
                            const std::vector<std::string>& builtins, const std::string& layout);
     void addArtifact(Loaded& loaded, const std::string& name, const std::string& bytes);
     void writeProducedIn(Loaded& loaded);
-    std::string registerFactIn(const std::string& chain, const std::string& factHash, bool mocked,
-                               const std::string& queryId, const std::string& programHash);
     void failIn(Loaded& loaded, const std::string& reason, const char* blockedReason);
     void finishStageIn(Loaded& loaded);
     void maybeAggregateIn(const std::string& bucketId);
@@ -174,6 +159,19 @@ private:
     // The program hash of a stored program file with this digest, if registered.
     std::optional<std::string> registeredHash(const std::string& digest);
     void addStoredArtifact(Loaded& loaded, const std::string& name, const std::string& sha256);
+    // The steps of submit(): what the sandbox read from the files and the program they name;
+    // the source, steps and layout of the query; its bucket place and its row (in the write).
+    struct InspectedSources {
+        nlohmann::json facts;
+        std::optional<std::string> programHash;
+        std::optional<std::string> programDigest; // of a programFile
+    };
+    InspectedSources inspectSources(const Submission& in, const CheckedSubmission& checked);
+    void planSource(const Submission& in, const InspectedSources& sources,
+                    CheckedSubmission& checked);
+    void joinBucketIn(const Caller& caller, const std::string& bucketId,
+                      CheckedSubmission& checked);
+    void insertQueryIn(QSqlDatabase& db, const Caller& caller, CheckedSubmission& checked);
 
     Store& m_store;
     const Clock& m_clock;
@@ -184,6 +182,7 @@ private:
     SandboxedWork m_sandbox;
     QueryBodyCache m_bodies;
     ProjectCredits m_credits;
+    FactRegistry m_facts;
     std::string m_publicUrl;
 };
 

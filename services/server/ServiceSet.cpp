@@ -12,7 +12,7 @@ ServiceSet::ServiceSet(const ServiceSettings& settings, const Clock& clock)
       // The request service's check_facts reads the proof service's fact registry.
       m_requests(m_store, clock, m_jobs, settings.requests,
                  [this](const std::string& factHash, bool mocked) {
-                     const auto entry = m_proofs.findFact(factHash, mocked);
+                     const auto entry = m_proofs.facts().findOnAnyChain(factHash, mocked);
                      return entry ? std::optional<std::string>(entry->id) : std::nullopt;
                  }) {}
 
