@@ -43,6 +43,66 @@ const air::LayoutSpec& layoutOf(const PublicInput& input) {
     return *layout;
 }
 
+// The rows each table decommitted, by query index.
+struct DecommittedRows {
+    const std::map<std::uint64_t, std::vector<Fp>>* trace;
+    const std::map<std::uint64_t, std::vector<Fp>>* interaction;
+    const std::map<std::uint64_t, std::vector<Fp>>* composition;
+};
+
+// FRI's first layer at the queried points: the DEEP composition
+// Σ_i α^i (T_{c_i}(x) − v_i)/(x − z·g^{r_i}) + Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²), from the
+// decommitted rows and the out-of-domain values.
+std::map<std::uint64_t, Fp> deepAtQueries(const air::Air& air, std::size_t columnsFirst,
+                                          int logDomain, const std::vector<std::uint64_t>& indices,
+                                          const DecommittedRows& tables,
+                                          const std::vector<Fp>& oods, const Fp& z,
+                                          const Fp& deepAlpha) {
+    const std::vector<air::MaskItem>& mask = air.mask();
+    const Fp& generator = air.traceGenerator();
+    std::map<std::int64_t, Fp> shiftedPoints;
+    for (const air::MaskItem& item : air.mask()) {
+        if (!shiftedPoints.contains(item.row)) {
+            const std::uint64_t n = air.traceLength();
+            const std::uint64_t e =
+                std::uint64_t(((item.row % std::int64_t(n)) + std::int64_t(n)) % std::int64_t(n));
+            shiftedPoints[item.row] = z * generator.pow(e);
+        }
+    }
+    const Fp zSquared = z.square();
+    std::map<std::uint64_t, Fp> firstLayer;
+    for (const std::uint64_t index : indices) {
+        const Fp x = fieldGenerator() * friDomainElement(logDomain, 0, index);
+        std::vector<Fp> inverses;
+        std::map<std::int64_t, std::size_t> slot;
+        for (const auto& [row, point] : shiftedPoints) {
+            slot[row] = inverses.size();
+            inverses.push_back(x - point);
+        }
+        inverses.push_back(x - zSquared);
+        invertAll(inverses);
+        const std::vector<Fp>& first = tables.trace->at(index);
+        const std::vector<Fp>& second = tables.interaction->at(index);
+        Fp sum = Fp::zero();
+        Fp coefficient = Fp::one();
+        for (std::size_t i = 0; i < mask.size(); ++i) {
+            const air::MaskItem& item = air.mask()[i];
+            const Fp& cell = item.column < columnsFirst ? first[item.column]
+                                                        : second[item.column - columnsFirst];
+            sum += coefficient * (cell - oods[i]) * inverses[slot[item.row]];
+            coefficient *= deepAlpha;
+        }
+        const std::vector<Fp>& composition = tables.composition->at(index);
+        for (std::size_t k = 0; k < 2; ++k) {
+            sum += coefficient * (composition[k] - oods[mask.size() + k]) * inverses.back();
+            coefficient *= deepAlpha;
+        }
+        firstLayer[index] = sum;
+    }
+
+    return firstLayer;
+}
+
 } // namespace
 
 void checkParametersFit(const ProofParameters& parameters, const PublicInput& input) {
@@ -171,49 +231,10 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
                                                {}, hashes, Stage::Decommitment, "the composition");
     section("composition decommitment");
 
-    // The DEEP composition at each of them:
-    // Σ_i α^i (T_{c_i}(x) − v_i)/(x − z·g^{r_i}) + Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²).
-    const Fp& generator = air->traceGenerator();
-    std::map<std::int64_t, Fp> shiftedPoints;
-    for (const air::MaskItem& item : air->mask()) {
-        if (!shiftedPoints.contains(item.row)) {
-            const std::uint64_t n = traceLength;
-            const std::uint64_t e =
-                std::uint64_t(((item.row % std::int64_t(n)) + std::int64_t(n)) % std::int64_t(n));
-            shiftedPoints[item.row] = z * generator.pow(e);
-        }
-    }
-    const Fp zSquared = z.square();
-    std::map<std::uint64_t, Fp> firstLayer;
-    for (const std::uint64_t index : indices) {
-        const Fp x = fieldGenerator() * friDomainElement(logDomain, 0, index);
-        std::vector<Fp> inverses;
-        std::map<std::int64_t, std::size_t> slot;
-        for (const auto& [row, point] : shiftedPoints) {
-            slot[row] = inverses.size();
-            inverses.push_back(x - point);
-        }
-        inverses.push_back(x - zSquared);
-        invertAll(inverses);
-        const std::vector<Fp>& first = original.at(index);
-        const std::vector<Fp>& second = interactionRows.at(index);
-        Fp sum = Fp::zero();
-        Fp coefficient = Fp::one();
-        for (std::size_t i = 0; i < maskSize; ++i) {
-            const air::MaskItem& item = air->mask()[i];
-            const Fp& cell = item.column < layout.columnsFirst
-                                 ? first[item.column]
-                                 : second[item.column - layout.columnsFirst];
-            sum += coefficient * (cell - oods[i]) * inverses[slot[item.row]];
-            coefficient *= deepAlpha;
-        }
-        const std::vector<Fp>& composition = compositionRows.at(index);
-        for (std::size_t k = 0; k < 2; ++k) {
-            sum += coefficient * (composition[k] - oods[maskSize + k]) * inverses.back();
-            coefficient *= deepAlpha;
-        }
-        firstLayer[index] = sum;
-    }
+    // The DEEP composition at each of them.
+    const std::map<std::uint64_t, Fp> firstLayer =
+        deepAtQueries(*air, layout.columnsFirst, logDomain, indices,
+                      {&original, &interactionRows, &compositionRows}, oods, z, deepAlpha);
 
     verifyFriDecommitment(reader, fri, friCommitment, queries, firstLayer, hashes);
     section("FRI decommitments");

@@ -1,0 +1,196 @@
+#include "Composition.h"
+
+#include "ConstraintEvaluator.h"
+#include "Ntt.h"
+#include "Polynomials.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <stdexcept>
+
+namespace proofdesk::stark {
+namespace {
+
+// The point z·g^row of a mask row (rows may be negative: they wrap around the trace).
+Fp maskPoint(const air::Air& air, std::int64_t row, const Fp& z) {
+    const std::int64_t n = std::int64_t(air.traceLength());
+    return z * air.traceGenerator().pow(std::uint64_t(((row % n) + n) % n));
+}
+
+// C from its values on the cosets s_j·⟨g⟩ (s_0 = 3, s_1 = 3·ω_2N), each interpolated alone into
+// `cosets[j]`: its coefficients a_j[k] = s_j^k·(c_k + c_{k+N}·s_j^N), and s_1^N = −3^N, so with
+// u_j[k] = a_j[k]/s_j^k: c_k = (u_0 + u_1)/2 and c_{k+N} = (u_0 − u_1)/(2·3^N). Then
+// C(x) = C_0(x²) + x·C_1(x²): the even coefficients make the first half, the odd the second.
+// Made in the two coset buffers themselves: c_k into the first and c_{k+N} into the second, each
+// buffer's evens moved before its odds, then the first's odds swapped with the second's evens —
+// one extra half buffer at most.
+std::vector<std::vector<Fp>> splitIntoHalves(std::array<std::vector<Fp>, 2> cosets) {
+    const std::size_t n = cosets[0].size();
+    const Fp half = Fp::fromU64(2).inverse();
+    const Fp highFactor = half * fieldGenerator().pow(n).inverse();
+    Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            const Fp u0 = cosets[0][k];
+            const Fp u1 = cosets[1][k];
+            cosets[0][k] = (u0 + u1) * half;       // c_k
+            cosets[1][k] = (u0 - u1) * highFactor; // c_{k+N}
+        }
+    });
+    std::vector<Fp> odds(n / 2);
+    for (std::vector<Fp>& buffer : cosets) {
+        for (std::size_t i = 0; i < n / 2; ++i) {
+            odds[i] = buffer[2 * i + 1];
+            buffer[i] = buffer[2 * i];
+        }
+        std::copy(odds.begin(), odds.end(), buffer.begin() + std::ptrdiff_t(n / 2));
+    }
+    std::swap_ranges(cosets[0].begin() + std::ptrdiff_t(n / 2), cosets[0].end(), cosets[1].begin());
+    std::vector<std::vector<Fp>> halves(2);
+    halves[0] = std::move(cosets[0]);
+    halves[1] = std::move(cosets[1]);
+    return halves;
+}
+
+// p(x)/(x − a) in place: p's coefficients become the quotient's (the top one 0). Returns the
+// remainder p(a).
+Fp divideInPlace(std::vector<Fp>& p, const Fp& a) {
+    Fp carry = Fp::zero();
+    Fp next = p.back();
+    for (std::size_t k = p.size() - 1; k >= 1; --k) {
+        carry = next + a * carry;
+        next = p[k - 1];
+        p[k - 1] = carry;
+    }
+    p.back() = Fp::zero();
+    return next + a * carry;
+}
+
+} // namespace
+
+std::vector<Fp> deepComposition(const air::Air& air,
+                                const std::vector<const std::vector<Fp>*>& columns,
+                                const std::vector<const std::vector<Fp>*>& composition,
+                                const std::vector<Fp>& oods, const Fp& z, const Fp& alpha,
+                                const CancelFlag& cancel) {
+    const std::vector<air::MaskItem>& mask = air.mask();
+    const std::uint64_t n = air.traceLength();
+    std::vector<Fp> powers(oods.size());
+    Fp power = Fp::one();
+    for (Fp& p : powers) {
+        p = power;
+        power *= alpha;
+    }
+    // Terms grouped by their point: mask rows, then z² for the composition columns.
+    struct Group {
+        Fp point;
+        std::vector<std::pair<const std::vector<Fp>*, std::size_t>> terms; // (poly, oods index)
+    };
+    std::map<std::int64_t, Group> byRow;
+    for (std::size_t i = 0; i < mask.size(); ++i) {
+        Group& group = byRow[mask[i].row];
+        group.point = maskPoint(air, mask[i].row, z);
+        group.terms.emplace_back(columns[mask[i].column], i);
+    }
+    std::vector<Group> groups;
+    for (auto& [row, group] : byRow) {
+        groups.push_back(std::move(group));
+    }
+    Group last{z.square(), {}};
+    for (std::size_t k = 0; k < composition.size(); ++k) {
+        last.terms.emplace_back(composition[k], mask.size() + k);
+    }
+    groups.push_back(std::move(last));
+
+    // One group at a time, each loop split over the workers: two vectors of n in all.
+    std::vector<Fp> total(n);
+    std::vector<Fp> p(n);
+    Workers& workers = Workers::shared();
+    for (const Group& group : groups) {
+        cancel.check();
+        Fp constant = Fp::zero();
+        for (const auto& [poly, index] : group.terms) {
+            constant += powers[index] * oods[index];
+        }
+        workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                Fp sum = Fp::zero();
+                for (const auto& [poly, index] : group.terms) {
+                    sum += powers[index] * (*poly)[k];
+                }
+                p[k] = sum;
+            }
+        });
+        p[0] -= constant;
+        if (!divideInPlace(p, group.point).isZero()) {
+            throw std::logic_error("internal error: a DEEP quotient is not exact");
+        }
+        workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                total[k] += p[k];
+            }
+        });
+    }
+    return total;
+}
+
+std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
+                                               const std::map<std::string, Fp>& values,
+                                               const std::vector<std::vector<Fp>*>& columns,
+                                               const Fp& alpha, const CancelFlag& cancel,
+                                               const std::function<void(double)>& report) {
+    const std::uint64_t n = air.traceLength();
+    const int logTrace = std::countr_zero(n);
+    std::array<std::vector<Fp>, 2> cosets;
+    const ConstraintEvaluator evaluator(air, values);
+    const Fp rootTwoN = rootOfUnity(logTrace + 1);
+    for (std::uint64_t j = 0; j < 2; ++j) {
+        const Fp offset = fieldGenerator() * rootTwoN.pow(j);
+        std::vector<std::span<const Fp>> onCoset;
+        for (std::vector<Fp>* column : columns) {
+            cancel.check();
+            cosetValuesInPlace(*column, offset);
+            onCoset.emplace_back(*column);
+        }
+        cosets[j].resize(n);
+        evaluator.composition(onCoset, offset, alpha, cosets[j], cancel);
+        for (std::vector<Fp>* column : columns) {
+            cancel.check();
+            cosetCoefficientsInPlace(*column, offset);
+        }
+        cosetCoefficientsInPlace(cosets[j], offset);
+        report(0.5 * double(j + 1));
+    }
+    return splitIntoHalves(std::move(cosets));
+}
+
+std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::vector<Fp>*>& columns,
+                                  const std::vector<std::vector<Fp>>& halves, const Fp& z) {
+    const std::vector<air::MaskItem>& mask = air.mask();
+    // Each column at all its points in one pass (the composition's two halves at z²).
+    std::vector<Fp> oods(mask.size() + 2);
+    std::map<std::size_t, std::vector<std::size_t>> itemsOf; // column -> mask indices
+    for (std::size_t i = 0; i < mask.size(); ++i) {
+        itemsOf[mask[i].column].push_back(i);
+    }
+    std::vector<std::pair<const std::vector<Fp>*, std::vector<std::size_t>>> work;
+    for (const auto& [column, items] : itemsOf) {
+        work.emplace_back(columns[column], items);
+    }
+    work.emplace_back(&halves[0], std::vector<std::size_t>{mask.size()});
+    work.emplace_back(&halves[1], std::vector<std::size_t>{mask.size() + 1});
+    Workers::shared().forEach(work.size(), [&](std::size_t w) {
+        const auto& [poly, items] = work[w];
+        std::vector<Fp> points;
+        for (const std::size_t i : items) {
+            points.push_back(i >= mask.size() ? z.square() : maskPoint(air, mask[i].row, z));
+        }
+        const std::vector<Fp> at = evaluatePolynomialAt(*poly, points);
+        for (std::size_t q = 0; q < items.size(); ++q) {
+            oods[items[q]] = at[q];
+        }
+    });
+    return oods;
+}
+
+} // namespace proofdesk::stark

@@ -1,0 +1,41 @@
+#pragma once
+
+// The prover's composition work, on polynomials held as coefficients: the composition
+// polynomial evaluated on two cosets and split into its halves, the out-of-domain values, and
+// the DEEP composition FRI proves low-degree.
+
+#include "Parallel.h"
+#include "air/Air.h"
+#include "field/Fp.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace proofdesk::stark {
+
+// The composition polynomial C of `air` with random coefficient `alpha` as its two halves,
+// C(x) = C_0(x²) + x·C_1(x²), each with the trace's length in coefficients. `columns` are the
+// trace's and the interaction's coefficients; each is turned into its values on a coset and back
+// in place, so they are unchanged on return. `report` gets the fraction done.
+std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
+                                               const std::map<std::string, Fp>& values,
+                                               const std::vector<std::vector<Fp>*>& columns,
+                                               const Fp& alpha, const CancelFlag& cancel,
+                                               const std::function<void(double)>& report);
+
+// What the proof sends at the out-of-domain point z: every mask cell (its column at z·g^row), in
+// the mask's order, then C_0(z²) and C_1(z²).
+std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::vector<Fp>*>& columns,
+                                  const std::vector<std::vector<Fp>>& halves, const Fp& z);
+
+// The DEEP composition's coefficients: Σ_i α^i (T_{c_i}(x) − v_i)/(x − z·g^{r_i}) over the mask
+// plus Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²), the divisions exact.
+std::vector<Fp> deepComposition(const air::Air& air,
+                                const std::vector<const std::vector<Fp>*>& columns,
+                                const std::vector<const std::vector<Fp>*>& composition,
+                                const std::vector<Fp>& oods, const Fp& z, const Fp& alpha,
+                                const CancelFlag& cancel);
+
+} // namespace proofdesk::stark
