@@ -160,6 +160,129 @@ std::string mib(std::uint64_t bytes) {
     return std::to_string(bytes >> 20) + " MiB";
 }
 
+// The task's description for the child (task.json in its work directory).
+bool writeTaskDescription(const std::string& dir, const SandboxTask& task) {
+    nlohmann::json names = nlohmann::json::array();
+    for (const SandboxInput& input : task.inputs) {
+        names.push_back(input.name);
+    }
+    const nlohmann::json description = {
+        {"task", task.task}, {"options", task.options}, {"inputs", names}};
+    std::ofstream out(dir + "/task.json", std::ios::binary);
+    out << description.dump();
+    return bool(out);
+}
+
+// Starts the child in its own process group, in `dir`, with nothing on stdin, `output` as
+// stdout and stderr, the inputs as descriptors 3, 4, ... and every other descriptor closed.
+// Returns posix_spawn's error (0 when started).
+int spawnChild(const std::string& executable, std::vector<std::string> arguments,
+               const std::string& dir, const std::vector<Fd>& inputs, const Fd& output,
+               pid_t* pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, output.get(), 1);
+    posix_spawn_file_actions_adddup2(&actions, output.get(), 2);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        posix_spawn_file_actions_adddup2(&actions, inputs[i].get(), 3 + static_cast<int>(i));
+    }
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3 + static_cast<int>(inputs.size()));
+    posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t all;
+    sigfillset(&all);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+                                              POSIX_SPAWN_SETPGROUP);
+    std::vector<std::string> environment = childEnvironment();
+    std::vector<char*> argv = pointers(arguments);
+    std::vector<char*> envp = pointers(environment);
+    const int spawned =
+        ::posix_spawn(pid, executable.c_str(), &actions, &attributes, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    return spawned;
+}
+
+// How a watched child ended.
+struct ChildEnd {
+    int status = 0;
+    bool killedForTime = false;
+    bool killedForCancel = false;
+};
+
+// Until the child exits: collects its output's tail, passes on its progress file, and kills its
+// group when cancelled or past the deadline.
+ChildEnd watchChild(pid_t pid, const Fd& output, const std::string& dir,
+                    std::chrono::steady_clock::time_point deadline,
+                    const std::function<bool()>& cancelled,
+                    const std::function<void(const nlohmann::json&)>& progress, std::string& tail) {
+    Fd exitFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+    ChildEnd end;
+    bool pipeOpen = true;
+    std::array<char, 4096> buffer{};
+    auto nextProgressRead = std::chrono::steady_clock::now();
+    std::string lastProgress;
+    for (;;) {
+        std::array<pollfd, 2> watched{};
+        nfds_t count = 0;
+        if (pipeOpen) {
+            watched[count++] = {output.get(), POLLIN, 0};
+        }
+        if (exitFd.get() >= 0) {
+            watched[count++] = {exitFd.get(), POLLIN, 0};
+        }
+        ::poll(watched.data(), count, 50);
+        if (pipeOpen && (watched[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            const ssize_t n = ::read(output.get(), buffer.data(), buffer.size());
+            if (n > 0) {
+                appendTail(tail, buffer.data(), static_cast<std::size_t>(n));
+            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+                pipeOpen = false;
+            }
+        }
+        if (::waitpid(pid, &end.status, WNOHANG) == pid) {
+            break;
+        }
+        if (progress && std::chrono::steady_clock::now() >= nextProgressRead) {
+            nextProgressRead += std::chrono::milliseconds(250);
+            std::string text;
+            if (readSmallFile(dir + "/" + kProgressFile, &text) && text != lastProgress) {
+                lastProgress = text;
+                const nlohmann::json report = nlohmann::json::parse(text, nullptr, false);
+                if (report.is_object()) {
+                    progress(report);
+                }
+            }
+        }
+        if (!end.killedForTime && !end.killedForCancel) {
+            if (cancelled && cancelled()) {
+                end.killedForCancel = true;
+                ::kill(-pid, SIGKILL);
+            } else if (std::chrono::steady_clock::now() >= deadline) {
+                end.killedForTime = true;
+                ::kill(-pid, SIGKILL);
+            }
+        }
+    }
+    // Whatever is left in the pipe (the process is gone; its group may not be, so do not block).
+    ::kill(-pid, SIGKILL);
+    ::fcntl(output.get(), F_SETFL, O_NONBLOCK);
+    for (ssize_t n; pipeOpen && (n = ::read(output.get(), buffer.data(), buffer.size())) > 0;) {
+        appendTail(tail, buffer.data(), static_cast<std::size_t>(n));
+    }
+    if (tail.size() > kStderrTail) {
+        tail.erase(0, tail.size() - kStderrTail);
+    }
+    return end;
+}
+
 } // namespace
 
 WorkDir::~WorkDir() {
@@ -242,21 +365,10 @@ SandboxRunner::run(const SandboxTask& task, const std::function<bool()>& cancell
         return outcome;
     }
     outcome.workDir = std::make_shared<WorkDir>(dir);
-    {
-        nlohmann::json names = nlohmann::json::array();
-        for (const SandboxInput& input : task.inputs) {
-            names.push_back(input.name);
-        }
-        nlohmann::json description = {
-            {"task", task.task}, {"options", task.options}, {"inputs", names}};
-        std::ofstream out(dir + "/task.json", std::ios::binary);
-        out << description.dump();
-        if (!out) {
-            outcome.stderrTail = "cannot write the task description in " + dir;
-            return outcome;
-        }
+    if (!writeTaskDescription(dir, task)) {
+        outcome.stderrTail = "cannot write the task description in " + dir;
+        return outcome;
     }
-
     std::vector<Fd> inputs;
     for (const SandboxInput& input : task.inputs) {
         Fd fd(input.path.empty() ? stagedBytes(m_workRoot, input.bytes)
@@ -276,135 +388,36 @@ SandboxRunner::run(const SandboxTask& task, const std::function<bool()>& cancell
     Fd readEnd(pipeFds[0]);
     Fd writeEnd(pipeFds[1]);
 
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, writeEnd.get(), 1);
-    posix_spawn_file_actions_adddup2(&actions, writeEnd.get(), 2);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        posix_spawn_file_actions_adddup2(&actions, inputs[i].get(), 3 + static_cast<int>(i));
-    }
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3 + static_cast<int>(inputs.size()));
-    posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t all;
-    sigfillset(&all);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attributes, &all);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-                                              POSIX_SPAWN_SETPGROUP);
-
     const Limits& limits = task.limits;
-    std::vector<std::string> arguments = {m_executable,
-                                          "--task",
-                                          task.task,
-                                          "--work-dir",
-                                          dir,
-                                          "--parent",
-                                          std::to_string(::getpid()),
-                                          "--memory-bytes",
-                                          std::to_string(limits.memoryBytes),
-                                          "--cpu-seconds",
-                                          std::to_string(limits.cpuSeconds),
-                                          "--file-bytes",
-                                          std::to_string(limits.fileBytes),
-                                          "--open-files",
-                                          std::to_string(limits.openFiles),
-                                          "--inputs",
-                                          std::to_string(inputs.size())};
-    std::vector<std::string> environment = childEnvironment();
-    std::vector<char*> argv = pointers(arguments);
-    std::vector<char*> envp = pointers(environment);
     pid_t pid = 0;
-    const int spawned =
-        ::posix_spawn(&pid, m_executable.c_str(), &actions, &attributes, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    const int spawned = spawnChild(
+        m_executable,
+        {m_executable, "--task", task.task, "--work-dir", dir, "--parent",
+         std::to_string(::getpid()), "--memory-bytes", std::to_string(limits.memoryBytes),
+         "--cpu-seconds", std::to_string(limits.cpuSeconds), "--file-bytes",
+         std::to_string(limits.fileBytes), "--open-files", std::to_string(limits.openFiles),
+         "--inputs", std::to_string(inputs.size())},
+        dir, inputs, writeEnd, &pid);
     writeEnd.reset();
     inputs.clear();
     if (spawned != 0) {
         outcome.stderrTail = "cannot start " + m_executable + ": " + std::strerror(spawned);
         return outcome;
     }
+    const ChildEnd end = watchChild(pid, readEnd, dir,
+                                    std::chrono::steady_clock::now() +
+                                        std::chrono::seconds(std::max(1, limits.wallSeconds)),
+                                    cancelled, progress, outcome.stderrTail);
 
-    Fd exitFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::seconds(std::max(1, task.limits.wallSeconds));
-    bool pipeOpen = true;
-    bool exited = false;
-    int status = 0;
-    bool killedForTime = false;
-    bool killedForCancel = false;
-    std::array<char, 4096> buffer{};
-    auto nextProgressRead = std::chrono::steady_clock::now();
-    std::string lastProgress;
-    while (!exited) {
-        std::array<pollfd, 2> watched{};
-        nfds_t count = 0;
-        if (pipeOpen) {
-            watched[count++] = {readEnd.get(), POLLIN, 0};
-        }
-        if (exitFd.get() >= 0) {
-            watched[count++] = {exitFd.get(), POLLIN, 0};
-        }
-        ::poll(watched.data(), count, 50);
-        if (pipeOpen && (watched[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-            const ssize_t n = ::read(readEnd.get(), buffer.data(), buffer.size());
-            if (n > 0) {
-                appendTail(outcome.stderrTail, buffer.data(), static_cast<std::size_t>(n));
-            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
-                pipeOpen = false;
-            }
-        }
-        const pid_t waited = ::waitpid(pid, &status, WNOHANG);
-        if (waited == pid) {
-            exited = true;
-            break;
-        }
-        if (progress && std::chrono::steady_clock::now() >= nextProgressRead) {
-            nextProgressRead += std::chrono::milliseconds(250);
-            std::string text;
-            if (readSmallFile(dir + "/" + kProgressFile, &text) && text != lastProgress) {
-                lastProgress = text;
-                const nlohmann::json report = nlohmann::json::parse(text, nullptr, false);
-                if (report.is_object()) {
-                    progress(report);
-                }
-            }
-        }
-        if (!killedForTime && !killedForCancel) {
-            if (cancelled && cancelled()) {
-                killedForCancel = true;
-                ::kill(-pid, SIGKILL);
-            } else if (std::chrono::steady_clock::now() >= deadline) {
-                killedForTime = true;
-                ::kill(-pid, SIGKILL);
-            }
-        }
-    }
-    // Whatever is left in the pipe (the process is gone; its group may not be, so do not block).
-    ::kill(-pid, SIGKILL);
-    ::fcntl(readEnd.get(), F_SETFL, O_NONBLOCK);
-    for (ssize_t n; pipeOpen && (n = ::read(readEnd.get(), buffer.data(), buffer.size())) > 0;) {
-        appendTail(outcome.stderrTail, buffer.data(), static_cast<std::size_t>(n));
-    }
-    if (outcome.stderrTail.size() > kStderrTail) {
-        outcome.stderrTail.erase(0, outcome.stderrTail.size() - kStderrTail);
-    }
-
-    if (killedForCancel) {
+    if (end.killedForCancel) {
         outcome.end = SandboxOutcome::End::Cancelled;
-    } else if (killedForTime) {
+    } else if (end.killedForTime) {
         outcome.end = SandboxOutcome::End::TimedOut;
-    } else if (WIFSIGNALED(status)) {
+    } else if (WIFSIGNALED(end.status)) {
         outcome.end = SandboxOutcome::End::Crashed;
-        outcome.signal = WTERMSIG(status);
+        outcome.signal = WTERMSIG(end.status);
     } else {
-        outcome.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        outcome.exitCode = WIFEXITED(end.status) ? WEXITSTATUS(end.status) : -1;
         outcome.end = SandboxOutcome::End::Failed;
         const std::string resultPath = outcome.workDir->file("result.json");
         if (outcome.exitCode == 0 && !resultPath.empty()) {
