@@ -111,6 +111,43 @@ bool writeFile(const std::string& path, const std::string& content) {
     return static_cast<bool>(out);
 }
 
+// What the flags ask of a finished run: printed output, segments, memory and info; the trace,
+// memory, Cairo PIE and AIR input files.
+void writeRunOutputs(const Flags& flags, CairoRunner& runner) {
+    if (flags.has("print_output")) {
+        std::cout << runner.printedOutput();
+    }
+    const bool relocated = flags.has("relocate_prints");
+    if (flags.has("print_segments")) {
+        std::cout << runner.printedSegments();
+    }
+    if (flags.has("print_memory")) {
+        std::cout << runner.printedMemory(relocated);
+    }
+    if (flags.has("print_info")) {
+        std::cout << runner.printedInfo(relocated) << "\n";
+    }
+    if (auto path = flags.value("trace_file")) {
+        std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+        runner.writeTrace(out);
+    }
+    if (auto path = flags.value("memory_file")) {
+        std::ofstream out(*path, std::ios::binary | std::ios::trunc);
+        runner.writeMemory(out);
+    }
+    if (auto path = flags.value("cairo_pie_output")) {
+        CairoPie::fromRun(runner).writeFile(*path);
+    }
+    if (auto path = flags.value("air_public_input")) {
+        writeFile(*path, runner.airPublicInput().dump(4) + "\n");
+    }
+    if (auto path = flags.value("air_private_input")) {
+        const std::string trace = std::filesystem::absolute(*flags.value("trace_file")).string();
+        const std::string memory = std::filesystem::absolute(*flags.value("memory_file")).string();
+        writeFile(*path, runner.airPrivateInput(trace, memory).dump(4) + "\n");
+    }
+}
+
 } // namespace
 
 int runCairoRunCommand(int argc, char** argv) {
@@ -208,50 +245,8 @@ int runCairoRunCommand(int argc, char** argv) {
         CairoRunner runner(program, options);
         runner.run();
 
-        if (flags.has("print_output")) {
-            std::cout << runner.printedOutput();
-        }
-        const bool relocated = flags.has("relocate_prints");
-        if (flags.has("print_segments")) {
-            std::cout << runner.printedSegments();
-        }
-        if (flags.has("print_memory")) {
-            std::cout << runner.printedMemory(relocated);
-        }
-        if (flags.has("print_info")) {
-            std::cout << runner.printedInfo(relocated) << "\n";
-        }
-        if (auto path = flags.value("trace_file")) {
-            std::ofstream out(*path, std::ios::binary | std::ios::trunc);
-            runner.writeTrace(out);
-        }
-        if (auto path = flags.value("memory_file")) {
-            std::ofstream out(*path, std::ios::binary | std::ios::trunc);
-            runner.writeMemory(out);
-        }
-        if (auto path = flags.value("cairo_pie_output")) {
-            CairoPie::fromRun(runner).writeFile(*path);
-        }
-        if (auto path = flags.value("air_public_input")) {
-            writeFile(*path, runner.airPublicInput().dump(4) + "\n");
-        }
-        if (auto path = flags.value("air_private_input")) {
-            const std::string trace =
-                std::filesystem::absolute(*flags.value("trace_file")).string();
-            const std::string memory =
-                std::filesystem::absolute(*flags.value("memory_file")).string();
-            writeFile(*path, runner.airPrivateInput(trace, memory).dump(4) + "\n");
-        }
-    } catch (const ProgramError& failure) {
-        std::cerr << "Error: " << failure.what() << "\n";
-        return 1;
-    } catch (const PieError& failure) {
-        std::cerr << "Error: " << failure.what() << "\n";
-        return 1;
-    } catch (const VmError& failure) {
-        std::cerr << "Error: " << failure.what() << "\n";
-        return 1;
-    } catch (const std::exception& failure) {
+        writeRunOutputs(flags, runner);
+    } catch (const std::exception& failure) { // ProgramError, PieError, VmError and the rest
         std::cerr << "Error: " << failure.what() << "\n";
         return 1;
     }

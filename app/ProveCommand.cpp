@@ -84,11 +84,18 @@ std::string seconds(double value) {
     return buffer;
 }
 
-} // namespace
-
-int runProveCommand(int argc, char** argv) {
+// What the command line asks: the flags with a value (without their "--"), --check and
+// --generate_annotations.
+struct ProveArguments {
     std::map<std::string, std::string> values;
-    bool check = false, annotations = false;
+    bool check = false;
+    bool annotations = false;
+};
+
+// Reads the command line into `arguments`; an exit code when the command ends here (--help: 0, a
+// wrong argument: 2, said on stderr).
+std::optional<int> parseArguments(int argc, char** argv, ProveArguments& arguments) {
+    std::map<std::string, std::string>& values = arguments.values;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         if (arg == "--help" || arg == "-h") {
@@ -96,11 +103,11 @@ int runProveCommand(int argc, char** argv) {
             return 0;
         }
         if (arg == "--check") {
-            check = true;
+            arguments.check = true;
             continue;
         }
         if (arg == "--generate_annotations") {
-            annotations = true;
+            arguments.annotations = true;
             continue;
         }
         static const char* withValue[] = {"--out_file",
@@ -137,22 +144,15 @@ int runProveCommand(int argc, char** argv) {
         }
         values[arg.substr(2)] = value;
     }
-    const auto has = [&](const char* key) { return values.contains(key); };
-    const bool fromFiles = has("public_input_file") || has("private_input_file");
-    if (!has("out_file") || fromFiles == has("program") ||
-        (fromFiles && !(has("public_input_file") && has("private_input_file")))) {
-        std::fprintf(stderr,
-                     "proofdesk prove: give --out_file and either --public_input_file with "
-                     "--private_input_file, or --program\n%s",
-                     usage().c_str());
-        return 2;
-    }
+    return std::nullopt;
+}
 
-    ProverOptions options;
-    options.checkConstraints = check;
-    options.annotations = annotations;
-    int securityBits = 96;
-    ChannelProfile profile = ChannelProfile::Stone;
+// The security target, the channel, the seed variant and the thread count; an exit code (2,
+// said on stderr) when one is wrong.
+std::optional<int> readProverFlags(std::map<std::string, std::string>& values,
+                                   ProverOptions& options, int& securityBits,
+                                   ChannelProfile& profile) {
+    const auto has = [&](const char* key) { return values.contains(key); };
     try {
         if (has("security-bits")) {
             securityBits = std::stoi(values["security-bits"]);
@@ -182,40 +182,98 @@ int runProveCommand(int argc, char** argv) {
         std::fprintf(stderr, "proofdesk prove: %s\n", e.what());
         return 2;
     }
+    return std::nullopt;
+}
+
+// The run to prove: read from the AIR input files, or the program run in proof mode here.
+// Throws what the files or the run raise.
+CairoRun runToProve(std::map<std::string, std::string>& values) {
+    const auto has = [&](const char* key) { return values.contains(key); };
+    const bool fromFiles = has("public_input_file") || has("private_input_file");
+    if (fromFiles) {
+        return readCairoRunFiles(values["public_input_file"], values["private_input_file"]);
+    }
+    const cairo::Program program = cairo::Program::fromFile(values["program"]);
+    cairo::RunOptions runOptions;
+    runOptions.layout = has("layout") ? values["layout"] : "auto";
+    runOptions.proofMode = true;
+    const std::string vm = has("cairo_vm") ? values["cairo_vm"] : "rust";
+    if (vm == "python") {
+        runOptions.hints.execution = cairo::HintExecution::NativeThenPython;
+    } else if (vm != "rust") {
+        throw std::invalid_argument("--cairo_vm is rust or python");
+    }
+    if (has("program_input")) {
+        std::string text;
+        if (!readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
+            throw std::invalid_argument("cannot read " + values["program_input"]);
+        }
+        runOptions.programInput = cairo::parseExactJson(text);
+        runOptions.hints.programInputText = text;
+    }
+    cairo::CairoRunner runner(program, runOptions);
+    runner.run();
+    return cairoRunOf(runner);
+}
+
+void printSummary(const std::string& outFile, const ProverResult& result,
+                  const ProverOptions& options, const CairoRun& run, double total) {
+    const ProofParameters& p = options.parameters;
+    std::string steps;
+    for (const int step : p.friSteps) {
+        steps += (steps.empty() ? "" : ", ") + std::to_string(step);
+    }
+    std::string phases;
+    for (const PhaseTiming& timing : result.timings) {
+        phases += (phases.empty() ? "" : ", ") + timing.phase + " " + seconds(timing.seconds);
+    }
+    std::printf("proof: %s (%zu bytes of proof; layout %s, %llu steps, trace of %llu rows x %zu "
+                "columns)\n",
+                outFile.c_str(), result.proof.size(), run.publicInput.layout.c_str(),
+                static_cast<unsigned long long>(run.publicInput.nSteps),
+                static_cast<unsigned long long>(result.traceLength), result.traceColumns);
+    std::printf("parameters: %s channel, blow-up %d, %llu queries, %d bits of proof of work, last "
+                "layer %llu, FRI steps [%s]: %d bits of security\n",
+                p.channelHash.c_str(), 1 << p.logCosets, static_cast<unsigned long long>(p.queries),
+                p.proofOfWorkBits, static_cast<unsigned long long>(p.lastLayerDegreeBound),
+                steps.c_str(), stark::securityBits(p));
+    std::printf("time: %s (%s)\n", seconds(total).c_str(), phases.c_str());
+}
+
+} // namespace
+
+int runProveCommand(int argc, char** argv) {
+    ProveArguments arguments;
+    if (const auto exit = parseArguments(argc, argv, arguments)) {
+        return *exit;
+    }
+    std::map<std::string, std::string>& values = arguments.values;
+    const auto has = [&](const char* key) { return values.contains(key); };
+    const bool fromFiles = has("public_input_file") || has("private_input_file");
+    if (!has("out_file") || fromFiles == has("program") ||
+        (fromFiles && !(has("public_input_file") && has("private_input_file")))) {
+        std::fprintf(stderr,
+                     "proofdesk prove: give --out_file and either --public_input_file with "
+                     "--private_input_file, or --program\n%s",
+                     usage().c_str());
+        return 2;
+    }
+
+    ProverOptions options;
+    options.checkConstraints = arguments.check;
+    options.annotations = arguments.annotations;
+    int securityBits = 96;
+    ChannelProfile profile = ChannelProfile::Stone;
+    if (const auto exit = readProverFlags(values, options, securityBits, profile)) {
+        return *exit;
+    }
 
     // The run.
     std::string error;
     CairoRun run;
     const auto started = std::chrono::steady_clock::now();
     try {
-        if (fromFiles) {
-            run = readCairoRunFiles(values["public_input_file"], values["private_input_file"]);
-        } else {
-            const cairo::Program program = cairo::Program::fromFile(values["program"]);
-            cairo::RunOptions runOptions;
-            runOptions.layout = has("layout") ? values["layout"] : "auto";
-            runOptions.proofMode = true;
-            const std::string vm = has("cairo_vm") ? values["cairo_vm"] : "rust";
-            if (vm == "python") {
-                runOptions.hints.execution = cairo::HintExecution::NativeThenPython;
-            } else if (vm != "rust") {
-                std::fprintf(stderr, "proofdesk prove: --cairo_vm is rust or python\n");
-                return 2;
-            }
-            if (has("program_input")) {
-                std::string text;
-                if (!readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
-                    std::fprintf(stderr, "proofdesk prove: cannot read %s\n",
-                                 values["program_input"].c_str());
-                    return 2;
-                }
-                runOptions.programInput = cairo::parseExactJson(text);
-                runOptions.hints.programInputText = text;
-            }
-            cairo::CairoRunner runner(program, runOptions);
-            runner.run();
-            run = cairoRunOf(runner);
-        }
+        run = runToProve(values);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "proofdesk prove: the run cannot be read or run: %s\n", e.what());
         return 2;
@@ -295,26 +353,7 @@ int runProveCommand(int argc, char** argv) {
         }
     }
 
-    const ProofParameters& p = options.parameters;
-    std::string steps;
-    for (const int step : p.friSteps) {
-        steps += (steps.empty() ? "" : ", ") + std::to_string(step);
-    }
-    std::string phases;
-    for (const PhaseTiming& timing : result.timings) {
-        phases += (phases.empty() ? "" : ", ") + timing.phase + " " + seconds(timing.seconds);
-    }
-    std::printf("proof: %s (%zu bytes of proof; layout %s, %llu steps, trace of %llu rows x %zu "
-                "columns)\n",
-                values["out_file"].c_str(), result.proof.size(), run.publicInput.layout.c_str(),
-                static_cast<unsigned long long>(run.publicInput.nSteps),
-                static_cast<unsigned long long>(result.traceLength), result.traceColumns);
-    std::printf("parameters: %s channel, blow-up %d, %llu queries, %d bits of proof of work, last "
-                "layer %llu, FRI steps [%s]: %d bits of security\n",
-                p.channelHash.c_str(), 1 << p.logCosets, static_cast<unsigned long long>(p.queries),
-                p.proofOfWorkBits, static_cast<unsigned long long>(p.lastLayerDegreeBound),
-                steps.c_str(), stark::securityBits(p));
-    std::printf("time: %s (%s)\n", seconds(total).c_str(), phases.c_str());
+    printSummary(values["out_file"], result, options, run, total);
     const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
     if (!verdict.valid) {
         std::fprintf(stderr,

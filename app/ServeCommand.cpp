@@ -67,27 +67,9 @@ QString chainDescription(const chain::ChainRegistry& chains) {
                : parts.join(QStringLiteral(", "));
 }
 
-} // namespace
-
-int runServeCommand(int argc, char** argv) {
-    // Block the stop signals before any thread starts, so every thread inherits the mask and the
-    // main thread alone receives them through sigwait.
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    sigaddset(&stopSignals, SIGINT);
-    sigaddset(&stopSignals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
-
-    QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("proofdesk"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(PROOFDESK_VERSION));
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Serve the request, proof and sign-in APIs (headless)."));
-    parser.addHelpOption();
+// The command's options; the prover's defaults come from the settings the console writes
+// (prover/engine, prover/stoneProver, prover/stoneVerifier, prover/verifier), flags override them.
+void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
     const QCommandLineOption listen(QStringLiteral("listen"),
                                     QStringLiteral("Address of the listener serving all three "
                                                    "APIs (port 0 picks a free port)."),
@@ -98,9 +80,6 @@ int runServeCommand(int argc, char** argv) {
     const QCommandLineOption allowRemote(
         QStringLiteral("allow-remote"),
         QStringLiteral("Allow listening on addresses other than loopback."));
-    // Prover defaults come from the settings the console writes (prover/engine,
-    // prover/stoneProver, prover/stoneVerifier); flags override them.
-    const QSettings settings(QStringLiteral("Proofdesk"), QStringLiteral("proofdesk"));
     const QCommandLineOption prover(
         QStringLiteral("prover"),
         QStringLiteral("Proof generation: builtin (Proofdesk's own STARK prover, the default), "
@@ -169,119 +148,95 @@ int runServeCommand(int argc, char** argv) {
                        "is code from whoever submits it: default on for a loopback-only server, "
                        "off with --allow-remote."),
         QStringLiteral("on|off"));
-    parser.addOption(pythonHints);
-    parser.addOption(chainRpc);
-    parser.addOption(listen);
-    parser.addOption(dataDir);
-    parser.addOption(allowRemote);
-    parser.addOption(prover);
-    parser.addOption(stoneProver);
-    parser.addOption(stoneVerifier);
-    parser.addOption(verifier);
-    parser.addOption(proverTimeout);
-    parser.addOption(securityBits);
-    parser.addOption(proverMemory);
-    parser.addOption(maxSteps);
-    parser.addOption(httpThreads);
-    parser.addOption(allowHost);
-    parser.addOption(sandboxMemory);
-    parser.addOption(sandboxTime);
+    parser.addOptions({pythonHints, chainRpc, listen, dataDir, allowRemote, prover, stoneProver,
+                       stoneVerifier, verifier, proverTimeout, securityBits, proverMemory, maxSteps,
+                       httpThreads, allowHost, sandboxMemory, sandboxTime});
     for (const char* name :
          {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
         parser.addOption(QCommandLineOption(
             QLatin1String(name), QStringLiteral("An extra listener for one service only."),
             QStringLiteral("host:port")));
     }
-    parser.process(app);
+}
 
-    http::ServerOptions options;
-    options.dataDir = parser.value(dataDir);
-    options.allowRemote = parser.isSet(allowRemote);
-    options.allowedHosts = parser.values(allowHost);
-    if (parser.isSet(pythonHints)) {
-        const QString value = parser.value(pythonHints);
-        if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
-            err << "--python-hints is on or off, got " << value << Qt::endl;
-            return 2;
-        }
-        options.provers.pythonHints = value == QStringLiteral("on");
-    } else {
-        options.provers.pythonHints = !options.allowRemote;
+// The prover, verifier and step-limit flags into `provers`; false, the reason written to `err`,
+// when one is wrong.
+bool readProverOptions(const QCommandLineParser& parser, proof::ProverSettings& provers,
+                       QTextStream& err) {
+    provers.engine = parser.value(QStringLiteral("prover"));
+    provers.stoneProver = parser.value(QStringLiteral("stone-prover"));
+    provers.stoneVerifier = parser.value(QStringLiteral("stone-verifier"));
+    provers.verifier = parser.value(QStringLiteral("verifier"));
+    if (!provers.verifier.isEmpty() && provers.verifier != QStringLiteral("builtin") &&
+        provers.verifier != QStringLiteral("stone")) {
+        err << "--verifier is builtin or stone, got " << provers.verifier << Qt::endl;
+        return false;
     }
-    QString error;
-    const auto mainAddress = http::parseListenAddress(parser.value(listen));
-    if (!mainAddress) {
-        err << "--listen expects HOST:PORT, got " << parser.value(listen) << Qt::endl;
-        return 2;
-    }
-    options.listen = *mainAddress;
-    options.provers.engine = parser.value(prover);
-    options.provers.stoneProver = parser.value(stoneProver);
-    options.provers.stoneVerifier = parser.value(stoneVerifier);
-    options.provers.verifier = parser.value(verifier);
-    if (!options.provers.verifier.isEmpty() &&
-        options.provers.verifier != QStringLiteral("builtin") &&
-        options.provers.verifier != QStringLiteral("stone")) {
-        err << "--verifier is builtin or stone, got " << options.provers.verifier << Qt::endl;
-        return 2;
-    }
-    if (options.provers.verifier == QStringLiteral("stone") &&
-        options.provers.stoneVerifier.isEmpty()) {
+    if (provers.verifier == QStringLiteral("stone") && provers.stoneVerifier.isEmpty()) {
         err << "--verifier stone needs --stone-verifier PATH (Stone's cpu_air_verifier)"
             << Qt::endl;
-        return 2;
+        return false;
     }
-    const QString engine = options.provers.effectiveEngine();
+    const QString engine = provers.effectiveEngine();
     if (engine != QStringLiteral("builtin") && engine != QStringLiteral("stone") &&
         engine != QStringLiteral("mock") && engine != QStringLiteral("none")) {
         err << "--prover is builtin, stone, mock or none, got " << engine << Qt::endl;
-        return 2;
+        return false;
     }
-    if (engine == QStringLiteral("stone") && options.provers.stoneProver.isEmpty()) {
+    if (engine == QStringLiteral("stone") && provers.stoneProver.isEmpty()) {
         err << "--prover stone needs --stone-prover PATH (Stone's cpu_air_prover)" << Qt::endl;
-        return 2;
+        return false;
     }
     bool numberOk = false;
-    options.provers.timeoutSeconds = parser.value(proverTimeout).toInt(&numberOk);
-    if (!numberOk || options.provers.timeoutSeconds < 1) {
+    provers.timeoutSeconds = parser.value(QStringLiteral("prover-timeout")).toInt(&numberOk);
+    if (!numberOk || provers.timeoutSeconds < 1) {
         err << "--prover-timeout expects a number of seconds" << Qt::endl;
-        return 2;
+        return false;
     }
-    options.provers.proverLimits =
-        proof::ProverSettings::defaultProverLimits(options.provers.timeoutSeconds);
-    options.provers.securityBits = parser.value(securityBits).toInt(&numberOk);
-    if (!numberOk || options.provers.securityBits < 1 || options.provers.securityBits > 256) {
+    provers.proverLimits = proof::ProverSettings::defaultProverLimits(provers.timeoutSeconds);
+    provers.securityBits = parser.value(QStringLiteral("security-bits")).toInt(&numberOk);
+    if (!numberOk || provers.securityBits < 1 || provers.securityBits > 256) {
         err << "--security-bits expects a number from 1 to 256" << Qt::endl;
-        return 2;
+        return false;
     }
-    if (parser.isSet(proverMemory)) {
-        const qulonglong mib = parser.value(proverMemory).toULongLong(&numberOk);
+    if (parser.isSet(QStringLiteral("prover-memory"))) {
+        const qulonglong mib = parser.value(QStringLiteral("prover-memory")).toULongLong(&numberOk);
         if (!numberOk || mib < 64) {
             err << "--prover-memory expects a number of MiB (at least 64)" << Qt::endl;
-            return 2;
+            return false;
         }
-        options.provers.proverLimits.memoryBytes = std::uint64_t(mib) << 20;
+        provers.proverLimits.memoryBytes = std::uint64_t(mib) << 20;
     }
-    options.provers.maxSteps = parser.value(maxSteps).toULongLong(&numberOk);
-    if (!numberOk || options.provers.maxSteps < 1) {
+    provers.maxSteps = parser.value(QStringLiteral("max-steps")).toULongLong(&numberOk);
+    if (!numberOk || provers.maxSteps < 1) {
         err << "--max-steps expects a positive number of steps" << Qt::endl;
-        return 2;
+        return false;
     }
-    options.limits.threads = parser.value(httpThreads).toInt(&numberOk);
+    return true;
+}
+
+// The handler threads, sandbox limits and per-service listeners into `options`; false, the
+// reason written to `err`, when one is wrong.
+bool readServerLimits(const QCommandLineParser& parser, http::ServerOptions& options,
+                      QTextStream& err) {
+    bool numberOk = false;
+    QString error;
+    options.limits.threads = parser.value(QStringLiteral("http-threads")).toInt(&numberOk);
     if (!numberOk || options.limits.threads < 1 || options.limits.threads > 1024) {
         err << "--http-threads expects a number from 1 to 1024" << Qt::endl;
-        return 2;
+        return false;
     }
-    const qulonglong memoryMib = parser.value(sandboxMemory).toULongLong(&numberOk);
+    const qulonglong memoryMib =
+        parser.value(QStringLiteral("sandbox-memory-mib")).toULongLong(&numberOk);
     if (!numberOk || memoryMib < 64 || memoryMib > (qulonglong(1) << 20)) {
         err << "--sandbox-memory-mib expects a number from 64 to 1048576" << Qt::endl;
-        return 2;
+        return false;
     }
     options.provers.sandboxLimits.memoryBytes = std::uint64_t(memoryMib) << 20;
-    const int sandboxSeconds = parser.value(sandboxTime).toInt(&numberOk);
+    const int sandboxSeconds = parser.value(QStringLiteral("sandbox-time-limit")).toInt(&numberOk);
     if (!numberOk || sandboxSeconds < 1 || sandboxSeconds > 7 * 24 * 3600) {
         err << "--sandbox-time-limit expects seconds from 1 to 604800" << Qt::endl;
-        return 2;
+        return false;
     }
     options.provers.sandboxLimits.wallSeconds = sandboxSeconds;
     options.provers.sandboxLimits.cpuSeconds = sandboxSeconds;
@@ -291,10 +246,84 @@ int runServeCommand(int argc, char** argv) {
         !readListen(parser, QStringLiteral("proof-listen"), &options.proofListen, &error) ||
         !readListen(parser, QStringLiteral("auth-listen"), &options.authListen, &error)) {
         err << error << Qt::endl;
+        return false;
+    }
+    return true;
+}
+
+void printServing(QTextStream& out, http::LocalServer& server, const http::ServerOptions& options) {
+    out << "Proofdesk " << QCoreApplication::applicationVersion() << " serving on "
+        << server.mainUrl() << '\n'
+        << "  request service: " << server.requestUrl() << '\n'
+        << "  request alias:   " << server.requestAliasUrl() << '\n'
+        << "  proof service:   " << server.proofUrl() << '\n'
+        << "  sign-in service: " << server.authUrl() << '\n'
+        << "  data dir:        " << options.dataDir << '\n'
+        << "  prover:          " << options.provers.description() << '\n'
+        << "  chains:          " << chainDescription(options.requests.chains) << '\n'
+        << "  sandbox:         "
+        << sandboxDescription(server.proofs().sandboxReport(), options.provers) << '\n'
+        << "  python hints:    "
+        << (options.provers.pythonHints
+                ? QStringLiteral("on (cairoVm=python runs submitted hint code)")
+                : QStringLiteral("off (cairoVm=python is refused)"))
+        << '\n'
+        << "Press Ctrl+C to stop." << Qt::endl;
+}
+
+} // namespace
+
+int runServeCommand(int argc, char** argv) {
+    // Block the stop signals before any thread starts, so every thread inherits the mask and the
+    // main thread alone receives them through sigwait.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("proofdesk"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PROOFDESK_VERSION));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Serve the request, proof and sign-in APIs (headless)."));
+    parser.addHelpOption();
+    const QSettings settings(QStringLiteral("Proofdesk"), QStringLiteral("proofdesk"));
+    addServeOptions(parser, settings);
+    parser.process(app);
+
+    http::ServerOptions options;
+    options.dataDir = parser.value(QStringLiteral("data-dir"));
+    options.allowRemote = parser.isSet(QStringLiteral("allow-remote"));
+    options.allowedHosts = parser.values(QStringLiteral("allow-host"));
+    if (parser.isSet(QStringLiteral("python-hints"))) {
+        const QString value = parser.value(QStringLiteral("python-hints"));
+        if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
+            err << "--python-hints is on or off, got " << value << Qt::endl;
+            return 2;
+        }
+        options.provers.pythonHints = value == QStringLiteral("on");
+    } else {
+        options.provers.pythonHints = !options.allowRemote;
+    }
+    const auto mainAddress = http::parseListenAddress(parser.value(QStringLiteral("listen")));
+    if (!mainAddress) {
+        err << "--listen expects HOST:PORT, got " << parser.value(QStringLiteral("listen"))
+            << Qt::endl;
         return 2;
     }
-
-    if (!loadChainRpcUrls(settings, parser.values(chainRpc), &options.requests.chains, &error)) {
+    options.listen = *mainAddress;
+    if (!readProverOptions(parser, options.provers, err) ||
+        !readServerLimits(parser, options, err)) {
+        return 2;
+    }
+    QString error;
+    if (!loadChainRpcUrls(settings, parser.values(QStringLiteral("chain-rpc")),
+                          &options.requests.chains, &error)) {
         err << "--chain-rpc: " << error << Qt::endl;
         return 2;
     }
@@ -313,23 +342,7 @@ int runServeCommand(int argc, char** argv) {
     for (const QString& warning : server.warnings()) {
         err << "warning: " << warning << Qt::endl;
     }
-    out << "Proofdesk " << QCoreApplication::applicationVersion() << " serving on "
-        << server.mainUrl() << '\n'
-        << "  request service: " << server.requestUrl() << '\n'
-        << "  request alias:   " << server.requestAliasUrl() << '\n'
-        << "  proof service:   " << server.proofUrl() << '\n'
-        << "  sign-in service: " << server.authUrl() << '\n'
-        << "  data dir:        " << options.dataDir << '\n'
-        << "  prover:          " << options.provers.description() << '\n'
-        << "  chains:          " << chainDescription(options.requests.chains) << '\n'
-        << "  sandbox:         "
-        << sandboxDescription(server.proofs().sandboxReport(), options.provers) << '\n'
-        << "  python hints:    "
-        << (options.provers.pythonHints
-                ? QStringLiteral("on (cairoVm=python runs submitted hint code)")
-                : QStringLiteral("off (cairoVm=python is refused)"))
-        << '\n'
-        << "Press Ctrl+C to stop." << Qt::endl;
+    printServing(out, server, options);
 
     int received = 0;
     sigwait(&stopSignals, &received);
