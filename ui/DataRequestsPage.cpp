@@ -62,7 +62,23 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     m_banner = errorBanner(QStringLiteral("dataRequestsErrorBannerLabel"));
     layout->addWidget(m_banner);
 
-    // --- the form ---
+    auto* top = new QSplitter;
+    top->addWidget(buildForm());
+    top->addWidget(buildJsonPane());
+    top->setSizes({520, 520});
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(top);
+    splitter->addWidget(buildResults());
+    splitter->setSizes({330, 420});
+    layout->addWidget(splitter, 1);
+
+    rebuildJson();
+}
+
+// The request's form: chains, blocks, header fields, accounts, hashing and settings; each change
+// rewrites the JSON (until it is edited by hand).
+QWidget* DataRequestsPage::buildForm() {
     auto* formWidget = new QWidget;
     auto* form = new QFormLayout(formWidget);
     m_origin = new QComboBox;
@@ -151,7 +167,31 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     formScroll->setWidget(formWidget);
     formScroll->setWidgetResizable(true);
 
-    // --- the JSON ---
+    // Live JSON: every form change rewrites it, until the user edits the JSON by hand.
+    const auto changed = [this] { rebuildJson(); };
+    connect(m_origin, &QComboBox::currentTextChanged, this, changed);
+    connect(m_destination, &QComboBox::currentTextChanged, this, changed);
+    connect(m_selectorKind, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_selectorValue, &QLineEdit::textChanged, this, changed);
+    connect(m_headerFields, &QListWidget::itemChanged, this, changed);
+    connect(m_accounts, &QTableWidget::itemChanged, this, changed);
+    connect(m_keccak, &QCheckBox::toggled, this, changed);
+    connect(m_poseidon, &QCheckBox::toggled, this, changed);
+    connect(m_settings, &QGroupBox::toggled, this, changed);
+    connect(m_maxCost, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_maxTime, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_optimize, &QComboBox::currentTextChanged, this, changed);
+    connect(addAccount, &QPushButton::clicked, this, &DataRequestsPage::addAccountRow);
+    connect(removeAccount, &QPushButton::clicked, this, [this] {
+        m_accounts->removeRow(m_accounts->currentRow() >= 0 ? m_accounts->currentRow()
+                                                            : m_accounts->rowCount() - 1);
+        rebuildJson();
+    });
+    return formScroll;
+}
+
+// The request's JSON, as it will be sent, with Rebuild, Copy as curl and Submit.
+QWidget* DataRequestsPage::buildJsonPane() {
     auto* jsonWidget = new QWidget;
     auto* jsonLayout = new QVBoxLayout(jsonWidget);
     jsonLayout->setContentsMargins(0, 0, 0, 0);
@@ -180,12 +220,26 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     jsonLayout->addWidget(m_jsonState);
     jsonLayout->addLayout(jsonButtons);
 
-    auto* top = new QSplitter;
-    top->addWidget(formScroll);
-    top->addWidget(jsonWidget);
-    top->setSizes({520, 520});
+    connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
+        if (m_writingJson) {
+            return;
+        }
+        m_jsonEdited = true;
+        m_jsonState->setText(tr("Edited by hand: the form no longer rewrites it (Rebuild from "
+                                "form starts over)."));
+    });
+    connect(rebuild, &QPushButton::clicked, this, [this] {
+        m_jsonEdited = false;
+        m_jsonState->setText(tr("Built from the form; edit it to send something else."));
+        rebuildJson();
+    });
+    connect(m_submit, &QPushButton::clicked, this, &DataRequestsPage::submit);
+    return jsonWidget;
+}
 
-    // --- requests, queries, actions, values ---
+// The requests sent (recent ones remembered), their queries with the action graph, the actions
+// and the values delivered.
+QWidget* DataRequestsPage::buildResults() {
     auto* requestsWidget = new QWidget;
     auto* requestsLayout = new QVBoxLayout(requestsWidget);
     requestsLayout->setContentsMargins(0, 0, 0, 0);
@@ -244,50 +298,10 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     bottom->addWidget(requestsWidget);
     bottom->addWidget(queryDetail);
     bottom->setSizes({260, 780});
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(top);
-    splitter->addWidget(bottom);
-    splitter->setSizes({330, 420});
-    layout->addWidget(splitter, 1);
-
     for (const QString& id : QSettings().value(kRecentKey).toStringList()) {
         m_requests->addItem(id);
     }
 
-    // Live JSON: every form change rewrites it, until the user edits the JSON by hand.
-    const auto changed = [this] { rebuildJson(); };
-    connect(m_origin, &QComboBox::currentTextChanged, this, changed);
-    connect(m_destination, &QComboBox::currentTextChanged, this, changed);
-    connect(m_selectorKind, &QComboBox::currentIndexChanged, this, changed);
-    connect(m_selectorValue, &QLineEdit::textChanged, this, changed);
-    connect(m_headerFields, &QListWidget::itemChanged, this, changed);
-    connect(m_accounts, &QTableWidget::itemChanged, this, changed);
-    connect(m_keccak, &QCheckBox::toggled, this, changed);
-    connect(m_poseidon, &QCheckBox::toggled, this, changed);
-    connect(m_settings, &QGroupBox::toggled, this, changed);
-    connect(m_maxCost, &QDoubleSpinBox::valueChanged, this, changed);
-    connect(m_maxTime, &QDoubleSpinBox::valueChanged, this, changed);
-    connect(m_optimize, &QComboBox::currentTextChanged, this, changed);
-    connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
-        if (m_writingJson) {
-            return;
-        }
-        m_jsonEdited = true;
-        m_jsonState->setText(tr("Edited by hand: the form no longer rewrites it (Rebuild from "
-                                "form starts over)."));
-    });
-    connect(rebuild, &QPushButton::clicked, this, [this] {
-        m_jsonEdited = false;
-        m_jsonState->setText(tr("Built from the form; edit it to send something else."));
-        rebuildJson();
-    });
-    connect(addAccount, &QPushButton::clicked, this, &DataRequestsPage::addAccountRow);
-    connect(removeAccount, &QPushButton::clicked, this, [this] {
-        m_accounts->removeRow(m_accounts->currentRow() >= 0 ? m_accounts->currentRow()
-                                                            : m_accounts->rowCount() - 1);
-        rebuildJson();
-    });
-    connect(m_submit, &QPushButton::clicked, this, &DataRequestsPage::submit);
     connect(openButton, &QPushButton::clicked, this, [this] {
         if (!m_openId->text().trimmed().isEmpty()) {
             openRequest(m_openId->text().trimmed());
@@ -303,7 +317,7 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     });
     connect(m_queryTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &DataRequestsPage::refreshQuery);
-    rebuildJson();
+    return bottom;
 }
 
 void DataRequestsPage::addAccountRow() {

@@ -64,6 +64,9 @@ private:
     QString selectedRequestId() const;
     QString selectedQueryId() const;
     void refreshQuery();
+    QWidget* buildForm();
+    QWidget* buildJsonPane();
+    QWidget* buildResults();
     void addAccountRow();
 
     client::RequestClient* m_client;

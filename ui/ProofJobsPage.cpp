@@ -37,10 +37,6 @@
 namespace proofdesk::ui {
 namespace {
 
-bool isTerminal(const std::string& status) {
-    return status == "DONE" || status == "FAILED";
-}
-
 bool isProofArtifact(const QString& fileName) {
     return fileName.endsWith(QStringLiteral("proof.json"));
 }
@@ -199,6 +195,32 @@ QWidget* ProofJobsPage::buildDetail() {
     layout->addWidget(m_proofInfo);
     m_errorReason = errorBanner(QStringLiteral("errorReasonLabel"));
     layout->addWidget(m_errorReason);
+    layout->addWidget(buildArtifactsPane(), 1);
+
+    connect(m_localVerifier, &client::ProofFileVerifier::verified, this,
+            &ProofJobsPage::showLocalVerdict);
+    connect(m_resubmit, &QPushButton::clicked, this, &ProofJobsPage::resubmitSelected);
+    connect(m_resubmitWithPython, &QPushButton::clicked, this, [this] {
+        const auto found = m_submitted.constFind(currentQueryId());
+        if (found == m_submitted.constEnd()) {
+            return;
+        }
+        if (const auto python = client::withPythonHints(*found)) {
+            send(*python, m_resubmitWithPython, {});
+        }
+    });
+    connect(m_copyCurl, &QPushButton::clicked, this, [this] {
+        const auto found = m_submitted.constFind(currentQueryId());
+        if (found != m_submitted.constEnd()) {
+            QApplication::clipboard()->setText(
+                client::curlCommand(m_client->baseUrl(), *found, m_client->apiKey()));
+        }
+    });
+    return detail;
+}
+
+// The lower half of the detail: the artifacts with Download and Verify, beside the record.
+QWidget* ProofJobsPage::buildArtifactsPane() {
     auto* lower = new QSplitter;
     auto* artifactsBox = new QWidget;
     auto* artifactsLayout = new QVBoxLayout(artifactsBox);
@@ -226,7 +248,6 @@ QWidget* ProofJobsPage::buildDetail() {
     m_detail->setPlaceholderText(tr("The query record (metadata) appears here."));
     lower->addWidget(m_detail);
     lower->setStretchFactor(1, 1);
-    layout->addWidget(lower, 1);
 
     connect(m_artifacts, &QListWidget::currentRowChanged, this, [this](int row) {
         m_download->setEnabled(row >= 0);
@@ -234,29 +255,10 @@ QWidget* ProofJobsPage::buildDetail() {
                                      isProofArtifact(m_artifacts->item(row)->text()));
     });
     connect(m_verifyArtifact, &QPushButton::clicked, this, &ProofJobsPage::verifySelectedArtifact);
-    connect(m_localVerifier, &client::ProofFileVerifier::verified, this,
-            &ProofJobsPage::showLocalVerdict);
-    connect(m_resubmit, &QPushButton::clicked, this, &ProofJobsPage::resubmitSelected);
-    connect(m_resubmitWithPython, &QPushButton::clicked, this, [this] {
-        const auto found = m_submitted.constFind(currentQueryId());
-        if (found == m_submitted.constEnd()) {
-            return;
-        }
-        if (const auto python = client::withPythonHints(*found)) {
-            send(*python, m_resubmitWithPython, {});
-        }
-    });
     connect(m_artifacts, &QListWidget::itemDoubleClicked, this,
             &ProofJobsPage::downloadSelectedArtifact);
     connect(m_download, &QPushButton::clicked, this, &ProofJobsPage::downloadSelectedArtifact);
-    connect(m_copyCurl, &QPushButton::clicked, this, [this] {
-        const auto found = m_submitted.constFind(currentQueryId());
-        if (found != m_submitted.constEnd()) {
-            QApplication::clipboard()->setText(
-                client::curlCommand(m_client->baseUrl(), *found, m_client->apiKey()));
-        }
-    });
-    return detail;
+    return lower;
 }
 
 ProofJobsPage::~ProofJobsPage() = default;
@@ -328,7 +330,7 @@ void ProofJobsPage::refresh() {
 void ProofJobsPage::noticeFinishedJobs() {
     for (auto it = m_watched.begin(); it != m_watched.end();) {
         const api::ProofQuery* query = m_model->queryAt(m_model->rowOf(it->toStdString()));
-        if (query && isTerminal(query->status)) {
+        if (query && api::isTerminalStatus(query->status)) {
             const QString id = *it;
             it = m_watched.erase(it);
             emit jobFinished(id, QString::fromStdString(query->status));
@@ -408,34 +410,8 @@ void ProofJobsPage::showSelected() {
     m_detailTitle->setText(
         tr("%1 — %2, %3")
             .arg(id, QString::fromStdString(query->result), QString::fromStdString(query->status)));
-    // The steps as a timeline: done, current, to come.
-    QStringList items;
-    bool reached = false;
-    for (const std::string& step : query->steps) {
-        const bool current = query->step && *query->step == step;
-        QString mark;
-        if (query->status == "DONE" || (!reached && !current)) {
-            mark = QStringLiteral("<span style='color:#2e9d4f'>✔</span> ");
-        } else if (current) {
-            mark = query->status == "FAILED"
-                       ? QStringLiteral("<span style='color:#d93f3f'>✖</span> ")
-                       : QStringLiteral("<span style='color:#c78a12'>●</span> ");
-            reached = true;
-        } else {
-            mark = QStringLiteral("<span style='color:gray'>○</span> ");
-        }
-        if (current && query->status != "DONE") {
-            items << mark + QStringLiteral("<b>%1</b>").arg(QString::fromStdString(step));
-        } else {
-            items << mark + QString::fromStdString(step);
-        }
-    }
-    m_timeline->setText(items.join(QStringLiteral(" &nbsp;→&nbsp; ")));
-    m_factHash->setText(query->sharpFactHash
-                            ? tr("SHARP fact %1%2")
-                                  .arg(QString::fromStdString(*query->sharpFactHash),
-                                       query->isFactMocked ? tr(" (mocked)") : QString())
-                            : tr("No fact hash yet."));
+    m_timeline->setText(stepsTimelineText(*query));
+    m_factHash->setText(factHashText(*query));
     showBanner(m_errorReason,
                query->errorReason ? QString::fromStdString(*query->errorReason) : QString());
     m_copyCurl->setEnabled(m_submitted.contains(id));
@@ -447,7 +423,8 @@ void ProofJobsPage::showSelected() {
         client::withPythonHints(m_submitted.value(id)).has_value());
     showProgress(*query);
     m_detail->setPlainText(QString::fromStdString(api::toJson(*query).dump(2)));
-    if (m_artifactsFor != id || (isTerminal(query->status) && m_artifacts->count() == 0)) {
+    if (m_artifactsFor != id ||
+        (api::isTerminalStatus(query->status) && m_artifacts->count() == 0)) {
         loadArtifacts(id);
     }
 }
@@ -528,7 +505,7 @@ void ProofJobsPage::downloadSelectedArtifact() {
 }
 
 void ProofJobsPage::showProgress(const api::ProofQuery& query) {
-    if (!query.proofProgress || isTerminal(query.status)) {
+    if (!query.proofProgress || api::isTerminalStatus(query.status)) {
         m_progress->setVisible(false);
         return;
     }

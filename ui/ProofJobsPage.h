@@ -79,6 +79,7 @@ protected:
 private:
     QWidget* buildForm();
     QWidget* buildDetail();
+    QWidget* buildArtifactsPane();
     Kind kind() const;
     void kindChanged();
     void browse(QLineEdit* target, const QString& filter);

@@ -118,4 +118,36 @@ QString localVerdictText(const nlohmann::json& verdict) {
                      .arg(jsonText(verdict, "failedCheck").toHtmlEscaped());
 }
 
+QString stepsTimelineText(const api::ProofQuery& query) {
+    QStringList items;
+    bool reached = false;
+    for (const std::string& step : query.steps) {
+        const bool current = query.step && *query.step == step;
+        QString mark;
+        if (query.status == "DONE" || (!reached && !current)) {
+            mark = QStringLiteral("<span style='color:#2e9d4f'>✔</span> ");
+        } else if (current) {
+            mark = query.status == "FAILED"
+                       ? QStringLiteral("<span style='color:#d93f3f'>✖</span> ")
+                       : QStringLiteral("<span style='color:#c78a12'>●</span> ");
+            reached = true;
+        } else {
+            mark = QStringLiteral("<span style='color:gray'>○</span> ");
+        }
+        if (current && query.status != "DONE") {
+            items << mark + QStringLiteral("<b>%1</b>").arg(QString::fromStdString(step));
+        } else {
+            items << mark + QString::fromStdString(step);
+        }
+    }
+    return items.join(QStringLiteral(" &nbsp;→&nbsp; "));
+}
+
+QString factHashText(const api::ProofQuery& query) {
+    return query.sharpFactHash ? tr("SHARP fact %1%2")
+                                     .arg(QString::fromStdString(*query.sharpFactHash),
+                                          query.isFactMocked ? tr(" (mocked)") : QString())
+                               : tr("No fact hash yet.");
+}
+
 } // namespace proofdesk::ui

@@ -11,6 +11,10 @@ namespace proofdesk::ui {
 // The console's wording of a proof job's state and artifacts (rich text where it says so), kept
 // apart from the page that shows it.
 
+// The query's steps as a timeline (rich text): done, current (failed or running), to come.
+QString stepsTimelineText(const api::ProofQuery& query);
+// "SHARP fact 0x… (mocked)", or that there is none yet.
+QString factHashText(const api::ProofQuery& query);
 // 75 -> "1:15", 4000 -> "1:06:40".
 QString durationText(double seconds);
 // "Proving: fri — 42% · 1:15 elapsed · about 0:40 left" (plain text).
