@@ -15,6 +15,7 @@ const HintRegistry& HintRegistry::instance() {
         registerKeccakHints(r);
         registerBlake2sHints(r);
         registerSecpHints(r);
+        registerSecpPointHints(r);
         registerSha256Hints(r);
         registerModuloHints(r);
         registerBootloaderHints(r);

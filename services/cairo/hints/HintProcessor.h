@@ -228,6 +228,7 @@ void registerCommonHints(HintRegistry& registry);
 void registerKeccakHints(HintRegistry& registry);
 void registerBlake2sHints(HintRegistry& registry);
 void registerSecpHints(HintRegistry& registry);
+void registerSecpPointHints(HintRegistry& registry);
 void registerSha256Hints(HintRegistry& registry);
 void registerModuloHints(HintRegistry& registry);
 void registerBootloaderHints(HintRegistry& registry);

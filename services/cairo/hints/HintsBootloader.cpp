@@ -154,10 +154,9 @@ void writeFactTopologies(HintContext& ctx, const std::string& path,
     }
 }
 
-} // namespace
-
-void registerBootloaderHints(HintRegistry& r) {
-    // ---- The bootloader (bootloader.cairo): input, output builtin state, packed outputs.
+// The bootloader (bootloader.cairo): its input, and the output builtin's state around the simple
+// bootloader.
+void registerBootloaderInputHints(HintRegistry& r) {
     r.add(R"HINT(from starkware.cairo.bootloaders.bootloader.objects import BootloaderInput
 bootloader_input = BootloaderInput.Schema().load(program_input)
 
@@ -245,6 +244,10 @@ if bootloader_input.fact_topologies_path is not None:
                   writeFactTopologies(ctx, *input.factTopologiesPath, topologies);
               }
           });
+}
+
+// The bootloader's packed outputs: plain and composite, their hashes and subtasks.
+void registerPackedOutputHints(HintRegistry& r) {
     r.add(R"HINT(from starkware.cairo.bootloaders.bootloader.objects import PackedOutput
 
 task_id = len(packed_outputs) - ids.n_subtasks
@@ -287,8 +290,10 @@ ids.nested_subtasks_output = segments.gen_arg(data))HINT",
             ctx.scopeVar<PackedOutput>("packed_output").subtasks;
         ctx.scopes().set("packed_outputs", subtasks);
     });
+}
 
-    // ---- The simple bootloader (run_simple_bootloader.cairo): the task loop.
+// The simple bootloader (run_simple_bootloader.cairo): the task loop.
+void registerSimpleBootloaderHints(HintRegistry& r) {
     r.add(R"HINT(n_tasks = len(simple_bootloader_input.tasks)
 memory[ids.output_ptr] = n_tasks
 
@@ -331,8 +336,10 @@ task = simple_bootloader_input.tasks[task_id].load_task())HINT",
               const std::size_t id = indexFromEnd(ctx, tasks.size(), "n_tasks");
               ctx.scopes().set("task", TaskPtr(std::make_shared<const BootloaderTask>(tasks[id])));
           });
+}
 
-    // ---- execute_task.cairo: load, hash, run and account for one task.
+// execute_task.cairo: loading a task's program and checking its hash.
+void registerTaskLoadingHints(HintRegistry& r) {
     r.add(R"HINT(ids.program_data_ptr = program_data_base = segments.add())HINT",
           [](HintContext& ctx) {
               const Relocatable base = ctx.memory().addSegment();
@@ -375,6 +382,11 @@ assert ids.program_address == program_address)HINT",
                   ctx.fail("ids.program_address is not where the program was loaded");
               }
           });
+}
+
+// execute_task.cairo: running a task (a program or a Cairo PIE) and accounting for its builtins and
+// output.
+void registerTaskRunHints(HintRegistry& r) {
     r.add(R"HINT(from starkware.cairo.bootloaders.simple_bootloader.objects import (
     CairoPieTask,
     RunProgramTask,
@@ -472,8 +484,10 @@ fact_topologies.append(get_task_fact_topology(
                 .push_back(taskFactTopology(end.offset - start.offset, output.state()));
             output.setState(ctx.scopeVar<OutputBuiltinState>("output_runner_data"));
         });
+}
 
-    // ---- select_input_builtins.cairo.
+// select_input_builtins.cairo.
+void registerBuiltinSelectionHints(HintRegistry& r) {
     r.add(
         R"HINT(# A builtin should be selected iff its encoding appears in the selected encodings list
 # and the list wasn't exhausted.
@@ -496,6 +510,17 @@ if ids.select_builtin:
           [](HintContext& ctx) {
               ctx.scopes().enter({{"n_selected_builtins", ctx.idsFelt("n_selected_builtins")}});
           });
+}
+
+} // namespace
+
+void registerBootloaderHints(HintRegistry& r) {
+    registerBootloaderInputHints(r);
+    registerPackedOutputHints(r);
+    registerSimpleBootloaderHints(r);
+    registerTaskLoadingHints(r);
+    registerTaskRunHints(r);
+    registerBuiltinSelectionHints(r);
 }
 
 } // namespace proofdesk::cairo

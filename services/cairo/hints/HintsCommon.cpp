@@ -189,9 +189,13 @@ ids.multiplicities = segments.gen_arg([len(positions_dict[k]) for k in output]))
     });
 }
 
-void registerCommonHints(HintRegistry& r) {
-    registerSortHints(r);
+namespace {
+
+// Sorting, and the comparisons and assertions of math.cairo: is_nn, is_le, assert_not_equal,
+// assert_lt_felt, assert_le, split_int.
+void registerComparisonHints(HintRegistry& r) {
     const Felt rcBound = Felt::powerOfTwo(128);
+    registerSortHints(r);
 
     r.add("memory[ap] = 0 if 0 <= (ids.a % PRIME) < range_check_builtin.bound else 1",
           [rcBound](HintContext& ctx) { setAp(ctx, !(ctx.idsFelt("a") < rcBound)); });
@@ -285,6 +289,11 @@ ids.small_inputs = int(
             ctx.fail("split_int(): value is out of range.");
         }
     });
+}
+
+// Felt splits (64 and 128 bits), is_250 and normalize_address, unsigned_div_rem into an output,
+// isqrt.
+void registerSplitAndAddressHints(HintRegistry& r) {
     r.add(R"(from starkware.cairo.common.math_utils import as_int
 
 # Correctness check.
@@ -356,6 +365,11 @@ ids.root = isqrt(value))",
               }
               ctx.setIds("root", *Felt::fromLimbs(isqrt256(value.limbs())));
           });
+}
+
+// signed_div_rem, and find_element over an array.
+void registerDivisionAndSearchHints(HintRegistry& r) {
+    const Felt rcBound = Felt::powerOfTwo(128);
     r.add(R"(from starkware.cairo.common.math_utils import as_int, assert_integer
 
 assert_integer(ids.div)
@@ -437,6 +451,10 @@ else:
               }
               ctx.setIds("index", nElms);
           });
+}
+
+// set_add's membership, and uint256 addition, square root and division.
+void registerSetAndUint256Hints(HintRegistry& r) {
     r.add(R"(assert ids.elm_size > 0
 assert ids.set_ptr <= ids.set_end_ptr
 elm_list = memory.get_range(ids.elm_ptr, ids.elm_size)
@@ -542,6 +560,15 @@ ids.remainder.high = remainder >> 128)",
               ctx.setIds("remainder.low", lowHalf(remainder));
               ctx.setIds("remainder.high", highHalf(remainder));
           });
+}
+
+} // namespace
+
+void registerCommonHints(HintRegistry& r) {
+    registerComparisonHints(r);
+    registerSplitAndAddressHints(r);
+    registerDivisionAndSearchHints(r);
+    registerSetAndUint256Hints(r);
 }
 
 } // namespace proofdesk::cairo

@@ -61,9 +61,9 @@ std::uint64_t smallInt(HintContext& ctx, const Felt& value, const std::string& w
     return value.low64();
 }
 
-} // namespace
-
-void registerDictHints(HintRegistry& r) {
+// dict.cairo: a new dictionary, reads and writes against its tracker, copying and the end of a
+// squash.
+void registerDictAccessHints(HintRegistry& r) {
     r.add(R"(if '__dict_manager' not in globals():
     from starkware.cairo.common.dict import DictManager
     __dict_manager = DictManager()
@@ -122,7 +122,10 @@ __dict_manager.get_tracker(ids.squashed_dict_start).current_ptr = \
               DictTracker& tracker = manager.tracker(ctx, ctx.idsAddress("squashed_dict_start"));
               tracker.currentPtr = ctx.idsAddress("squashed_dict_end");
           });
+}
 
+// dict_squash.cairo: the keys and their access indices.
+void registerSquashHints(HintRegistry& r) {
     r.add(
         R"(dict_access_size = ids.DictAccess.SIZE
 address = ids.dict_accesses.address_
@@ -176,7 +179,10 @@ ids.first_key = key = keys.pop())",
             ctx.scopes().set("keys", keys);
             ctx.scopes().set("key", first);
         });
+}
 
+// dict_squash.cairo: the loop over one key's accesses, and its final checks.
+void registerSquashLoopHints(HintRegistry& r) {
     r.add("ids.should_skip_loop = 0 if current_access_indices else 1", [](HintContext& ctx) {
         const auto& current = ctx.scopeVar<std::vector<std::uint64_t>>("current_access_indices");
         ctx.setIds("should_skip_loop", Felt::fromU64(current.empty() ? 1 : 0));
@@ -245,7 +251,10 @@ ids.next_key = key = keys.pop())",
               ctx.setIds("next_key", next);
               ctx.scopes().set("key", next);
           });
+}
 
+// default_dict and the dict_manager's reads and writes.
+void registerDefaultDictHints(HintRegistry& r) {
     r.add(R"(if '__dict_manager' not in globals():
     from starkware.cairo.common.dict import DictManager
     __dict_manager = DictManager()
@@ -279,6 +288,15 @@ dict_tracker.data[ids.key] = ids.new_value)",
               ctx.setIds("dict_ptr.prev_value", lookup(ctx, tracker, key));
               tracker.data[key.toString()] = ctx.ids("new_value");
           });
+}
+
+} // namespace
+
+void registerDictHints(HintRegistry& r) {
+    registerDictAccessHints(r);
+    registerSquashHints(r);
+    registerSquashLoopHints(r);
+    registerDefaultDictHints(r);
 }
 
 } // namespace proofdesk::cairo

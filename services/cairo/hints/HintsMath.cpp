@@ -13,9 +13,9 @@ Felt pMinusOne() {
     return -Felt::one();
 }
 
-} // namespace
-
-void registerMathHints(HintRegistry& r) {
+// math.cairo: assert_nn's bound, split_felt, pow's bits, unsigned_div_rem, and the search over a
+// sorted array.
+void registerMathBasicHints(HintRegistry& r) {
     r.add(R"(from starkware.cairo.common.math_utils import assert_integer
 assert_integer(ids.a)
 assert 0 <= ids.a % PRIME < range_check_builtin.bound, f'a = {ids.a} is out of range.')",
@@ -114,7 +114,11 @@ else:
               }
               ctx.fail("Key " + key.toString() + " was not found.");
           });
+}
 
+// assert_le_felt (cairo-lang 0.10+): the two smallest arcs of [0, a, b, p-1], and which one is
+// excluded.
+void registerAssertLeFeltHints(HintRegistry& r) {
     // assert_le_felt (cairo-lang 0.10+): split the two smallest arcs of [0, a, b, p-1].
     r.add(R"(import itertools
 
@@ -180,6 +184,13 @@ memory[ids.range_check_ptr + 3], memory[ids.range_check_ptr + 2] = (
             ctx.fail("assert excluded == 2 failed");
         }
     });
+}
+
+} // namespace
+
+void registerMathHints(HintRegistry& r) {
+    registerMathBasicHints(r);
+    registerAssertLeFeltHints(r);
 }
 
 } // namespace proofdesk::cairo

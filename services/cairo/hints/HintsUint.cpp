@@ -229,21 +229,30 @@ void ed25519Sqrt(HintContext& ctx) {
     writeLowHigh(ctx, "x", x);
 }
 
-} // namespace
-
-void registerUintHints(HintRegistry& r) {
-    const std::string splitDef = R"(def split(num: int, num_bits_shift: int, length: int):
+// cairo-lang's split() and pack() over d0..d2, as the 384-bit field library's hints define them.
+const std::string& splitDef() {
+    static const std::string text = R"(def split(num: int, num_bits_shift: int, length: int):
     a = []
     for _ in range(length):
         a.append( num & ((1 << num_bits_shift) - 1) )
         num = num >> num_bits_shift
     return tuple(a)
 )";
-    const std::string packD3 = R"(
+    return text;
+}
+
+const std::string& packD3() {
+    static const std::string text = R"(
 def pack(z, num_bits_shift: int) -> int:
     limbs = (z.d0, z.d1, z.d2)
     return sum(limb << (num_bits_shift * i) for i, limb in enumerate(limbs))
 )";
+    return text;
+}
+
+// uint256 multiplication and division, the 512-bit inverse, subtraction, and the ed25519 square
+// root.
+void registerUint256Hints(HintRegistry& r) {
     r.add({
         {R"(a = (ids.a.high << 128) + ids.a.low
 b = (ids.b.high << 128) + ids.b.low
@@ -309,6 +318,13 @@ if x % 2 != 0:
 ids.x.low = x & ((1<<128)-1)
 ids.x.high = x >> 128)",
          ed25519Sqrt},
+    });
+}
+
+// Inverses and square roots (with a generator when there is none) modulo p, for uint256 and
+// Uint384, and Uint384 carries.
+void registerModularRootHints(HintRegistry& r) {
+    r.add({
         {R"(from starkware.python.math_utils import div_mod
 
 def split(a: int):
@@ -420,9 +436,11 @@ ids.carry_d2 = 1 if sum_d2 >= ids.SHIFT else 0)",
          uint384AddCarries},
         {"memory[ap] = 1 if 0 <= (ids.a.d2 % PRIME) < 2 ** 127 else 0", uint384TopLimbIsSmall},
     });
+}
 
-    // The 384-bit field library's texts: split() and pack() over d0..d2, then the operation.
-    r.add(splitDef + packD3 + R"(
+// The 384-bit field library's texts: split() and pack() over d0..d2, then the operation.
+void registerUint384LibraryHints(HintRegistry& r) {
+    r.add(splitDef() + packD3() + R"(
 a = pack(ids.a, num_bits_shift = 128)
 b = pack(ids.b, num_bits_shift = 128)
 p = pack(ids.p, num_bits_shift = 128)
@@ -436,7 +454,7 @@ ids.res.d0 = res_split[0]
 ids.res.d1 = res_split[1]
 ids.res.d2 = res_split[2])",
           uint384SubModP);
-    r.add(splitDef + packD3 + R"(
+    r.add(splitDef() + packD3() + R"(
 a = pack(ids.a, num_bits_shift = 128)
 div = pack(ids.div, num_bits_shift = 128)
 quotient, remainder = divmod(a, div)
@@ -453,7 +471,7 @@ ids.remainder.d0 = remainder_split[0]
 ids.remainder.d1 = remainder_split[1]
 ids.remainder.d2 = remainder_split[2])",
           unsignedDivRem(uint384Members(), "a", uint384Members()));
-    r.add("from starkware.python.math_utils import div_mod\n\n" + splitDef + packD3 + R"(
+    r.add("from starkware.python.math_utils import div_mod\n\n" + splitDef() + packD3() + R"(
 a = pack(ids.a, num_bits_shift = 128)
 b = pack(ids.b, num_bits_shift = 128)
 p = pack(ids.p, num_bits_shift = 128)
@@ -469,7 +487,7 @@ ids.b_inverse_mod_p.d0 = b_inverse_mod_p_split[0]
 ids.b_inverse_mod_p.d1 = b_inverse_mod_p_split[1]
 ids.b_inverse_mod_p.d2 = b_inverse_mod_p_split[2])",
           inverseModP(uint384Members()));
-    r.add("from starkware.python.math_utils import isqrt\n\n" + splitDef + packD3 + R"(
+    r.add("from starkware.python.math_utils import isqrt\n\n" + splitDef() + packD3() + R"(
 a = pack(ids.a, num_bits_shift=128)
 root = isqrt(a)
 assert 0 <= root < 2 ** 192
@@ -478,9 +496,11 @@ ids.root.d0 = root_split[0]
 ids.root.d1 = root_split[1]
 ids.root.d2 = root_split[2])",
           uint384Isqrt);
+}
 
-    // 768-by-384 and 512-by-256 divisions: the 384-bit library's text and the VRF library's
-    // (the same but for trailing spaces).
+// 768-by-384 and 512-by-256 divisions: the 384-bit library's text and the VRF library's (the same
+// but for trailing spaces).
+void registerWideDivisionHints(HintRegistry& r) {
     const auto divExtended = [&](const std::string& lineEnd, const std::string& blankLine) {
         return R"(def split(num: int, num_bits_shift: int, length: int):
     a = []
@@ -551,6 +571,15 @@ remainder_split = split(remainder, num_bits_shift=128, length=2)
 ids.remainder.low = remainder_split[0]
 ids.remainder.high = remainder_split[1])",
           unsignedDivRem(uint512Members(), "x", uint256Members()));
+}
+
+} // namespace
+
+void registerUintHints(HintRegistry& r) {
+    registerUint256Hints(r);
+    registerModularRootHints(r);
+    registerUint384LibraryHints(r);
+    registerWideDivisionHints(r);
 }
 
 } // namespace proofdesk::cairo

@@ -110,4 +110,26 @@ void divideXByS(HintContext& ctx, const BigInt& n) {
     setScope(ctx, "value", res);
 }
 
+// ec_double_slope(point=(x, y), alpha, p) = (3x² + alpha) / (2y) mod p.
+BigInt doubleSlope(HintContext& ctx, const BigInt& x, const BigInt& y, const BigInt& alpha,
+                   const BigInt& p) {
+    if ((y.mod(p)).isZero()) {
+        ctx.fail("ec_double_slope: y is zero");
+    }
+    return divMod(ctx, BigInt(3) * x * x + alpha, BigInt(2) * y, p);
+}
+
+// line_slope(point1, point2, p) = (y0 - y1) / (x0 - x1) mod p.
+BigInt lineSlope(HintContext& ctx, const BigInt& x0, const BigInt& y0, const BigInt& x1,
+                 const BigInt& y1, const BigInt& p) {
+    if (((x0 - x1).mod(p)).isZero()) {
+        ctx.fail("line_slope: the points have the same x");
+    }
+    return divMod(ctx, y0 - y1, x0 - x1, p);
+}
+
+void setApBool(HintContext& ctx, bool value) {
+    ctx.memory().set(ctx.vm().ap, Felt::fromU64(value ? 1 : 0));
+}
+
 } // namespace proofdesk::cairo::secp

@@ -45,4 +45,30 @@ void divideXByS(HintContext& ctx, const BigInt& n);
 // secp_utils.split: three limbs of BASE = 2**86; the value must fit.
 std::vector<Felt> split(HintContext& ctx, BigInt value);
 
+// SECP_P: `fixed`, or the scope's when null.
+inline BigInt modulus(HintContext& ctx, const BigInt* fixed) {
+    return fixed ? *fixed : scopeBig(ctx, "SECP_P");
+}
+
+// Registers `code`, which imports or defines SECP_P as `fixed` (nullptr: reads it from the
+// scope), and runs `body` with that modulus.
+template <class Body>
+void addWithP(HintRegistry& r, const std::string& code, const BigInt* fixed, Body body) {
+    r.add(code, [fixed, body](HintContext& ctx) {
+        if (fixed) {
+            setScope(ctx, "SECP_P", *fixed);
+        }
+        body(ctx, modulus(ctx, fixed));
+    });
+}
+
+// ec_double_slope(point=(x, y), alpha, p) = (3x² + alpha) / (2y) mod p.
+BigInt doubleSlope(HintContext& ctx, const BigInt& x, const BigInt& y, const BigInt& alpha,
+                   const BigInt& p);
+// line_slope(point1, point2, p) = (y0 - y1) / (x0 - x1) mod p.
+BigInt lineSlope(HintContext& ctx, const BigInt& x0, const BigInt& y0, const BigInt& x1,
+                 const BigInt& y1, const BigInt& p);
+// [ap] = 1 or 0.
+void setApBool(HintContext& ctx, bool value);
+
 } // namespace proofdesk::cairo::secp
