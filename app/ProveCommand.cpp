@@ -240,6 +240,47 @@ void printSummary(const std::string& outFile, const ProverResult& result,
     std::printf("time: %s (%s)\n", seconds(total).c_str(), phases.c_str());
 }
 
+// Proves `run` into `result`, a progress line on a terminal and Ctrl+C cancelling; an exit code
+// (the reason on stderr) when no proof was made.
+std::optional<int> proveWithProgress(const CairoRun& run, ProverOptions& options,
+                                     std::chrono::steady_clock::time_point started,
+                                     ProverResult& result) {
+    options.cancel.flag = &g_interrupted;
+    std::signal(SIGINT, onInterrupt);
+    const bool terminal = ::isatty(STDERR_FILENO) == 1;
+    auto lastReport = std::chrono::steady_clock::now();
+    options.progress = [&](const ProverProgress& progress) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!terminal || now - lastReport < std::chrono::milliseconds(100)) {
+            return;
+        }
+        lastReport = now;
+        std::fprintf(stderr, "\rproving: %-18s %3d%%  %s   ", progress.phase.c_str(),
+                     int(progress.fraction * 100),
+                     seconds(std::chrono::duration<double>(now - started).count()).c_str());
+    };
+    try {
+        result = proveCairoRun(run, options);
+    } catch (const ProofCancelled&) {
+        std::fprintf(stderr, "\nproofdesk prove: interrupted; no proof written\n");
+        return 1;
+    } catch (const ConstraintCheckFailed& e) {
+        std::fprintf(stderr, "%sproofdesk prove: the trace breaks a constraint: %s\n",
+                     terminal ? "\n" : "", e.what());
+        return 1;
+    } catch (const TraceError& e) {
+        std::fprintf(stderr, "%sproofdesk prove: %s\n", terminal ? "\n" : "", e.what());
+        return 1;
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "%sproofdesk prove: %s\n", terminal ? "\n" : "", e.what());
+        return 2;
+    }
+    if (terminal) {
+        std::fputs("\r\033[K", stderr);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int runProveCommand(int argc, char** argv) {
@@ -306,39 +347,9 @@ int runProveCommand(int argc, char** argv) {
     }
 
     // Proving, with a progress line on a terminal and Ctrl+C cancelling.
-    options.cancel.flag = &g_interrupted;
-    std::signal(SIGINT, onInterrupt);
-    const bool terminal = ::isatty(STDERR_FILENO) == 1;
-    auto lastReport = std::chrono::steady_clock::now();
-    options.progress = [&](const ProverProgress& progress) {
-        const auto now = std::chrono::steady_clock::now();
-        if (!terminal || now - lastReport < std::chrono::milliseconds(100)) {
-            return;
-        }
-        lastReport = now;
-        std::fprintf(stderr, "\rproving: %-18s %3d%%  %s   ", progress.phase.c_str(),
-                     int(progress.fraction * 100),
-                     seconds(std::chrono::duration<double>(now - started).count()).c_str());
-    };
     ProverResult result;
-    try {
-        result = proveCairoRun(run, options);
-    } catch (const ProofCancelled&) {
-        std::fprintf(stderr, "\nproofdesk prove: interrupted; no proof written\n");
-        return 1;
-    } catch (const ConstraintCheckFailed& e) {
-        std::fprintf(stderr, "%sproofdesk prove: the trace breaks a constraint: %s\n",
-                     terminal ? "\n" : "", e.what());
-        return 1;
-    } catch (const TraceError& e) {
-        std::fprintf(stderr, "%sproofdesk prove: %s\n", terminal ? "\n" : "", e.what());
-        return 1;
-    } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "%sproofdesk prove: %s\n", terminal ? "\n" : "", e.what());
-        return 2;
-    }
-    if (terminal) {
-        std::fputs("\r\033[K", stderr);
+    if (const auto exit = proveWithProgress(run, options, started, result)) {
+        return *exit;
     }
     const double total =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

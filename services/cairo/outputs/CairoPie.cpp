@@ -140,6 +140,45 @@ std::string readEntry(zip_t* archive, const char* name, bool required, std::size
     return content;
 }
 
+// memory.bin's cells: 40 bytes each, an address (8 bytes, little-endian, the top bit marking a
+// relocatable) and a value (32 bytes, little-endian; relocatable when its top bit is set).
+std::vector<std::pair<Relocatable, Value>> memoryCells(const std::string& memoryBin) {
+    std::vector<std::pair<Relocatable, Value>> cells;
+    if (memoryBin.size() % 40 != 0) {
+        bad("memory.bin is not a whole number of 40-byte cells");
+    }
+    for (std::size_t i = 0; i < memoryBin.size(); i += 40) {
+        std::uint64_t packed = 0;
+        for (int b = 0; b < 8; ++b) {
+            packed |= static_cast<std::uint64_t>(static_cast<unsigned char>(memoryBin[i + b]))
+                      << (8 * b);
+        }
+        if (!(packed >> 63)) {
+            bad("memory.bin holds an address without its relocatable marker");
+        }
+        const Relocatable address{static_cast<std::int64_t>((packed >> kOffsetBits) & 0xffff),
+                                  packed & ((1ULL << kOffsetBits) - 1)};
+        const auto* value = reinterpret_cast<const std::uint8_t*>(memoryBin.data() + i + 8);
+        if (value[31] & 0x80) {
+            std::uint64_t low = 0;
+            for (int b = 0; b < 8; ++b) {
+                low |= static_cast<std::uint64_t>(value[b]) << (8 * b);
+            }
+            cells.emplace_back(address,
+                               Relocatable{static_cast<std::int64_t>((low >> kOffsetBits) & 0xffff),
+                                           low & ((1ULL << kOffsetBits) - 1)});
+        } else {
+            std::uint8_t be[32];
+            for (int b = 0; b < 32; ++b) {
+                be[b] = value[31 - b];
+            }
+            const Felt felt = Felt::fromBytesBE(be, 32);
+            cells.emplace_back(address, felt);
+        }
+    }
+    return cells;
+}
+
 } // namespace
 
 CairoPie CairoPie::fromRun(const CairoRunner& runner) {
@@ -380,38 +419,7 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
     }
 
     const std::string memoryBin = readEntry(raw, "memory.bin", true, &inflated);
-    if (memoryBin.size() % 40 != 0) {
-        bad("memory.bin is not a whole number of 40-byte cells");
-    }
-    for (std::size_t i = 0; i < memoryBin.size(); i += 40) {
-        std::uint64_t packed = 0;
-        for (int b = 0; b < 8; ++b) {
-            packed |= static_cast<std::uint64_t>(static_cast<unsigned char>(memoryBin[i + b]))
-                      << (8 * b);
-        }
-        if (!(packed >> 63)) {
-            bad("memory.bin holds an address without its relocatable marker");
-        }
-        const Relocatable address{static_cast<std::int64_t>((packed >> kOffsetBits) & 0xffff),
-                                  packed & ((1ULL << kOffsetBits) - 1)};
-        const auto* value = reinterpret_cast<const std::uint8_t*>(memoryBin.data() + i + 8);
-        if (value[31] & 0x80) {
-            std::uint64_t low = 0;
-            for (int b = 0; b < 8; ++b) {
-                low |= static_cast<std::uint64_t>(value[b]) << (8 * b);
-            }
-            pie.memory.emplace_back(
-                address, Relocatable{static_cast<std::int64_t>((low >> kOffsetBits) & 0xffff),
-                                     low & ((1ULL << kOffsetBits) - 1)});
-        } else {
-            std::uint8_t be[32];
-            for (int b = 0; b < 32; ++b) {
-                be[b] = value[31 - b];
-            }
-            const Felt felt = Felt::fromBytesBE(be, 32);
-            pie.memory.emplace_back(address, felt);
-        }
-    }
+    pie.memory = memoryCells(memoryBin);
     const std::string additional = readEntry(raw, "additional_data.json", true, &inflated);
     pie.additionalData = parseJsonBounded(additional);
     if (pie.additionalData.is_discarded()) {

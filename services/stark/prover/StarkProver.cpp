@@ -217,6 +217,95 @@ void interpolate(std::vector<std::vector<Fp>>& columns) {
     releaseTransformTables();
 }
 
+// The interaction's random elements drawn from the channel (after the trace's commitment), and
+// the values they fix: the public memory's product and the diluted check's final value.
+void drawInteraction(ProofWriter& writer, const air::Air& air, const air::LayoutSpec& layout,
+                     const PublicInput& input, std::map<std::string, Fp>& values) {
+    const std::size_t publicCount = values.size();
+    for (const std::string& name : air.interactionElements()) {
+        values[name] =
+            writer.drawFelt("Interaction element #" + std::to_string(values.size() - publicCount));
+    }
+    values["memory/public_memory_prod"] =
+        publicMemoryProduct(input, values.at("memory/perm/z"), values.at("memory/perm/alpha"),
+                            air.traceLength() / layout.column("orig/public_memory/addr").step);
+    if (layout.dilutedSpacing) {
+        values["diluted/final_cum_val"] =
+            dilutedFinalValue(*layout.dilutedSpacing, layout.dilutedBits, values.at("diluted/z"),
+                              values.at("diluted/alpha"));
+    }
+}
+
+// FRI on the DEEP composition, the proof of work, the query indices, and the decommitments of
+// the three committed tables (trace, interaction, composition) and of FRI's layers at them.
+void proveLowDegree(std::vector<Fp> deep, int logDomain, const ProofParameters& parameters,
+                    const CommitmentHashes& hashes, const CancelFlag& cancel, ProofWriter& writer,
+                    ProgressReporter& progress, const std::array<CommittedTable*, 3>& tables) {
+    progress.begin(5);
+    FriParameters fri;
+    fri.logDomain = logDomain;
+    fri.steps = parameters.friSteps;
+    fri.lastLayerDegreeBound = parameters.lastLayerDegreeBound;
+    fri.queries = parameters.queries;
+    fri.proofOfWorkBits = parameters.proofOfWorkBits;
+    FriProver friProver(fri, hashes, cancel);
+    friProver.commit(std::move(deep), writer, [&](double fraction) { progress.report(fraction); });
+
+    progress.begin(6);
+    writer.setScope("STARK/FRI/Proof of Work");
+    writer.writeProofOfWork(*NamedHash::named(parameters.powHash), parameters.proofOfWorkBits,
+                            Workers::shared().threads());
+    writer.setScope("STARK/FRI/QueryIndices");
+    std::size_t drawn = 0;
+    const std::vector<std::uint64_t> queries = drawQueryIndices(fri, [&](std::uint64_t bound) {
+        return writer.drawNumber(bound, std::to_string(drawn++));
+    });
+    writer.beginQueryPhase();
+
+    progress.begin(7);
+    const std::vector<std::uint64_t> indices = firstLayerIndices(fri, queries);
+    const std::string oracle = "STARK/FRI/Decommitment/Layer 0/Virtual Oracle/Trace ";
+    writer.setScope(oracle + "0");
+    tables[0]->decommit(writer, indices);
+    progress.report(0.4);
+    writer.setScope(oracle + "1");
+    tables[1]->decommit(writer, indices);
+    progress.report(0.6);
+    writer.setScope(oracle + "2");
+    tables[2]->decommit(writer, indices);
+    progress.report(0.8);
+    friProver.decommit(writer, queries);
+}
+
+// The out-of-domain point z drawn, the values there sent (after checking that they satisfy the
+// constraints: a trace that does not fails here, pointing to --check), and the DEEP composition of
+// every column with them, its coefficients scaled for FRI's first layer (read at u = x/3).
+std::vector<Fp> outOfDomainSampling(const air::Air& air, const std::map<std::string, Fp>& values,
+                                    const Fp& alpha, const std::vector<std::vector<Fp>*>& all,
+                                    const std::vector<std::vector<Fp>>& halves,
+                                    bool verifierFriendlyUpdates, ProofWriter& writer,
+                                    const CancelFlag& cancel) {
+    const Fp z = writer.drawFelt("Evaluation point");
+    const std::vector<Fp> oods = outOfDomainValues(air, all, halves, z);
+    const std::size_t maskSize = air.mask().size();
+    const std::vector<Fp> maskValues(oods.begin(), oods.begin() + std::ptrdiff_t(maskSize));
+    if (air.compositionAt(z, maskValues, values, alpha) !=
+        oods[maskSize] + z * oods[maskSize + 1]) {
+        throw TraceError("the trace breaks the layout's constraints (the composition "
+                         "polynomial does not match them at the out-of-domain point); prove "
+                         "with --check to name the constraint and the row");
+    }
+    writer.writeFelts(oods, verifierFriendlyUpdates);
+    writer.setScope("STARK/Out Of Domain Sampling");
+    const Fp deepAlpha = writer.drawFelt("Constraint polynomial random element");
+    std::vector<const std::vector<Fp>*> columnPointers(all.begin(), all.end());
+    std::vector<Fp> deep =
+        deepComposition(air, columnPointers, {&halves[0], &halves[1]}, oods, z, deepAlpha, cancel);
+    scaleByPowers(deep, fieldGenerator());
+
+    return deep;
+}
+
 } // namespace
 
 ConstraintCheckFailed::ConstraintCheckFailed(ConstraintViolation violation)
@@ -278,7 +367,6 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     progress.begin(0);
     std::vector<std::vector<Fp>> first = traceValues(layout, n, run);
     std::map<std::string, Fp> values = publicValues(input, layout);
-    const std::size_t publicCount = values.size();
     std::vector<std::vector<Fp>> firstValues; // kept for the checker only
     if (options.checkConstraints) {
         checkConstraints(*air, values, first, nullptr, result.traceColumns, cancel);
@@ -305,18 +393,7 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     // The interaction.
     progress.begin(2);
     writer.setScope("STARK/Interaction");
-    for (const std::string& name : air->interactionElements()) {
-        values[name] =
-            writer.drawFelt("Interaction element #" + std::to_string(values.size() - publicCount));
-    }
-    values["memory/public_memory_prod"] =
-        publicMemoryProduct(input, values.at("memory/perm/z"), values.at("memory/perm/alpha"),
-                            n / layout.column("orig/public_memory/addr").step);
-    if (layout.dilutedSpacing) {
-        values["diluted/final_cum_val"] =
-            dilutedFinalValue(*layout.dilutedSpacing, layout.dilutedBits, values.at("diluted/z"),
-                              values.at("diluted/alpha"));
-    }
+    drawInteraction(writer, *air, layout, input, values);
     std::vector<std::vector<Fp>> interaction =
         interactionValues(layout, n, first, firstValues, values);
     if (options.checkConstraints) {
@@ -355,60 +432,13 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     // Out-of-domain values.
     progress.begin(4);
     writer.setScope("STARK/Out Of Domain Sampling/OODS values");
-    const Fp z = writer.drawFelt("Evaluation point");
-    const std::vector<Fp> oods = outOfDomainValues(*air, all, halves, z);
-    const std::size_t maskSize = air->mask().size();
-    const std::vector<Fp> maskValues(oods.begin(), oods.begin() + std::ptrdiff_t(maskSize));
-    if (air->compositionAt(z, maskValues, values, alpha) !=
-        oods[maskSize] + z * oods[maskSize + 1]) {
-        throw TraceError("the trace breaks the layout's constraints (the composition "
-                         "polynomial does not match them at the out-of-domain point); prove "
-                         "with --check to name the constraint and the row");
-    }
-    writer.writeFelts(oods, parameters.verifierFriendlyChannelUpdates);
-    writer.setScope("STARK/Out Of Domain Sampling");
-    const Fp deepAlpha = writer.drawFelt("Constraint polynomial random element");
-    std::vector<const std::vector<Fp>*> columnPointers(all.begin(), all.end());
     std::vector<Fp> deep =
-        deepComposition(*air, columnPointers, {&halves[0], &halves[1]}, oods, z, deepAlpha, cancel);
-    // FRI reads the first layer at u = x/3.
-    scaleByPowers(deep, fieldGenerator());
+        outOfDomainSampling(*air, values, alpha, all, halves,
+                            parameters.verifierFriendlyChannelUpdates, writer, cancel);
 
-    // FRI.
-    progress.begin(5);
-    FriParameters fri;
-    fri.logDomain = logDomain;
-    fri.steps = parameters.friSteps;
-    fri.lastLayerDegreeBound = parameters.lastLayerDegreeBound;
-    fri.queries = parameters.queries;
-    fri.proofOfWorkBits = parameters.proofOfWorkBits;
-    FriProver friProver(fri, hashes, cancel);
-    friProver.commit(std::move(deep), writer, report);
-
-    progress.begin(6);
-    writer.setScope("STARK/FRI/Proof of Work");
-    writer.writeProofOfWork(*NamedHash::named(parameters.powHash), parameters.proofOfWorkBits,
-                            Workers::shared().threads());
-    writer.setScope("STARK/FRI/QueryIndices");
-    std::size_t drawn = 0;
-    const std::vector<std::uint64_t> queries = drawQueryIndices(fri, [&](std::uint64_t bound) {
-        return writer.drawNumber(bound, std::to_string(drawn++));
-    });
-    writer.beginQueryPhase();
-
-    progress.begin(7);
-    const std::vector<std::uint64_t> indices = firstLayerIndices(fri, queries);
-    const std::string oracle = "STARK/FRI/Decommitment/Layer 0/Virtual Oracle/Trace ";
-    writer.setScope(oracle + "0");
-    traceTable.decommit(writer, indices);
-    progress.report(0.4);
-    writer.setScope(oracle + "1");
-    interactionTable.decommit(writer, indices);
-    progress.report(0.6);
-    writer.setScope(oracle + "2");
-    compositionTable.decommit(writer, indices);
-    progress.report(0.8);
-    friProver.decommit(writer, queries);
+    // FRI, proof of work and the decommitments.
+    proveLowDegree(std::move(deep), logDomain, parameters, hashes, cancel, writer, progress,
+                   {&traceTable, &interactionTable, &compositionTable});
     progress.finish();
     if (options.annotations) {
         result.annotations = writer.annotations();

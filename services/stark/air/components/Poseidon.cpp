@@ -53,6 +53,93 @@ PoseidonConstants poseidonConstants(int fullRounds, int partialRounds) {
     return c;
 }
 
+// The periodic round keys: the key of the next full round (none at the end of a half), and the
+// recurrence keys of each partial column (zero past its last use).
+struct RoundKeys {
+    std::array<Expr, 3> full;
+    Expr partial0;
+    Expr partial1;
+};
+// The partial-round columns' lengths: the first column's, the rows of the second in use, and the
+// second's capacity.
+struct PartialSizes {
+    std::int64_t size0;
+    std::int64_t size1;
+    std::int64_t capacity1;
+};
+RoundKeys roundKeys(AirBuilder& b, const std::string& p, int fullRounds, int partialRounds,
+                    const PartialSizes& sizes, const PoseidonConstants& constants) {
+    RoundKeys out;
+    for (std::size_t j = 0; j < 3; ++j) {
+        std::vector<Fp> keys(std::size_t(fullRounds), Fp::zero());
+        for (int r = 0; r < fullRounds; ++r) {
+            if (r % (fullRounds / 2) == fullRounds / 2 - 1) {
+                continue;
+            }
+            const int global = r < fullRounds / 2 ? r + 1 : r + 1 + partialRounds;
+            keys[std::size_t(r)] = constants.ark[std::size_t(global)][j];
+        }
+        const std::string name = p + "full_round_key" + std::to_string(j);
+        out.full[j] = b.periodic(b.addPeriodic({name, keys, b.layout().periodic.at(name).step}));
+    }
+    std::vector<Fp> keys0(std::size_t(sizes.size0), Fp::zero()),
+        keys1(std::size_t(sizes.capacity1), Fp::zero());
+    for (std::int64_t k = 0; k + 3 < sizes.size0; ++k) {
+        keys0[std::size_t(k)] = constants.recurrenceKeys[std::size_t(k)];
+    }
+    for (std::int64_t i = 0; i + 3 < sizes.size1; ++i) {
+        keys1[std::size_t(i)] = constants.recurrenceKeys[std::size_t(sizes.size0 - 3 + i)];
+    }
+    out.partial0 = b.periodic(b.addPeriodic(
+        {p + "partial_round_key0", keys0, b.layout().periodic.at(p + "partial_round_key0").step}));
+    out.partial1 = b.periodic(b.addPeriodic(
+        {p + "partial_round_key1", keys1, b.layout().periodic.at(p + "partial_round_key1").step}));
+    return out;
+}
+
+// One row of the MDS matrix, as an equality: next = 3c0 + c1 + c2, c0 − c1 + c2 or c0 + c1 − 2c2,
+// plus the round key.
+Expr mdsRow(int j, const std::array<Expr, 3>& c, const Expr& next, const Expr& key) {
+    switch (j) {
+    case 0:
+        return next - (c[0] * 3 + c[1] + c[2] + key);
+    case 1:
+        return next + c[1] - (c[0] + c[2] + key);
+    default:
+        return next + c[2] * 2 - (c[0] + c[1] + key);
+    }
+}
+
+// The rows of each instance where a column of this step is past its use: k·step for k in
+// [from, to).
+Domain unusedRows(AirBuilder& b, std::uint64_t instance, std::uint64_t step, std::int64_t from,
+                  std::int64_t to) {
+    Domain domain;
+    for (std::int64_t k = from; k < to; ++k) {
+        domain.push_back(b.rows(instance, std::uint64_t(k) * step));
+    }
+    return domain;
+}
+
+// A cell of the j-th input/output column (its address or its value), `index` instances on.
+Expr inputOutput(AirBuilder& b, int j, const char* what, std::int64_t index) {
+    return b.at("poseidon/param_" + std::to_string(j) + "/input_output/" + what, index);
+}
+
+// The input/output columns' addresses: the first at initial_poseidon_addr (+ j), each next
+// instance's three cells on.
+void addInputOutputAddresses(AirBuilder& b, std::uint64_t io) {
+    for (int j = 0; j < 3; ++j) {
+        const std::string param = "poseidon/param_" + std::to_string(j);
+        b.constraint(param + "/init_input_output_addr",
+                     inputOutput(b, j, "addr", 0) - (b.value("initial_poseidon_addr") + j), {},
+                     {b.row(0)});
+        b.constraint(param + "/addr_input_output_step",
+                     inputOutput(b, j, "addr", 1) - (inputOutput(b, j, "addr", 0) + 3),
+                     {b.row(-std::int64_t(io))}, {b.rows(io)});
+    }
+}
+
 } // namespace
 
 void addPoseidon(AirBuilder& b) {
@@ -71,44 +158,13 @@ void addPoseidon(AirBuilder& b) {
     const PoseidonConstants constants = poseidonConstants(fullRounds, partialRounds);
     const Domain perInstance = {b.rows(instance)};
 
-    // Periodic round keys: the key of the next full round (none at the end of a half), the
-    // recurrence keys of each partial column (zero past its last use).
-    std::array<Expr, 3> fullKey;
-    for (std::size_t j = 0; j < 3; ++j) {
-        std::vector<Fp> keys(std::size_t(fullRounds), Fp::zero());
-        for (int r = 0; r < fullRounds; ++r) {
-            if (r % (fullRounds / 2) == fullRounds / 2 - 1) {
-                continue;
-            }
-            const int global = r < fullRounds / 2 ? r + 1 : r + 1 + partialRounds;
-            keys[std::size_t(r)] = constants.ark[std::size_t(global)][j];
-        }
-        const std::string name = p + "full_round_key" + std::to_string(j);
-        fullKey[j] = b.periodic(b.addPeriodic({name, keys, b.layout().periodic.at(name).step}));
-    }
-    std::vector<Fp> keys0(std::size_t(size0), Fp::zero()),
-        keys1(std::size_t(capacity1), Fp::zero());
-    for (std::int64_t k = 0; k + 3 < size0; ++k) {
-        keys0[std::size_t(k)] = constants.recurrenceKeys[std::size_t(k)];
-    }
-    for (std::int64_t i = 0; i + 3 < size1; ++i) {
-        keys1[std::size_t(i)] = constants.recurrenceKeys[std::size_t(size0 - 3 + i)];
-    }
-    const Expr partialKey0 = b.periodic(b.addPeriodic(
-        {p + "partial_round_key0", keys0, b.layout().periodic.at(p + "partial_round_key0").step}));
-    const Expr partialKey1 = b.periodic(b.addPeriodic(
-        {p + "partial_round_key1", keys1, b.layout().periodic.at(p + "partial_round_key1").step}));
+    const RoundKeys keys =
+        roundKeys(b, p, fullRounds, partialRounds, {size0, size1, capacity1}, constants);
+    const std::array<Expr, 3>& fullKey = keys.full;
+    const Expr& partialKey0 = keys.partial0;
+    const Expr& partialKey1 = keys.partial1;
 
-    const auto io_ = [&](int j, const char* what, std::int64_t index) {
-        return b.at("poseidon/param_" + std::to_string(j) + "/input_output/" + what, index);
-    };
-    for (int j = 0; j < 3; ++j) {
-        const std::string param = "poseidon/param_" + std::to_string(j);
-        b.constraint(param + "/init_input_output_addr",
-                     io_(j, "addr", 0) - (b.value("initial_poseidon_addr") + j), {}, {b.row(0)});
-        b.constraint(param + "/addr_input_output_step", io_(j, "addr", 1) - (io_(j, "addr", 0) + 3),
-                     {b.row(-std::int64_t(io))}, {b.rows(io)});
-    }
+    addInputOutputAddresses(b, io);
 
     const auto full = [&](int j, std::int64_t round) {
         return b.at(p + "full_rounds_state" + std::to_string(j), round);
@@ -125,13 +181,6 @@ void addPoseidon(AirBuilder& b) {
     const auto y1 = [&](std::int64_t k) {
         return x1(k) * b.at(p + "partial_rounds_state1_squared", k);
     };
-    const auto excluded = [&](std::uint64_t step, std::int64_t from, std::int64_t to) {
-        Domain domain;
-        for (std::int64_t k = from; k < to; ++k) {
-            domain.push_back(b.rows(instance, std::uint64_t(k) * step));
-        }
-        return domain;
-    };
 
     for (int j = 0; j < 3; ++j) {
         const std::string n = std::to_string(j);
@@ -143,30 +192,20 @@ void addPoseidon(AirBuilder& b) {
                  x0(0) * x0(0) - b.at(p + "partial_rounds_state0_squared"), {}, {b.rows(step0)});
     b.constraint(p + "partial_rounds_state1_squaring",
                  x1(0) * x1(0) - b.at(p + "partial_rounds_state1_squared"),
-                 excluded(step1, size1, capacity1), {b.rows(step1)});
+                 unusedRows(b, instance, step1, size1, capacity1), {b.rows(step1)});
 
     for (int j = 0; j < 3; ++j) {
         b.constraint(p + "add_first_round_key" + std::to_string(j),
-                     io_(j, "value", 0) + b.constant(constants.ark[0][std::size_t(j)]) - full(j, 0),
+                     inputOutput(b, j, "value", 0) + b.constant(constants.ark[0][std::size_t(j)]) -
+                         full(j, 0),
                      {}, perInstance);
     }
-    // MDS rows, written as equalities: 3c0 + c1 + c2, c0 − c1 + c2, c0 + c1 − 2c2.
-    const auto mds = [&](int j, const std::array<Expr, 3>& c, const Expr& next, const Expr& key) {
-        switch (j) {
-        case 0:
-            return next - (c[0] * 3 + c[1] + c[2] + key);
-        case 1:
-            return next + c[1] - (c[0] + c[2] + key);
-        default:
-            return next + c[2] * 2 - (c[0] + c[1] + key);
-        }
-    };
     const std::array<Expr, 3> cubes = {fullCube(0, 0), fullCube(1, 0), fullCube(2, 0)};
     const Domain notLastOfHalf = {
         b.rows(instance / 2, std::uint64_t(fullRounds / 2 - 1) * fullStep)};
     for (int j = 0; j < 3; ++j) {
         b.constraint(p + "full_round" + std::to_string(j),
-                     mds(j, cubes, full(j, 1), fullKey[std::size_t(j)]), notLastOfHalf,
+                     mdsRow(j, cubes, full(j, 1), fullKey[std::size_t(j)]), notLastOfHalf,
                      {b.rows(fullStep)});
     }
     const std::int64_t lastFull = fullRounds - 1;
@@ -174,7 +213,8 @@ void addPoseidon(AirBuilder& b) {
                                            fullCube(2, lastFull)};
     for (int j = 0; j < 3; ++j) {
         b.constraint(p + "last_full_round" + std::to_string(j),
-                     mds(j, lastCubes, io_(j, "value", 1), b.constant(0)), {}, perInstance);
+                     mdsRow(j, lastCubes, inputOutput(b, j, "value", 1), b.constant(0)), {},
+                     perInstance);
     }
     for (int m = 0; m < 3; ++m) {
         b.constraint(p + "copy_partial_rounds0_i" + std::to_string(m), x0(size0 - 3 + m) - x1(m),
@@ -198,9 +238,9 @@ void addPoseidon(AirBuilder& b) {
         return x(3) - (y(0) * 8 + x(1) * 4 + y(1) * 6 + x(2) * 2 - y(2) * 2 + key);
     };
     b.constraint(p + "partial_round0", recurrence(x0, y0, partialKey0),
-                 excluded(step0, size0 - 3, size0), {b.rows(step0)});
+                 unusedRows(b, instance, step0, size0 - 3, size0), {b.rows(step0)});
     b.constraint(p + "partial_round1", recurrence(x1, y1, partialKey1),
-                 excluded(step1, size1 - 3, capacity1), {b.rows(step1)});
+                 unusedRows(b, instance, step1, size1 - 3, capacity1), {b.rows(step1)});
 
     const std::int64_t k = size1 - 1;
     const auto& out = constants.outOfPartial;

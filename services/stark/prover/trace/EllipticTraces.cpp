@@ -166,6 +166,97 @@ void checkOutput(const CairoRun& run, std::uint64_t address, const Fp& computed,
     }
 }
 
+// What the ECDSA builtin's trace proves for one instance.
+struct EcdsaSignature {
+    CurvePoint key;
+    Fp message, r, w;
+};
+
+// Each instance's signature: the run's (from the private input, the key's y chosen so that it
+// verifies), or a dummy one (private key 1, message 1) that verifies, for the instances the run
+// left unused.
+std::vector<EcdsaSignature> ecdsaSignatures(const CairoRun& run, std::uint64_t instances) {
+    const CurvePoint generator = air::ecdsaGenerator();
+    const auto dummy = [&] {
+        const crypto::BigInt n = crypto::BigInt::fromU256(crypto::stark::order());
+        const crypto::BigInt k = 0x5eed; // any nonce whose r and w fit in 251 bits
+        const CurvePoint point = [&] {
+            CurvePoint p = generator;
+            CurvePoint acc;
+            bool started = false;
+            for (int i = 0; i < 16; ++i) {
+                if ((0x5eed >> i) & 1) {
+                    acc = started ? air::added(acc, p) : p;
+                    started = true;
+                }
+                p = air::doubled(p);
+            }
+            return acc;
+        }();
+        const crypto::BigInt r = crypto::BigInt::fromFelt(point.first.toFelt());
+        const crypto::BigInt kInverse = crypto::BigInt::powMod(k, n - 2, n);
+        const crypto::BigInt s = (kInverse * (crypto::BigInt(1) + r)).mod(n);
+        const crypto::BigInt w = crypto::BigInt::powMod(s, n - 2, n);
+        if (r.bitLength() > 251 || w.bitLength() > 251) {
+            throw std::logic_error("the dummy ECDSA nonce gives a signature out of range");
+        }
+        return EcdsaSignature{generator, Fp::one(), point.first, Fp::fromFelt(w.toFelt())};
+    }();
+    std::map<std::uint64_t, EcdsaSignature> given;
+    if (const auto it = run.privateInput.find("ecdsa"); it != run.privateInput.end()) {
+        for (const nlohmann::json& entry : *it) {
+            const auto felt = [&](const nlohmann::json& value) {
+                const auto parsed = value.is_string()
+                                        ? crypto::Felt::parse(value.get<std::string>())
+                                        : std::nullopt;
+                if (!parsed) {
+                    throw TraceError("the private input's ecdsa entry is malformed");
+                }
+                return Fp::fromFelt(*parsed);
+            };
+            const std::uint64_t index = entry.at("index").get<std::uint64_t>();
+            const Fp x = felt(entry.at("pubkey"));
+            const Fp message = felt(entry.at("msg"));
+            const Fp r = felt(entry.at("signature_input").at("r"));
+            const Fp w = felt(entry.at("signature_input").at("w"));
+            const auto y = crypto::stark::recoverY(x.toFelt());
+            if (!y) {
+                throw TraceError("the ecdsa public key at instance " + std::to_string(index) +
+                                 " is not on the curve");
+            }
+            // Of the two keys with this x, the one the signature verifies with.
+            CurvePoint key{x, Fp::fromFelt(*y)};
+            const auto multiply = [](CurvePoint p, const Limbs& scalar) {
+                std::optional<CurvePoint> acc;
+                for (int i = 0; i < 256; ++i) {
+                    if (bitOf(scalar, std::uint64_t(i))) {
+                        acc = acc ? air::added(*acc, p) : p;
+                    }
+                    p = air::doubled(p);
+                }
+                return acc;
+            };
+            const auto zG = multiply(generator, limbsOf(message));
+            const auto rQ = multiply(key, limbsOf(r));
+            if (zG && rQ && zG->first != rQ->first) {
+                const auto check = multiply(air::added(*zG, *rQ), limbsOf(w));
+                if (!check || check->first != r) {
+                    key.second = -key.second;
+                }
+            }
+            given[index] = {key, message, r, w};
+        }
+    }
+    std::vector<EcdsaSignature> signatures(instances, dummy);
+    for (const auto& [index, signature] : given) {
+        if (index < instances) {
+            signatures[index] = signature;
+        }
+    }
+
+    return signatures;
+}
+
 } // namespace
 
 void writePedersen(TraceTable& trace, const CairoRun& run) {
@@ -219,90 +310,8 @@ void writeEcdsa(TraceTable& trace, const CairoRun& run) {
     const std::uint64_t begin = builtinSegment(run, "ecdsa").begin;
     const std::string sig = "ecdsa/signature0";
     const CurvePoint shift = air::pedersenPoints()[0];
-    const CurvePoint generator = air::ecdsaGenerator();
 
-    // Each instance's signature: the run's, or a dummy one (private key 1, message 1) that
-    // verifies, for the instances the run left unused.
-    struct Signature {
-        CurvePoint key;
-        Fp message, r, w;
-    };
-    const auto dummy = [&] {
-        const crypto::BigInt n = crypto::BigInt::fromU256(crypto::stark::order());
-        const crypto::BigInt k = 0x5eed; // any nonce whose r and w fit in 251 bits
-        const CurvePoint point = [&] {
-            CurvePoint p = generator;
-            CurvePoint acc;
-            bool started = false;
-            for (int i = 0; i < 16; ++i) {
-                if ((0x5eed >> i) & 1) {
-                    acc = started ? air::added(acc, p) : p;
-                    started = true;
-                }
-                p = air::doubled(p);
-            }
-            return acc;
-        }();
-        const crypto::BigInt r = crypto::BigInt::fromFelt(point.first.toFelt());
-        const crypto::BigInt kInverse = crypto::BigInt::powMod(k, n - 2, n);
-        const crypto::BigInt s = (kInverse * (crypto::BigInt(1) + r)).mod(n);
-        const crypto::BigInt w = crypto::BigInt::powMod(s, n - 2, n);
-        if (r.bitLength() > 251 || w.bitLength() > 251) {
-            throw std::logic_error("the dummy ECDSA nonce gives a signature out of range");
-        }
-        return Signature{generator, Fp::one(), point.first, Fp::fromFelt(w.toFelt())};
-    }();
-    std::map<std::uint64_t, Signature> given;
-    if (const auto it = run.privateInput.find("ecdsa"); it != run.privateInput.end()) {
-        for (const nlohmann::json& entry : *it) {
-            const auto felt = [&](const nlohmann::json& value) {
-                const auto parsed = value.is_string()
-                                        ? crypto::Felt::parse(value.get<std::string>())
-                                        : std::nullopt;
-                if (!parsed) {
-                    throw TraceError("the private input's ecdsa entry is malformed");
-                }
-                return Fp::fromFelt(*parsed);
-            };
-            const std::uint64_t index = entry.at("index").get<std::uint64_t>();
-            const Fp x = felt(entry.at("pubkey"));
-            const Fp message = felt(entry.at("msg"));
-            const Fp r = felt(entry.at("signature_input").at("r"));
-            const Fp w = felt(entry.at("signature_input").at("w"));
-            const auto y = crypto::stark::recoverY(x.toFelt());
-            if (!y) {
-                throw TraceError("the ecdsa public key at instance " + std::to_string(index) +
-                                 " is not on the curve");
-            }
-            // Of the two keys with this x, the one the signature verifies with.
-            CurvePoint key{x, Fp::fromFelt(*y)};
-            const auto multiply = [](CurvePoint p, const Limbs& scalar) {
-                std::optional<CurvePoint> acc;
-                for (int i = 0; i < 256; ++i) {
-                    if (bitOf(scalar, std::uint64_t(i))) {
-                        acc = acc ? air::added(*acc, p) : p;
-                    }
-                    p = air::doubled(p);
-                }
-                return acc;
-            };
-            const auto zG = multiply(generator, limbsOf(message));
-            const auto rQ = multiply(key, limbsOf(r));
-            if (zG && rQ && zG->first != rQ->first) {
-                const auto check = multiply(air::added(*zG, *rQ), limbsOf(w));
-                if (!check || check->first != r) {
-                    key.second = -key.second;
-                }
-            }
-            given[index] = {key, message, r, w};
-        }
-    }
-    std::vector<Signature> signatures(instances, dummy);
-    for (const auto& [index, signature] : given) {
-        if (index < instances) {
-            signatures[index] = signature;
-        }
-    }
+    const std::vector<EcdsaSignature> signatures = ecdsaSignatures(run, instances);
 
     const std::uint64_t keyUnitsPerInstance = 2 * height;
     // z·G from −shift, over the generator's doublings.
@@ -362,7 +371,7 @@ void writeEcdsa(TraceTable& trace, const CairoRun& run) {
     writeSubsetSums(trace, sig + "/exponentiate_key", chains, height, true);
 
     for (std::uint64_t i = 0; i < instances; ++i) {
-        const Signature& s = signatures[i];
+        const EcdsaSignature& s = signatures[i];
         const CurvePoint& final = chains[i].sum;
         const Fp difference = final.first - shift.first;
         const Fp slope = (final.second + shift.second) * difference.inverse();
