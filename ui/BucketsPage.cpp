@@ -97,7 +97,17 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_create, &QPushButton::clicked, this, &BucketsPage::create);
-    connect(m_close, &QPushButton::clicked, this, &BucketsPage::closeSelected);
+    connect(m_close, &QPushButton::clicked, this, [this] {
+        const QString id = selectedBucketId();
+        if (id.isEmpty()) {
+            return;
+        }
+        confirmThen(this, QStringLiteral("confirmCloseBucketMessageBox"), tr("Close bucket"),
+                    tr("Close bucket %1? No more jobs can join it, and its aggregated proof "
+                       "starts as soon as its jobs are done.")
+                        .arg(id),
+                    tr("Close bucket"), [this] { closeSelected(); });
+    });
     connect(m_useBucket, &QPushButton::clicked, this, [this] {
         if (!selectedBucketId().isEmpty()) {
             emit submitIntoBucket(selectedBucketId());

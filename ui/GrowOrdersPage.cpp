@@ -120,7 +120,18 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_create, &QPushButton::clicked, this, &GrowOrdersPage::create);
-    connect(m_cancel, &QPushButton::clicked, this, &GrowOrdersPage::cancelSelected);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        const QString id = selectedOrderId();
+        if (id.isEmpty()) {
+            return;
+        }
+        confirmThen(this, QStringLiteral("confirmCancelGrowOrderMessageBox"),
+                    tr("Cancel grow order"),
+                    tr("Cancel grow order %1? It stops growing its accumulator; the batches "
+                       "already appended stay.")
+                        .arg(id),
+                    tr("Cancel order"), [this] { cancelSelected(); });
+    });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &GrowOrdersPage::showDetail);
 }

@@ -4,6 +4,7 @@
 #include <QClipboard>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QTableView>
@@ -128,6 +129,20 @@ QPushButton* primaryAction(QWidget* page) {
 
 QWidget* searchField(QWidget* page) {
     return markedChild<QWidget>(page, kSearchFieldProperty);
+}
+
+void confirmThen(QWidget* parent, const QString& objectName, const QString& title,
+                 const QString& text, const QString& action, std::function<void()> confirmed) {
+    auto* box = new QMessageBox(QMessageBox::Question, title, text, QMessageBox::Cancel, parent);
+    box->setObjectName(objectName);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    QPushButton* confirm = box->addButton(action, QMessageBox::AcceptRole);
+    confirm->setObjectName(QStringLiteral("confirmPushButton"));
+    box->button(QMessageBox::Cancel)->setObjectName(QStringLiteral("cancelPushButton"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    QObject::connect(confirm, &QPushButton::clicked, parent, std::move(confirmed));
+    box->open();
 }
 
 } // namespace proofdesk::ui

@@ -33,6 +33,14 @@ inline void click(QWidget* root, const char* name) {
     QTest::mouseClick(child<QPushButton>(root, name), Qt::LeftButton);
 }
 
+// Presses `button` ("confirmPushButton" or "cancelPushButton") of the confirmation box named
+// `box` once it is shown (PageParts' confirmThen).
+inline void answerConfirmation(QWidget* root, const char* box, const char* button) {
+    QWidget* shown = nullptr;
+    QTRY_VERIFY((shown = root->findChild<QWidget*>(QLatin1String(box))) && shown->isVisible());
+    click(shown, button);
+}
+
 class ConsoleHarness {
 public:
     explicit ConsoleHarness(const QString& apiKey = {}, http::ServerOptions options = {})

@@ -165,6 +165,13 @@ int main(int argc, char** argv) {
     auto* close = window.findChild<QPushButton*>(QStringLiteral("closeBucketPushButton"));
     waitFor([&] { return close->isEnabled(); });
     QTest::mouseClick(close, Qt::LeftButton);
+    QWidget* confirm = nullptr;
+    waitFor([&] {
+        confirm = window.findChild<QWidget*>(QStringLiteral("confirmCloseBucketMessageBox"));
+        return confirm && confirm->isVisible();
+    });
+    QTest::mouseClick(confirm->findChild<QPushButton*>(QStringLiteral("confirmPushButton")),
+                      Qt::LeftButton);
 
     // Jobs: the sample through trace generation, a mocked verification, and a failure.
     window.showPage(QStringLiteral("proofJobsPageWidget"));

@@ -29,6 +29,7 @@
 #include <QTest>
 
 using namespace proofdesk;
+using test::answerConfirmation;
 using test::child;
 using test::click;
 
@@ -131,6 +132,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(tree->levelStatuses().size(), std::size_t{2}, 10000);
         QTRY_VERIFY(child<QPushButton>(&window, "closeBucketPushButton")->isEnabled());
         click(&window, "closeBucketPushButton");
+        answerConfirmation(&window, "confirmCloseBucketMessageBox", "confirmPushButton");
         QTRY_COMPARE_WITH_TIMEOUT(
             buckets->model()->index(0, models::BucketModel::StatusColumn).data().toString(),
             QStringLiteral("DONE"), 30000);

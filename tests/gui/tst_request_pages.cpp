@@ -23,6 +23,7 @@
 #include <QTest>
 
 using namespace proofdesk;
+using test::answerConfirmation;
 using test::child;
 using test::click;
 
@@ -172,7 +173,15 @@ private slots:
         table->selectRow(0);
         QCOMPARE(cell(table, 0, 1), QStringLiteral("ACTIVE"));
         QTRY_VERIFY(child<QPushButton>(&window, "cancelGrowOrderPushButton")->isEnabled());
+        // Asked first: Cancel in the box leaves the order active.
         click(&window, "cancelGrowOrderPushButton");
+        answerConfirmation(&window, "confirmCancelGrowOrderMessageBox", "cancelPushButton");
+        QTRY_VERIFY(
+            !window.findChild<QWidget*>(QStringLiteral("confirmCancelGrowOrderMessageBox")));
+        QCOMPARE(cell(table, 0, 1), QStringLiteral("ACTIVE"));
+        QVERIFY(child<QPushButton>(&window, "cancelGrowOrderPushButton")->isEnabled());
+        click(&window, "cancelGrowOrderPushButton");
+        answerConfirmation(&window, "confirmCancelGrowOrderMessageBox", "confirmPushButton");
         QTRY_COMPARE_WITH_TIMEOUT(cell(table, 0, 1), QStringLiteral("CANCELLED"), 10000);
         QVERIFY(child<QLabel>(&window, "growOrderDetailLabel")
                     ->text()
