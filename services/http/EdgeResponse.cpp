@@ -87,10 +87,10 @@ HttpResponse edgeError(int status, const std::string& code, const std::string& d
     return response;
 }
 
-std::string responseHead(const HttpResponse& response, std::uint64_t length, bool keepAlive,
-                         bool http11) {
-    std::string out = "HTTP/1.1 " + std::to_string(response.status) + " " +
-                      reasonPhrase(response.status) + "\r\n";
+void appendResponseHead(std::string& out, const HttpResponse& response, std::uint64_t length,
+                        bool keepAlive, bool http11) {
+    out += "HTTP/1.1 " + std::to_string(response.status) + " " + reasonPhrase(response.status) +
+           "\r\n";
     out += "Content-Type: " + response.contentType + "\r\n";
     out += "Content-Length: " + std::to_string(length) + "\r\n";
     if (!keepAlive) {
@@ -102,7 +102,6 @@ std::string responseHead(const HttpResponse& response, std::uint64_t length, boo
         out += name + ": " + value + "\r\n";
     }
     out += "\r\n";
-    return out;
 }
 
 } // namespace proofdesk::http

@@ -16,9 +16,9 @@ const char* reasonPhrase(int status);
 HttpResponse edgeError(int status, const std::string& code, const std::string& detail,
                        const Route* route);
 
-// The status line and headers of an answer whose body has `length` bytes, with the
-// Connection header the keep-alive decision needs, ending with the blank line.
-std::string responseHead(const HttpResponse& response, std::uint64_t length, bool keepAlive,
-                         bool http11);
+// Appends to `out` the status line and headers of an answer whose body has `length` bytes, with
+// the Connection header the keep-alive decision needs, ending with the blank line.
+void appendResponseHead(std::string& out, const HttpResponse& response, std::uint64_t length,
+                        bool keepAlive, bool http11);
 
 } // namespace proofdesk::http

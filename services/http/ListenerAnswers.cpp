@@ -43,8 +43,9 @@ void ListenerLoop::respond(Connection& connection, HttpResponse response) {
             connection.fileOffset = 0;
         }
     }
-    connection.out = responseHead(response, length, keepAlive, parser.http11());
+    connection.out.clear(); // its capacity is kept for the next answer
     connection.sent = 0;
+    appendResponseHead(connection.out, response, length, keepAlive, parser.http11());
     if (response.filePath.empty()) {
         connection.out += response.body;
     }

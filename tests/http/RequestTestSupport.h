@@ -4,6 +4,8 @@
 
 #include "http/LocalServer.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QString>
 
 namespace proofdesk::test {
@@ -23,6 +25,11 @@ inline http::ServerOptions requestTestOptions(const QString& rpcUrl) {
         options.requests.chains.setRpcUrl(QStringLiteral("11155111"), rpcUrl);
     }
     return options;
+}
+
+// A 32-byte fact hash as the request API takes it: 32 integers, each `fill`.
+inline nlohmann::json fact32(int fill) {
+    return nlohmann::json::array_t(32, fill);
 }
 
 } // namespace proofdesk::test

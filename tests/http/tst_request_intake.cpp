@@ -14,14 +14,6 @@ using namespace proofdesk;
 using namespace proofdesk::test;
 using nlohmann::json;
 
-namespace {
-
-json fact32(int fill) {
-    return json::array_t(32, fill);
-}
-
-} // namespace
-
 class RequestIntakeTest : public QObject {
     Q_OBJECT
 

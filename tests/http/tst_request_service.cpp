@@ -23,10 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-json fact32(int fill) {
-    return json::array_t(32, fill);
-}
-
 std::string hexOf(std::int64_t n) {
     return "0x" + QString::number(n, 16).toStdString();
 }

@@ -161,4 +161,14 @@ void verifyFriDecommitment(ProofReader& reader, const FriParameters& parameters,
     }
 }
 
+FriParameters friParametersOf(const ProofParameters& parameters, int logDomain) {
+    FriParameters fri;
+    fri.logDomain = logDomain;
+    fri.steps = parameters.friSteps;
+    fri.lastLayerDegreeBound = parameters.lastLayerDegreeBound;
+    fri.queries = parameters.queries;
+    fri.proofOfWorkBits = parameters.proofOfWorkBits;
+    return fri;
+}
+
 } // namespace proofdesk::stark

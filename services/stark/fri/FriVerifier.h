@@ -2,6 +2,7 @@
 
 #include "commitment/TableCommitment.h"
 #include "field/Fp.h"
+#include "proof/ProofParameters.h"
 
 #include <functional>
 #include <map>
@@ -23,6 +24,9 @@ struct FriParameters {
     std::uint64_t queries = 0;
     int proofOfWorkBits = 0;
 };
+
+// FRI's parameters in a proof of these parameters over an evaluation domain of 2^logDomain.
+FriParameters friParametersOf(const ProofParameters& parameters, int logDomain);
 
 struct FriCommitment {
     std::optional<Fp> firstEvalPoint; // when steps[0] > 0

@@ -330,4 +330,16 @@ Fp dilutedFinalValue(std::uint64_t spacing, std::uint64_t bits, const Fp& z, con
     return p + alpha * q;
 }
 
+void addInteractionProducts(std::map<std::string, Fp>& values, const PublicInput& input,
+                            const air::LayoutSpec& layout, std::uint64_t traceLength) {
+    values["memory/public_memory_prod"] =
+        publicMemoryProduct(input, values.at("memory/perm/z"), values.at("memory/perm/alpha"),
+                            traceLength / layout.column("orig/public_memory/addr").step);
+    if (layout.dilutedSpacing) {
+        values["diluted/final_cum_val"] =
+            dilutedFinalValue(*layout.dilutedSpacing, layout.dilutedBits, values.at("diluted/z"),
+                              values.at("diluted/alpha"));
+    }
+}
+
 } // namespace proofdesk::stark

@@ -69,4 +69,10 @@ Fp publicMemoryProduct(const PublicInput& input, const Fp& z, const Fp& alpha,
 // r_{j+1} = r_j·(1 + z·u_j) + α·u_j², u_j the difference of consecutive diluted values).
 Fp dilutedFinalValue(std::uint64_t spacing, std::uint64_t bits, const Fp& z, const Fp& alpha);
 
+// Adds to `values`, which holds the interaction elements, the values they fix: the public
+// memory's product ("memory/public_memory_prod") and, in a layout with a diluted pool, the
+// diluted check's final value ("diluted/final_cum_val").
+void addInteractionProducts(std::map<std::string, Fp>& values, const PublicInput& input,
+                            const air::LayoutSpec& layout, std::uint64_t traceLength);
+
 } // namespace proofdesk::stark

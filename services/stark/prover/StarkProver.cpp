@@ -226,14 +226,7 @@ void drawInteraction(ProofWriter& writer, const air::Air& air, const air::Layout
         values[name] =
             writer.drawFelt("Interaction element #" + std::to_string(values.size() - publicCount));
     }
-    values["memory/public_memory_prod"] =
-        publicMemoryProduct(input, values.at("memory/perm/z"), values.at("memory/perm/alpha"),
-                            air.traceLength() / layout.column("orig/public_memory/addr").step);
-    if (layout.dilutedSpacing) {
-        values["diluted/final_cum_val"] =
-            dilutedFinalValue(*layout.dilutedSpacing, layout.dilutedBits, values.at("diluted/z"),
-                              values.at("diluted/alpha"));
-    }
+    addInteractionProducts(values, input, layout, air.traceLength());
 }
 
 // FRI on the DEEP composition, the proof of work, the query indices, and the decommitments of
@@ -242,12 +235,7 @@ void proveLowDegree(std::vector<Fp> deep, int logDomain, const ProofParameters& 
                     const CommitmentHashes& hashes, const CancelFlag& cancel, ProofWriter& writer,
                     ProgressReporter& progress, const std::array<CommittedTable*, 3>& tables) {
     progress.begin(5);
-    FriParameters fri;
-    fri.logDomain = logDomain;
-    fri.steps = parameters.friSteps;
-    fri.lastLayerDegreeBound = parameters.lastLayerDegreeBound;
-    fri.queries = parameters.queries;
-    fri.proofOfWorkBits = parameters.proofOfWorkBits;
+    const FriParameters fri = friParametersOf(parameters, logDomain);
     FriProver friProver(fri, hashes, cancel);
     friProver.commit(std::move(deep), writer, [&](double fraction) { progress.report(fraction); });
 

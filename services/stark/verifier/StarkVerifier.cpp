@@ -170,14 +170,7 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
     for (const std::string& name : air->interactionElements()) {
         values[name] = reader.drawFelt();
     }
-    values["memory/public_memory_prod"] =
-        publicMemoryProduct(input, values.at("memory/perm/z"), values.at("memory/perm/alpha"),
-                            traceLength / layout.column("orig/public_memory/addr").step);
-    if (layout.dilutedSpacing) {
-        values["diluted/final_cum_val"] =
-            dilutedFinalValue(*layout.dilutedSpacing, layout.dilutedBits, values.at("diluted/z"),
-                              values.at("diluted/alpha"));
-    }
+    addInteractionProducts(values, input, layout, traceLength);
     const Digest interactionRoot = reader.readCommitment("the interaction trace commitment");
     section("interaction commitment");
     const Fp constraintAlpha = reader.drawFelt();
@@ -201,12 +194,7 @@ VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInp
     const Fp deepAlpha = reader.drawFelt();
 
     // FRI.
-    FriParameters fri;
-    fri.logDomain = logDomain;
-    fri.steps = parameters.friSteps;
-    fri.lastLayerDegreeBound = parameters.lastLayerDegreeBound;
-    fri.queries = parameters.queries;
-    fri.proofOfWorkBits = parameters.proofOfWorkBits;
+    const FriParameters fri = friParametersOf(parameters, logDomain);
     const FriCommitment friCommitment = readFriCommitment(reader, fri);
     section("FRI commitments and last layer");
     const std::vector<std::uint64_t> queries =
