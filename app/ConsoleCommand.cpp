@@ -18,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QMessageBox>
 #include <QNetworkAccessManager>
+#include <QProcess>
 #include <QSettings>
 #include <QTimer>
 
@@ -135,6 +136,21 @@ int runConsole(int argc, char** argv) {
     parts.server = server.get();
     parts.endpoints = endpoints;
     parts.settings = settings;
+    if (settings.isRemote()) {
+        parts.reconnect = [&](const ui::ServerEndpoints& moved) {
+            network.clearConnectionCache();
+            proofClient.setBaseUrl(QUrl(moved.proofUrl));
+            authClient.setBaseUrl(QUrl(moved.authUrl));
+            requestClient.setBaseUrl(QUrl(moved.requestUrl));
+        };
+    }
+    parts.rememberLayout = true;
+    bool restart = false;
+    parts.restart = [&restart] {
+        restart = true;
+        QApplication::closeAllWindows(); // the window saves its layout as it closes
+        QApplication::quit();
+    };
     ui::MainWindow window(parts);
     window.show();
     if (parser.isSet(startupProbe)) {
@@ -149,5 +165,11 @@ int runConsole(int argc, char** argv) {
     }
     const int code = QApplication::exec();
     server.reset();
+    if (restart) {
+        // The same program with the same arguments, now that the embedded server has let go of
+        // its data dir and ports.
+        QProcess::startDetached(QCoreApplication::applicationFilePath(),
+                                QCoreApplication::arguments().mid(1));
+    }
     return code;
 }

@@ -56,3 +56,10 @@ ui::ServerEndpoints EmbeddedServer::endpoints() const {
 QString EmbeddedServer::proverSummary() const {
     return m_options.provers.description();
 }
+
+void EmbeddedServer::setChainRpcUrls(const std::map<QString, QString>& urls) {
+    m_options.requests.chains.replaceAll(urls);
+    if (m_server) {
+        m_server->requests().setChainRpcUrls(urls);
+    }
+}

@@ -23,6 +23,7 @@ public:
     void stop() override;
     proofdesk::ui::ServerEndpoints endpoints() const override;
     QString proverSummary() const override;
+    void setChainRpcUrls(const std::map<QString, QString>& urls) override;
     proofdesk::http::LocalServer* server() { return m_server.get(); }
     // Runs before each stop: the app closes its clients' idle keep-alive connections there, so
     // the server's workers need not wait out the keep-alive timeout.

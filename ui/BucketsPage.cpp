@@ -56,9 +56,11 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     markPrimaryAction(m_create);
     form->addRow(QString(), m_create);
     auto* top = new QSplitter;
+    top->setObjectName(QStringLiteral("bucketsFormSplitter"));
     top->addWidget(createBox);
 
     auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("bucketsSplitter"));
     m_table =
         recordTable(QStringLiteral("bucketsTableView"), m_model, models::BucketModel::IdColumn);
     top->addWidget(m_table);

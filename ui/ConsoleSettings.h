@@ -10,8 +10,8 @@ namespace proofdesk::ui {
 
 // What the settings dialog edits, kept in QSettings under "console/": the profile ("Local": the
 // embedded server on loopback; "Remote": a deployment at the three URLs) and the polling
-// interval of the live views, and the chain RPC URLs of the embedded server. The profile and URLs
-// apply at the next start; the interval at once.
+// interval of the live views, and the chain RPC URLs of the embedded server. A change of profile
+// applies at the next start; everything else at once (MainWindow::applySettings).
 struct ConsoleSettings {
     QString profile = QStringLiteral("Local");
     QString requestUrl;
@@ -19,7 +19,7 @@ struct ConsoleSettings {
     QString authUrl;
     int pollIntervalMs = 1500;
     // The embedded server's chain JSON-RPC URLs (chain id -> URL), kept under "chainRpc/" where
-    // `proofdesk serve` reads them too; applied at the next start.
+    // `proofdesk serve` reads them too.
     std::map<QString, QString> chainRpcUrls;
 
     bool isRemote() const { return profile == QLatin1String("Remote"); }

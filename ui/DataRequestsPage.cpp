@@ -63,11 +63,13 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     layout->addWidget(m_banner);
 
     auto* top = new QSplitter;
+    top->setObjectName(QStringLiteral("dataRequestFormSplitter"));
     top->addWidget(buildForm());
     top->addWidget(buildJsonPane());
     top->setSizes({520, 520});
 
     auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("dataRequestsSplitter"));
     splitter->addWidget(top);
     splitter->addWidget(buildResults());
     splitter->setSizes({330, 420});
@@ -290,11 +292,13 @@ QWidget* DataRequestsPage::buildResults() {
     tabs->addTab(valuesWidget, tr("Proven values"));
 
     auto* queryDetail = new QSplitter(Qt::Vertical);
+    queryDetail->setObjectName(QStringLiteral("requestQueryDetailSplitter"));
     queryDetail->addWidget(m_queryTable);
     queryDetail->addWidget(dagScroll);
     queryDetail->addWidget(tabs);
     queryDetail->setSizes({80, 200, 170});
     auto* bottom = new QSplitter;
+    bottom->setObjectName(QStringLiteral("requestResultsSplitter"));
     bottom->addWidget(requestsWidget);
     bottom->addWidget(queryDetail);
     bottom->setSizes({260, 780});

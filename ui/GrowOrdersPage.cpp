@@ -85,6 +85,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     m_table = recordTable(QStringLiteral("growOrdersTableView"), m_model,
                           models::GrowOrderModel::ProgressColumn);
     auto* top = new QSplitter;
+    top->setObjectName(QStringLiteral("growOrderFormSplitter"));
     top->addWidget(createBox);
     top->addWidget(m_table);
     top->setStretchFactor(1, 1);
@@ -114,6 +115,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     detailLayout->addLayout(actions);
 
     auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("growOrdersSplitter"));
     splitter->addWidget(top);
     splitter->addWidget(detailBox);
     splitter->setSizes({420, 260});

@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
+
 namespace proofdesk::ui {
 
 // Where the services are, as the console shows them.
@@ -25,6 +27,8 @@ public:
     virtual ServerEndpoints endpoints() const = 0;
     // e.g. "stone (cpu_air_prover at /usr/local/bin/...)" or "mock (proofs are mocked)".
     virtual QString proverSummary() const = 0;
+    // Chain id -> JSON-RPC URL: used by the running server at once and by every later start.
+    virtual void setChainRpcUrls(const std::map<QString, QString>& urls) = 0;
 
 signals:
     void runningChanged(bool running);

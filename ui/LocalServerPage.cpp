@@ -59,9 +59,7 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     form->addRow(tr("Credits"), m_credits);
     layout->addLayout(form);
     if (!m_server) {
-        m_requestUrl->setText(remote.requestUrl);
-        m_proofUrl->setText(remote.proofUrl);
-        m_authUrl->setText(remote.authUrl);
+        setRemoteEndpoints(remote);
         m_dataDir->setText(tr("(on the deployment)"));
         m_prover->setText(tr("(on the deployment)"));
     }
@@ -82,6 +80,15 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
                 &LocalServerPage::refreshCredits);
     }
     showState();
+}
+
+void LocalServerPage::setRemoteEndpoints(const ServerEndpoints& remote) {
+    m_requestUrl->setText(remote.requestUrl);
+    m_proofUrl->setText(remote.proofUrl);
+    m_authUrl->setText(remote.authUrl);
+    if (isVisible()) {
+        refreshCredits();
+    }
 }
 
 void LocalServerPage::showEvent(QShowEvent* event) {

@@ -28,6 +28,8 @@ public:
                     QWidget* parent = nullptr);
 
     void refreshCredits();
+    // The Remote profile's deployment moved (Settings): shows its new URLs.
+    void setRemoteEndpoints(const ServerEndpoints& remote);
 
 protected:
     void showEvent(QShowEvent* event) override;

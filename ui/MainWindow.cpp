@@ -5,6 +5,7 @@
 #include "FactsPage.h"
 #include "GrowOrdersPage.h"
 #include "KeysPage.h"
+#include "LayoutState.h"
 #include "LocalServerPage.h"
 #include "PageParts.h"
 #include "ProofJobsPage.h"
@@ -26,6 +27,8 @@
 #include <QSystemTrayIcon>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <utility>
 
 // The resources live in this static library; make sure they are linked in and registered.
 static void registerProofdeskResources() {
@@ -66,8 +69,9 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     addPage(tr("Data requests"), m_dataRequests);
     addPage(tr("Grow orders"), m_growOrders);
     addPage(tr("Wallet and API keys"), new KeysPage(parts.session, parts.proofs, parts.secrets));
-    addPage(parts.server ? tr("Local server") : tr("Deployment"),
-            new LocalServerPage(parts.server, parts.endpoints, parts.requestLog, parts.proofs));
+    m_serverPage =
+        new LocalServerPage(parts.server, parts.endpoints, parts.requestLog, parts.proofs);
+    addPage(parts.server ? tr("Local server") : tr("Deployment"), m_serverPage);
     connect(m_navigation, &QListWidget::currentRowChanged, pages, &QStackedWidget::setCurrentIndex);
     m_navigation->setCurrentRow(0);
     setPollInterval(parts.settings.pollIntervalMs);
@@ -110,6 +114,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     }
 
     auto* splitter = new QSplitter;
+    splitter->setObjectName(QStringLiteral("mainSplitter"));
     splitter->addWidget(m_navigation);
     splitter->addWidget(pages);
     splitter->setStretchFactor(1, 1);
@@ -120,6 +125,18 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
                                  ? tr("Embedded server at %1").arg(parts.endpoints.proofUrl)
                                  : tr("Remote deployment at %1").arg(parts.endpoints.proofUrl));
     resize(1240, 780);
+    if (parts.rememberLayout) {
+        QSettings store;
+        restoreLayout(*this, store);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_parts.rememberLayout) {
+        QSettings store;
+        saveLayout(*this, store);
+    }
+    QMainWindow::closeEvent(event);
 }
 
 void MainWindow::buildMenus(QAction* settings) {
@@ -238,22 +255,61 @@ void MainWindow::setPollInterval(int milliseconds) {
 void MainWindow::openSettings() {
     auto* dialog = new SettingsDialog(m_parts.settings, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const ConsoleSettings chosen = dialog->settings();
-        QSettings store;
-        chosen.save(store);
-        const bool restart = chosen.profile != m_parts.settings.profile ||
-                             chosen.requestUrl != m_parts.settings.requestUrl ||
-                             chosen.proofUrl != m_parts.settings.proofUrl ||
-                             chosen.authUrl != m_parts.settings.authUrl;
-        m_parts.settings.pollIntervalMs = chosen.pollIntervalMs;
-        setPollInterval(chosen.pollIntervalMs);
-        statusBar()->showMessage(restart ? tr("Settings saved; the profile applies at the next "
-                                              "start.")
-                                         : tr("Settings saved."),
-                                 8000);
-    });
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { applySettings(dialog->settings()); });
     dialog->open();
+}
+
+void MainWindow::applySettings(const ConsoleSettings& chosen) {
+    QSettings store;
+    chosen.save(store);
+    const ConsoleSettings before = std::exchange(m_parts.settings, chosen);
+    QStringList applied{tr("polling every %1 ms").arg(chosen.pollIntervalMs)};
+    setPollInterval(chosen.pollIntervalMs);
+    if (m_parts.server) {
+        m_parts.server->setChainRpcUrls(chosen.chainRpcUrls);
+        applied << tr("chain RPC URLs in use");
+    }
+    if (chosen.profile != before.profile) {
+        statusBar()->showMessage(tr("Settings saved: %1. The %2 profile applies after a restart.")
+                                     .arg(applied.join(QStringLiteral(", ")), chosen.profile));
+        askToRestart();
+        return;
+    }
+    const ServerEndpoints wanted{chosen.requestUrl, chosen.proofUrl, chosen.authUrl,
+                                 m_parts.endpoints.dataDir};
+    const bool moved = wanted.requestUrl != m_parts.endpoints.requestUrl ||
+                       wanted.proofUrl != m_parts.endpoints.proofUrl ||
+                       wanted.authUrl != m_parts.endpoints.authUrl;
+    if (chosen.isRemote() && moved && m_parts.reconnect) {
+        m_parts.reconnect(wanted);
+        m_parts.endpoints = wanted;
+        m_serverPage->setRemoteEndpoints(wanted);
+        setWindowTitle(tr("Proofdesk — %1").arg(wanted.proofUrl));
+        applied << tr("connected to %1").arg(wanted.proofUrl);
+        refreshCurrentPage();
+    }
+    statusBar()->showMessage(tr("Settings saved: %1.").arg(applied.join(QStringLiteral(", "))),
+                             10000);
+}
+
+void MainWindow::askToRestart() {
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Restart Proofdesk?"),
+                                tr("The %1 profile applies when Proofdesk starts again. Restart "
+                                   "now? Forms you have not submitted are lost.")
+                                    .arg(m_parts.settings.profile),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("restartMessageBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    QPushButton* now = box->addButton(tr("Restart now"), QMessageBox::AcceptRole);
+    now->setObjectName(QStringLiteral("restartNowPushButton"));
+    now->setEnabled(static_cast<bool>(m_parts.restart));
+    QPushButton* later = box->addButton(tr("Later"), QMessageBox::RejectRole);
+    later->setObjectName(QStringLiteral("restartLaterPushButton"));
+    box->setDefaultButton(later);
+    connect(now, &QPushButton::clicked, this, [this] { m_parts.restart(); });
+    box->open();
 }
 
 void MainWindow::notify(const QString& title, const QString& message) {

@@ -5,6 +5,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QListWidget;
 class QStackedWidget;
 class QSystemTrayIcon;
@@ -24,6 +26,7 @@ namespace proofdesk::ui {
 class BucketsPage;
 class DataRequestsPage;
 class GrowOrdersPage;
+class LocalServerPage;
 class ProofJobsPage;
 
 // What the console is built from: the clients it talks through (the GUI never sees a service),
@@ -37,6 +40,15 @@ struct ConsoleParts {
     LocalServerControl* server = nullptr;
     ServerEndpoints endpoints; // where the profile points
     ConsoleSettings settings;
+    // Points the clients at a deployment's new URLs (the Remote profile's Settings), closing
+    // connections to the old ones. Null: new URLs wait for a restart.
+    std::function<void(const ServerEndpoints&)> reconnect;
+    // Starts the console again with the saved settings (a change of profile). Null: the user is
+    // told to restart.
+    std::function<void()> restart;
+    // Restore the window's geometry, splitters and columns from the settings, and save them on
+    // close (the app; tests keep the built-in layout).
+    bool rememberLayout = false;
 };
 
 // The console's main window: a navigation list of pages (proof jobs, programs and facts,
@@ -52,6 +64,9 @@ public:
     void showPage(const QString& objectName);
     void setPollInterval(int milliseconds);
 
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
 signals:
     // A watched job finished: what the desktop notification says.
     void notified(const QString& title, const QString& message);
@@ -66,6 +81,10 @@ private:
     void refreshCurrentPage();
     void showAbout();
     void openSettings();
+    // Saves `chosen` and applies what can apply live: the polling interval, the chain RPC URLs
+    // of the embedded server, a deployment's URLs (reconnecting). A new profile asks to restart.
+    void applySettings(const ConsoleSettings& chosen);
+    void askToRestart();
     void notify(const QString& title, const QString& message);
 
     ConsoleParts m_parts;
@@ -75,6 +94,7 @@ private:
     BucketsPage* m_buckets;
     DataRequestsPage* m_dataRequests;
     GrowOrdersPage* m_growOrders;
+    LocalServerPage* m_serverPage;
     QSystemTrayIcon* m_tray = nullptr;
 };
 

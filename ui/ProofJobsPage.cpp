@@ -67,6 +67,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     });
 
     auto* columns = new QSplitter;
+    columns->setObjectName(QStringLiteral("proofJobFormSplitter"));
     auto* formScroll = new QScrollArea;
     formScroll->setWidget(buildForm());
     formScroll->setWidgetResizable(true);
@@ -97,6 +98,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     m_filter->setSourceModel(m_model);
     m_filter->setFilterRole(models::ProofQueryModel::StatusRole);
     auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->setObjectName(QStringLiteral("proofJobsSplitter"));
     m_table = recordTable(QStringLiteral("proofQueriesTableView"), m_filter,
                           models::ProofQueryModel::FactHashColumn);
     m_table->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::IdColumn,
@@ -222,6 +224,7 @@ QWidget* ProofJobsPage::buildDetail() {
 // The lower half of the detail: the artifacts with Download and Verify, beside the record.
 QWidget* ProofJobsPage::buildArtifactsPane() {
     auto* lower = new QSplitter;
+    lower->setObjectName(QStringLiteral("proofJobDetailSplitter"));
     auto* artifactsBox = new QWidget;
     auto* artifactsLayout = new QVBoxLayout(artifactsBox);
     artifactsLayout->setContentsMargins(0, 0, 0, 0);

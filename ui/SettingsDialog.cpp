@@ -3,6 +3,7 @@
 #include "ChainIds.h"
 #include "PageParts.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -28,6 +29,12 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     m_profile->addItem(tr("Remote — a deployment"), QStringLiteral("Remote"));
     m_profile->setCurrentIndex(current.isRemote() ? 1 : 0);
     form->addRow(tr("Profile"), m_profile);
+    m_oneServer = new QCheckBox(tr("One server runs all three services (as proofdesk serve does)"));
+    m_oneServer->setObjectName(QStringLiteral("oneServerCheckBox"));
+    m_oneServer->setChecked(!current.requestUrl.isEmpty() &&
+                            current.requestUrl == current.proofUrl &&
+                            current.requestUrl == current.authUrl);
+    form->addRow(QString(), m_oneServer);
     const auto urlEdit = [](const QString& name, const QString& value, const QString& example) {
         auto* edit = new QLineEdit(value);
         edit->setObjectName(name);
@@ -64,9 +71,11 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     m_chainRpc->setMaximumHeight(90);
     form->addRow(tr("Chain RPC URLs"), m_chainRpc);
     layout->addLayout(form);
-    auto* note = new QLabel(tr("The profile and URLs apply at the next start; the polling "
-                               "interval at once. The theme follows the system. `proofdesk serve` "
-                               "reads the chain RPC URLs too."));
+    auto* note = new QLabel(tr("The polling interval and the chain RPC URLs apply at once, and new "
+                               "Remote URLs reconnect at once; a change of profile needs a "
+                               "restart. The theme follows the system. proofdesk serve reads the "
+                               "chain RPC URLs too."));
+    note->setObjectName(QStringLiteral("settingsNoteLabel"));
     note->setWordWrap(true);
     layout->addWidget(note);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
@@ -74,23 +83,41 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &SettingsDialog::profileChanged);
+    connect(m_oneServer, &QCheckBox::toggled, this, &SettingsDialog::profileChanged);
+    // With one server, the other two fields show the URL they will use.
+    const auto mirror = [this] {
+        if (oneUrl()) {
+            m_proofUrl->setText(m_requestUrl->text());
+            m_authUrl->setText(m_requestUrl->text());
+        }
+    };
+    connect(m_requestUrl, &QLineEdit::textChanged, this, mirror);
+    connect(m_oneServer, &QCheckBox::toggled, this, mirror);
     profileChanged();
     resize(560, 0);
 }
 
 void SettingsDialog::profileChanged() {
     const bool remote = m_profile->currentData().toString() == QLatin1String("Remote");
-    for (QLineEdit* edit : {m_requestUrl, m_proofUrl, m_authUrl}) {
-        edit->setEnabled(remote);
+    m_oneServer->setEnabled(remote);
+    m_requestUrl->setEnabled(remote);
+    m_requestUrl->setPlaceholderText(oneUrl() ? QStringLiteral("https://proofdesk.example.org")
+                                              : QStringLiteral("https://requests.example.org"));
+    for (QLineEdit* edit : {m_proofUrl, m_authUrl}) {
+        edit->setEnabled(remote && !oneUrl());
     }
+}
+
+bool SettingsDialog::oneUrl() const {
+    return m_oneServer->isChecked();
 }
 
 ConsoleSettings SettingsDialog::settings() const {
     ConsoleSettings chosen;
     chosen.profile = m_profile->currentData().toString();
     chosen.requestUrl = m_requestUrl->text().trimmed();
-    chosen.proofUrl = m_proofUrl->text().trimmed();
-    chosen.authUrl = m_authUrl->text().trimmed();
+    chosen.proofUrl = oneUrl() ? chosen.requestUrl : m_proofUrl->text().trimmed();
+    chosen.authUrl = oneUrl() ? chosen.requestUrl : m_authUrl->text().trimmed();
     chosen.pollIntervalMs = m_poll->value();
     for (const QString& line :
          m_chainRpc->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {

@@ -4,6 +4,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -12,8 +13,10 @@ class QSpinBox;
 
 namespace proofdesk::ui {
 
-// Edits the console settings: profile (Local or Remote with its three URLs) and the polling
-// interval, and the embedded server's chain RPC URLs. Refuses invalid URLs and unknown chains.
+// Edits the console settings: profile (Local or Remote with its three URLs, or one URL for a
+// server that runs all three as `proofdesk serve` does) and the polling interval, and the
+// embedded server's chain RPC URLs. Shows the values in use; refuses invalid URLs and unknown
+// chains.
 class SettingsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -24,8 +27,10 @@ public:
 
 private:
     void profileChanged();
+    bool oneUrl() const;
 
     QComboBox* m_profile;
+    QCheckBox* m_oneServer;
     QLineEdit* m_requestUrl;
     QLineEdit* m_proofUrl;
     QLineEdit* m_authUrl;

@@ -38,7 +38,30 @@ bool canBeOrigin(const QString& chainId) {
     return kind == ChainKind::EvmMpt || kind == ChainKind::ApeChain;
 }
 
+ChainRegistry& ChainRegistry::operator=(const ChainRegistry& other) {
+    if (this != &other) {
+        replaceAll(other.all());
+    }
+    return *this;
+}
+
+void ChainRegistry::setRpcUrl(const QString& chainId, const QString& url) {
+    const std::lock_guard lock(m_mutex);
+    m_urls[chainId] = url;
+}
+
+void ChainRegistry::replaceAll(std::map<QString, QString> urls) {
+    const std::lock_guard lock(m_mutex);
+    m_urls = std::move(urls);
+}
+
+std::map<QString, QString> ChainRegistry::all() const {
+    const std::lock_guard lock(m_mutex);
+    return m_urls;
+}
+
 std::optional<QString> ChainRegistry::rpcUrl(const QString& chainId) const {
+    const std::lock_guard lock(m_mutex);
     const auto it = m_urls.find(chainId);
     if (it == m_urls.end() || it->second.isEmpty()) {
         return std::nullopt;
@@ -65,7 +88,7 @@ bool ChainRegistry::addAssignment(const QString& assignment, QString* error) {
         *error = QStringLiteral("%1 is not an http(s) URL").arg(url);
         return false;
     }
-    m_urls[chainId] = url;
+    setRpcUrl(chainId, url);
     return true;
 }
 

@@ -76,10 +76,11 @@ api::GrowOrder RequestService::createGrowOrder(const QString& projectId,
         badOrder("INVALID_BLOCK_NUMBER", "block numbers are int64 >= 0");
     }
     if (!m_settings.chains.rpcUrl(qstr(request.accumulatedChainId))) {
-        badOrder("CHAIN_NOT_CONFIGURED", "no JSON-RPC URL is set for chain " +
-                                             request.accumulatedChainId +
-                                             ": start the server with --chain-rpc " +
-                                             request.accumulatedChainId + "=http://HOST:PORT");
+        badOrder("CHAIN_NOT_CONFIGURED",
+                 "no JSON-RPC URL is set for chain " + request.accumulatedChainId +
+                     ": start the server with --chain-rpc " + request.accumulatedChainId +
+                     "=http://HOST:PORT (or set it in the console's "
+                     "Settings)");
     }
     std::int64_t start = 0;
     if (request.startBlockNumber) {

@@ -101,6 +101,11 @@ public:
     std::vector<MmrStateView> mmrStates(const std::optional<std::string>& chainId);
 
     const RequestSettings& settings() const { return m_settings; }
+    // Replaces the chain RPC URLs of a running service (the console's Settings); jobs that start
+    // afterwards use them.
+    void setChainRpcUrls(std::map<QString, QString> urls) {
+        m_settings.chains.replaceAll(std::move(urls));
+    }
     // Wakes the grow-order scheduler now (tests, and after a create).
     void wakeScheduler();
 

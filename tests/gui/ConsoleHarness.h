@@ -41,6 +41,29 @@ inline void answerConfirmation(QWidget* root, const char* box, const char* butto
     click(shown, button);
 }
 
+// The harness's in-process server, shown as the Local profile's embedded server (the app's
+// EmbeddedServer plays this part in `proofdesk`).
+class HarnessServerControl : public ui::LocalServerControl {
+public:
+    explicit HarnessServerControl(TestServer& server) : m_server(server) {}
+    bool isRunning() const override { return true; }
+    bool start(QString*) override { return true; }
+    void stop() override {}
+    ui::ServerEndpoints endpoints() const override {
+        return {m_server.url(), m_server.url(), m_server.url(), m_server.dataDir()};
+    }
+    QString proverSummary() const override {
+        return QStringLiteral("mock (proofs are mocked: isProofMocked=true, facts in the mocked "
+                              "namespace)");
+    }
+    void setChainRpcUrls(const std::map<QString, QString>& urls) override {
+        m_server.server().requests().setChainRpcUrls(urls);
+    }
+
+private:
+    TestServer& m_server;
+};
+
 class ConsoleHarness {
 public:
     explicit ConsoleHarness(const QString& apiKey = {}, http::ServerOptions options = {})

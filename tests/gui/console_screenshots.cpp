@@ -58,26 +58,6 @@ void submit(QWidget* window, int kind, const QString& path, const QString& resul
     waitFor([button] { return button->isEnabled(); });
 }
 
-// The harness's in-process server, shown as the Local profile's embedded server (the app's
-// EmbeddedServer plays this part in `proofdesk`).
-class HarnessServerControl : public ui::LocalServerControl {
-public:
-    explicit HarnessServerControl(test::TestServer& server) : m_server(server) {}
-    bool isRunning() const override { return true; }
-    bool start(QString*) override { return true; }
-    void stop() override {}
-    ui::ServerEndpoints endpoints() const override {
-        return {m_server.url(), m_server.url(), m_server.url(), m_server.dataDir()};
-    }
-    QString proverSummary() const override {
-        return QStringLiteral("mock (proofs are mocked: isProofMocked=true, facts in the mocked "
-                              "namespace)");
-    }
-
-private:
-    test::TestServer& m_server;
-};
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -98,7 +78,7 @@ int main(int argc, char** argv) {
                      qPrintable(chainError));
     }
     test::ConsoleHarness console(QString(), options);
-    HarnessServerControl serverControl(console.server);
+    test::HarnessServerControl serverControl(console.server);
     console.server.server().requestLog().setSink([&console](const http::RequestLogEntry& entry) {
         const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs), entry.method,
                                         entry.path, entry.status, entry.milliseconds};

@@ -16,13 +16,18 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -45,6 +50,146 @@ api::ProofQuery query(const std::string& id, const std::string& status) {
 class MainWindowTest : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase() {
+        // Settings saved by the console go to a store of the test's own.
+        QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
+        QSettings().clear();
+    }
+
+    void settingsReopenWithWhatWasSavedAndChainUrlsApplyAtOnce() {
+        test::ConsoleHarness console;
+        test::HarnessServerControl control(console.server);
+        ui::ConsoleParts parts = console.parts();
+        parts.server = &control;
+        ui::MainWindow window(parts);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto openSettings = [&window] {
+            test::child<QAction>(&window, "settingsAction")->trigger();
+            ui::SettingsDialog* dialog = nullptr;
+            const bool shown = QTest::qWaitFor([&] {
+                return (dialog = window.findChild<ui::SettingsDialog*>()) && dialog->isVisible();
+            });
+            return shown ? dialog : nullptr;
+        };
+        const QString rpc = QStringLiteral("http://127.0.0.1:9");
+        ui::SettingsDialog* dialog = openSettings();
+        QVERIFY(dialog);
+        test::child<QSpinBox>(dialog, "pollIntervalSpinBox")->setValue(750);
+        test::child<QPlainTextEdit>(dialog, "chainRpcPlainTextEdit")
+            ->setPlainText(QStringLiteral("11155111=") + rpc);
+        dialog->accept();
+        QTRY_VERIFY(!window.findChild<ui::SettingsDialog*>());
+        // The running server uses the URL at once: no restart.
+        QCOMPARE(
+            console.server.server().requests().settings().chains.rpcUrl(QStringLiteral("11155111")),
+            std::optional<QString>(rpc));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("chain RPC URLs")));
+
+        // Reopened, the dialog shows what was saved, so saving again keeps it.
+        dialog = openSettings();
+        QVERIFY(dialog);
+        QCOMPARE(test::child<QSpinBox>(dialog, "pollIntervalSpinBox")->value(), 750);
+        QCOMPARE(test::child<QPlainTextEdit>(dialog, "chainRpcPlainTextEdit")->toPlainText(),
+                 QStringLiteral("11155111=") + rpc);
+        dialog->accept();
+        QTRY_VERIFY(!window.findChild<ui::SettingsDialog*>());
+        QSettings saved;
+        QCOMPARE(ui::ConsoleSettings::load(saved).chainRpcUrls.at(QStringLiteral("11155111")), rpc);
+
+        // A new profile asks to restart; Later keeps the console running.
+        dialog = openSettings();
+        QVERIFY(dialog);
+        auto* profile = test::child<QComboBox>(dialog, "profileComboBox");
+        profile->setCurrentIndex(profile->findData(QStringLiteral("Remote")));
+        test::child<QLineEdit>(dialog, "requestUrlLineEdit")
+            ->setText(QStringLiteral("http://127.0.0.1:4"));
+        test::child<QLineEdit>(dialog, "proofUrlLineEdit")
+            ->setText(QStringLiteral("http://127.0.0.1:5"));
+        test::child<QLineEdit>(dialog, "authUrlLineEdit")
+            ->setText(QStringLiteral("http://127.0.0.1:6"));
+        dialog->accept();
+        QMessageBox* ask = nullptr;
+        QTRY_VERIFY((ask = window.findChild<QMessageBox*>(QStringLiteral("restartMessageBox"))) &&
+                    ask->isVisible());
+        // No restart is wired in this window, so the button says so by being disabled.
+        QVERIFY(!test::child<QPushButton>(ask, "restartNowPushButton")->isEnabled());
+        test::click(ask, "restartLaterPushButton");
+        QTRY_VERIFY(!window.findChild<QMessageBox*>(QStringLiteral("restartMessageBox")));
+        QVERIFY(window.isVisible());
+        QSettings().clear();
+    }
+
+    void aRemoteProfileReconnectsToOneServerUrl() {
+        test::ConsoleHarness console;
+        ui::ConsoleParts parts = console.parts();
+        parts.settings.profile = QStringLiteral("Remote");
+        parts.settings.requestUrl = QStringLiteral("http://127.0.0.1:1");
+        parts.settings.proofUrl = QStringLiteral("http://127.0.0.1:2");
+        parts.settings.authUrl = QStringLiteral("http://127.0.0.1:3");
+        parts.endpoints = {parts.settings.requestUrl, parts.settings.proofUrl,
+                           parts.settings.authUrl, QString()};
+        std::vector<ui::ServerEndpoints> reconnected;
+        parts.reconnect = [&reconnected](const ui::ServerEndpoints& moved) {
+            reconnected.push_back(moved);
+        };
+        ui::MainWindow window(parts);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        test::child<QAction>(&window, "settingsAction")->trigger();
+        ui::SettingsDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = window.findChild<ui::SettingsDialog*>()) && dialog->isVisible());
+        auto* one = test::child<QCheckBox>(dialog, "oneServerCheckBox");
+        QVERIFY(!one->isChecked()); // three different URLs
+        one->setChecked(true);
+        QVERIFY(!test::child<QLineEdit>(dialog, "proofUrlLineEdit")->isEnabled());
+        test::child<QLineEdit>(dialog, "requestUrlLineEdit")->setText(console.server.url());
+        QCOMPARE(test::child<QLineEdit>(dialog, "authUrlLineEdit")->text(), console.server.url());
+        dialog->accept();
+        QTRY_COMPARE(reconnected.size(), size_t(1));
+        QCOMPARE(reconnected[0].requestUrl, console.server.url());
+        QCOMPARE(reconnected[0].proofUrl, console.server.url());
+        QCOMPARE(reconnected[0].authUrl, console.server.url());
+        QCOMPARE(test::child<QLabel>(&window, "proofUrlLabel")->text(), console.server.url());
+        QVERIFY(window.windowTitle().contains(console.server.url()));
+        QVERIFY(!window.findChild<QMessageBox*>(QStringLiteral("restartMessageBox")));
+        QSettings().clear();
+    }
+
+    void theLayoutComesBackAfterARestart() {
+        test::ConsoleHarness console;
+        ui::ConsoleParts parts = console.parts();
+        parts.rememberLayout = true;
+        QList<int> navigationSizes;
+        int resultWidth = 0;
+        {
+            ui::MainWindow window(parts);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.resize(1100, 700);
+            auto* main = test::child<QSplitter>(&window, "mainSplitter");
+            main->setSizes({320, 780});
+            navigationSizes = main->sizes();
+            auto* header =
+                test::child<QTableView>(&window, "proofQueriesTableView")->horizontalHeader();
+            header->resizeSection(models::ProofQueryModel::ResultColumn, 333);
+            resultWidth = header->sectionSize(models::ProofQueryModel::ResultColumn);
+            window.close();
+        }
+        QCOMPARE(resultWidth, 333);
+        ui::MainWindow again(parts);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), QSize(1100, 700));
+        QCOMPARE(test::child<QSplitter>(&again, "mainSplitter")->sizes(), navigationSizes);
+        QCOMPARE(test::child<QTableView>(&again, "proofQueriesTableView")
+                     ->horizontalHeader()
+                     ->sectionSize(models::ProofQueryModel::ResultColumn),
+                 333);
+        QSettings().clear();
+    }
+
     void settingsDialogChecksChainRpcUrls() {
         ui::ConsoleSettings current;
         current.chainRpcUrls[QStringLiteral("1")] = QStringLiteral("https://rpc.example.org");
