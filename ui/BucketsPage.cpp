@@ -29,8 +29,7 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     setObjectName(QStringLiteral("bucketsPageWidget"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Buckets")));
-    m_banner = errorBanner(QStringLiteral("bucketsErrorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_banner = errorBanner(QStringLiteral("bucketsErrorBannerLabel"), this);
 
     auto* createBox = new QGroupBox(tr("New bucket"));
     auto* form = new QFormLayout(createBox);
@@ -63,6 +62,9 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     splitter->setObjectName(QStringLiteral("bucketsSplitter"));
     m_table =
         recordTable(QStringLiteral("bucketsTableView"), m_model, models::BucketModel::IdColumn);
+    showWhenEmpty(m_table, tr("No buckets yet. A bucket gathers proof jobs whose proofs are "
+                              "checked together in one aggregated verification: create one, then "
+                              "submit jobs into it."));
     top->addWidget(m_table);
     top->setStretchFactor(1, 1);
     top->setSizes({380, 700});

@@ -59,8 +59,7 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     setObjectName(QStringLiteral("dataRequestsPageWidget"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Data requests")));
-    m_banner = errorBanner(QStringLiteral("dataRequestsErrorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_banner = errorBanner(QStringLiteral("dataRequestsErrorBannerLabel"), this);
 
     auto* top = new QSplitter;
     top->setObjectName(QStringLiteral("dataRequestFormSplitter"));
@@ -211,6 +210,10 @@ QWidget* DataRequestsPage::buildJsonPane() {
     markPrimaryAction(m_submit);
     m_submit->setDefault(true);
     jsonButtons->addWidget(rebuild);
+    auto* sample = new QPushButton(tr("Try the sample"));
+    sample->setObjectName(QStringLiteral("trySampleRequestPushButton"));
+    sample->setToolTip(tr("A ready request: three header fields of Sepolia block 1, Keccak"));
+    jsonButtons->addWidget(sample);
     jsonButtons->addStretch(1);
     jsonButtons->addWidget(copyButton(QStringLiteral("copyRequestCurlPushButton"), [this] {
         const auto body =
@@ -236,7 +239,29 @@ QWidget* DataRequestsPage::buildJsonPane() {
         rebuildJson();
     });
     connect(m_submit, &QPushButton::clicked, this, &DataRequestsPage::submit);
+    connect(sample, &QPushButton::clicked, this, &DataRequestsPage::trySample);
     return jsonWidget;
+}
+
+void DataRequestsPage::trySample() {
+    static const QStringList kSampleFields{
+        QStringLiteral("ParentHash"), QStringLiteral("StateRoot"), QStringLiteral("Timestamp")};
+    m_origin->setCurrentText(QStringLiteral("11155111"));
+    m_destination->setCurrentText(QStringLiteral("11155111"));
+    m_selectorKind->setCurrentIndex(m_selectorKind->findData(QStringLiteral("block")));
+    m_selectorValue->setText(QStringLiteral("1"));
+    for (int row = 0; row < m_headerFields->count(); ++row) {
+        QListWidgetItem* item = m_headerFields->item(row);
+        item->setCheckState(kSampleFields.contains(item->text()) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_accounts->setRowCount(0);
+    m_keccak->setChecked(true);
+    m_poseidon->setChecked(false);
+    m_settings->setChecked(false);
+    m_jsonEdited = false;
+    m_jsonState->setText(tr("Built from the form; edit it to send something else."));
+    rebuildJson();
+    m_submit->setFocus(Qt::OtherFocusReason);
 }
 
 // The requests sent (recent ones remembered), their queries with the action graph, the actions
@@ -261,6 +286,9 @@ QWidget* DataRequestsPage::buildResults() {
 
     m_queryTable = recordTable(QStringLiteral("requestQueriesTableView"), m_queries,
                                models::RequestQueryModel::IdColumn);
+    showWhenEmpty(m_queryTable,
+                  tr("No data requests yet. Fill in the form, or press Try the sample, then "
+                     "Submit request. The origin chain needs its RPC URL in Settings."));
     m_dag = new ActionDagView;
     auto* dagScroll = new QScrollArea;
     dagScroll->setWidget(m_dag);
@@ -420,8 +448,9 @@ void DataRequestsPage::openRequest(const QString& requestId) {
 void DataRequestsPage::submit() {
     const auto body = nlohmann::json::parse(m_json->toPlainText().toStdString(), nullptr, false);
     if (body.is_discarded() || !body.is_object()) {
-        showBanner(m_banner, tr("The request JSON does not parse; fix it or rebuild it from the "
-                                "form."));
+        showBanner(m_banner,
+                   tr("The request JSON does not parse; fix it or rebuild it from the form."),
+                   m_json);
         return;
     }
     m_submit->setEnabled(false);

@@ -60,6 +60,8 @@ protected:
 
 private:
     void rebuildJson();
+    // Fills the form with a ready request (header fields of a Sepolia block, Keccak).
+    void trySample();
     void submit();
     QString selectedRequestId() const;
     QString selectedQueryId() const;

@@ -34,8 +34,7 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     auto* layout = new QVBoxLayout(content);
     layout->addWidget(pageTitle(tr("Programs, facts and proofs")));
 
-    m_banner = errorBanner(QStringLiteral("factsErrorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_banner = errorBanner(QStringLiteral("factsErrorBannerLabel"), this);
 
     auto* programs = new QGroupBox(tr("Register a program"));
     auto* programForm = new QFormLayout(programs);

@@ -44,8 +44,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     setObjectName(QStringLiteral("growOrdersPageWidget"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Grow orders")));
-    m_banner = errorBanner(QStringLiteral("growOrdersErrorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_banner = errorBanner(QStringLiteral("growOrdersErrorBannerLabel"), this);
 
     auto* createBox = new QGroupBox(tr("New grow order"));
     auto* form = new QFormLayout(createBox);
@@ -84,6 +83,8 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
 
     m_table = recordTable(QStringLiteral("growOrdersTableView"), m_model,
                           models::GrowOrderModel::ProgressColumn);
+    showWhenEmpty(m_table, tr("No grow orders yet. A grow order keeps extending a chain's MMR as "
+                              "new blocks arrive: choose the chains and hashing, then create it."));
     auto* top = new QSplitter;
     top->setObjectName(QStringLiteral("growOrderFormSplitter"));
     top->addWidget(createBox);
@@ -148,7 +149,7 @@ void GrowOrdersPage::hideEvent(QHideEvent* event) {
     m_poll.stop();
 }
 
-nlohmann::json GrowOrdersPage::formOrder(QString* error) const {
+nlohmann::json GrowOrdersPage::formOrder(FormError* error) const {
     nlohmann::json functions = nlohmann::json::array();
     if (m_keccak->isChecked()) {
         functions.push_back("KECCAK");
@@ -157,12 +158,12 @@ nlohmann::json GrowOrdersPage::formOrder(QString* error) const {
         functions.push_back("POSEIDON");
     }
     if (functions.empty()) {
-        *error = tr("Choose at least one hashing function.");
+        *error = {tr("Choose at least one hashing function."), m_keccak};
     }
     bool ok = false;
     const qlonglong minBatch = m_minBatch->text().toLongLong(&ok);
     if (!ok || minBatch < 1) {
-        *error = tr("The min batch size is a number of blocks, at least 1.");
+        *error = {tr("The min batch size is a number of blocks, at least 1."), m_minBatch};
     }
     const auto optionalBlock = [](const QLineEdit* edit) {
         bool parsed = false;
@@ -178,10 +179,10 @@ nlohmann::json GrowOrdersPage::formOrder(QString* error) const {
 }
 
 void GrowOrdersPage::create() {
-    QString error;
+    FormError error;
     const nlohmann::json body = formOrder(&error);
-    if (!error.isEmpty()) {
-        showBanner(m_banner, error);
+    if (!error.message.isEmpty()) {
+        showBanner(m_banner, error.message, error.field);
         return;
     }
     m_create->setEnabled(false);

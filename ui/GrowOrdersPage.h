@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "PageParts.h"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -34,7 +36,7 @@ public:
 
     void setPollInterval(int milliseconds) { m_poll.setInterval(milliseconds); }
     // The CreateGrowOrder body the form describes; sets `error` when a number does not parse.
-    nlohmann::json formOrder(QString* error) const;
+    nlohmann::json formOrder(FormError* error) const;
     Q_INVOKABLE void refresh(); // F5
 
 protected:

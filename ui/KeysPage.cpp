@@ -1,6 +1,7 @@
 #include "KeysPage.h"
 
 #include "PageParts.h"
+#include "PasteKeyDialog.h"
 #include "SignInDialog.h"
 #include "client/ProofClient.h"
 #include "client/SecretStore.h"
@@ -33,8 +34,7 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     setObjectName(QStringLiteral("keysPageWidget"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Wallet and API keys")));
-    m_banner = errorBanner(QStringLiteral("keysErrorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_banner = errorBanner(QStringLiteral("keysErrorBannerLabel"), this);
 
     auto* account = new QGroupBox(tr("Wallet session"));
     auto* accountRow = new QHBoxLayout(account);
@@ -55,6 +55,8 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     auto* keysLayout = new QVBoxLayout(keys);
     m_table =
         recordTable(QStringLiteral("apiKeysTableView"), m_model, models::ApiKeyModel::KeyColumn);
+    showWhenEmpty(m_table, tr("Sign in with a wallet to see and mint your project's keys, or "
+                              "paste a key you already have."));
     keysLayout->addWidget(m_table, 1);
     auto* keyActions = new QHBoxLayout;
     keyActions->addStretch(1);
@@ -63,6 +65,10 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     m_useKey = new QPushButton(tr("Use for the console"));
     m_useKey->setObjectName(QStringLiteral("useApiKeyPushButton"));
     keyActions->addWidget(m_useKey);
+    auto* paste = new QPushButton(tr("Paste a key…"));
+    paste->setObjectName(QStringLiteral("pasteApiKeyPushButton"));
+    paste->setToolTip(tr("Use a key you already have, e.g. from proofdesk keys create"));
+    keyActions->addWidget(paste);
     keysLayout->addLayout(keyActions);
 
     auto* mintForm = new QFormLayout;
@@ -90,6 +96,7 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     connect(m_mint, &QPushButton::clicked, this, &KeysPage::mint);
     connect(pick, &QPushButton::clicked, this, &KeysPage::pickColor);
     connect(m_useKey, &QPushButton::clicked, this, &KeysPage::useSelectedKey);
+    connect(paste, &QPushButton::clicked, this, &KeysPage::pasteKey);
     connect(m_table, &QTableView::doubleClicked, this, &KeysPage::useSelectedKey);
     connect(m_session, &client::WalletSession::signedIn, this, [this] {
         m_adoptFirstKey = true;
@@ -129,8 +136,9 @@ void KeysPage::showSession() {
     m_mint->setEnabled(signedIn);
     m_signIn->setText(signedIn ? tr("Switch wallet…") : tr("Sign in…"));
     if (!signedIn) {
-        m_account->setText(tr("Not signed in. The console uses the key shown in bold; sign in "
-                              "with a wallet to use and mint your project's keys."));
+        m_account->setText(tr("Not signed in. The console uses the key shown in bold (and in the "
+                              "status bar); sign in with a wallet to use and mint your project's "
+                              "keys, or paste a key you have."));
         return;
     }
     m_account->setText(
@@ -140,8 +148,21 @@ void KeysPage::showSession() {
 }
 
 void KeysPage::openSignIn() {
-    auto* dialog = new SignInDialog(m_session, this);
+    auto* dialog = new SignInDialog(m_session, m_secrets, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SignInDialog::pasteKeyInstead, this, &KeysPage::pasteKey);
+    dialog->open();
+}
+
+void KeysPage::pasteKey() {
+    auto* dialog = new PasteKeyDialog(m_proofs, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PasteKeyDialog::keyAccepted, this,
+            [this](const QString& apiKey, const QString& projectId) {
+                useKey(apiKey);
+                emit notice(
+                    tr("The console now uses the pasted key, of project %1.").arg(projectId));
+            });
     dialog->open();
 }
 
@@ -161,6 +182,10 @@ void KeysPage::reloadKeys() {
             });
             if (!known) {
                 useKey(QString::fromStdString(page.data.front().apiKey));
+                emit notice(tr("Signed in: the console now uses the first key of the wallet's "
+                               "project %1. Jobs sent with the earlier key stay with its project; "
+                               "switch back to it from the status bar.")
+                                .arg(m_session->projectId()));
             }
         }
     });
@@ -210,7 +235,9 @@ void KeysPage::useKey(const QString& apiKey) {
     m_proofs->setApiKey(apiKey);
     m_secrets->write(kActiveKey, apiKey, this, [this](client::SecretAnswer saved) {
         if (saved.status == client::SecretStatus::Unavailable) {
-            showBanner(m_banner, saved.error);
+            showBanner(m_banner, tr("The key is in use until Proofdesk quits, but not kept for the "
+                                    "next start: %1")
+                                     .arg(saved.error));
         }
     });
 }

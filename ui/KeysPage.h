@@ -21,7 +21,8 @@ namespace proofdesk::ui {
 // Wallet and API keys: who is signed in (address, project, session expiry), sign in and out, the
 // project's keys with copy buttons, minting a key (name and colour), and choosing the key the
 // console sends to the proof service. The chosen key is kept in the SecretStore and restored at
-// start; after a sign-in, a key outside the project gives way to the project's first key.
+// start; after a sign-in, a key outside the project gives way to the project's first key, and the
+// page says so. A key one already has can be pasted (checked at the service first).
 class KeysPage : public QWidget {
     Q_OBJECT
 public:
@@ -29,17 +30,24 @@ public:
              client::SecretStore* secrets, QWidget* parent = nullptr);
 
     void reloadKeys();
+    // The identity switcher's ways in (the status bar's menu) and the page's own buttons.
+    void openSignIn();
+    void pasteKey();
+    // Makes `apiKey` the console's key, kept in the keychain for the next start.
+    void useKey(const QString& apiKey);
+
+signals:
+    // Something the user should know happened to the identity (e.g. a sign-in switched keys).
+    void notice(const QString& message);
 
 protected:
     void showEvent(QShowEvent* event) override; // the list is fresh whenever the page is shown
 
 private:
     void showSession();
-    void openSignIn();
     void mint();
     void pickColor();
     void useSelectedKey();
-    void useKey(const QString& apiKey);
     QString selectedKey() const;
 
     client::WalletSession* m_session;

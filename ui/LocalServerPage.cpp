@@ -31,8 +31,7 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     setObjectName(QStringLiteral("localServerPageWidget"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(m_server ? tr("Local server") : tr("Remote deployment")));
-    m_banner = errorBanner(QStringLiteral("serverErrorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_banner = errorBanner(QStringLiteral("serverErrorBannerLabel"), this);
 
     auto* stateRow = new QHBoxLayout;
     m_state = selectableLabel(QStringLiteral("serverStateLabel"));
@@ -67,6 +66,7 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     layout->addWidget(new QLabel(m_server ? tr("Request log") : tr("Request log (local only)")));
     auto* table = recordTable(QStringLiteral("requestLogTableView"), requestLog,
                               models::RequestLogModel::PathColumn);
+    showWhenEmpty(table, tr("Each request the server answers appears here as it is served."));
     connect(requestLog, &QAbstractItemModel::rowsInserted, table,
             [table] { table->scrollToBottom(); });
     layout->addWidget(table, 1);
@@ -101,12 +101,12 @@ void LocalServerPage::refreshCredits() {
         m_credits->setText(tr("(no API key yet)"));
         return;
     }
-    m_proofs->credits(this, [this](client::Result<std::optional<qint64>> answer) {
+    m_proofs->credits(this, [this](client::Result<api::ProjectCredits> answer) {
         if (auto* error = std::get_if<client::ApiError>(&answer)) {
             m_credits->setText(tr("unknown: %1").arg(error->message()));
             return;
         }
-        const auto& credits = std::get<std::optional<qint64>>(answer);
+        const auto& credits = std::get<api::ProjectCredits>(answer).credits;
         m_credits->setText(
             credits ? tr("%1 left for this key's project (one per submission)").arg(*credits)
                     : tr("unlimited for this key's project"));

@@ -4,6 +4,7 @@
 #include "DataRequestsPage.h"
 #include "FactsPage.h"
 #include "GrowOrdersPage.h"
+#include "IdentityIndicator.h"
 #include "KeysPage.h"
 #include "LayoutState.h"
 #include "LocalServerPage.h"
@@ -68,7 +69,8 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     m_growOrders = new GrowOrdersPage(parts.requests);
     addPage(tr("Data requests"), m_dataRequests);
     addPage(tr("Grow orders"), m_growOrders);
-    addPage(tr("Wallet and API keys"), new KeysPage(parts.session, parts.proofs, parts.secrets));
+    m_keys = new KeysPage(parts.session, parts.proofs, parts.secrets);
+    addPage(tr("Wallet and API keys"), m_keys);
     m_serverPage =
         new LocalServerPage(parts.server, parts.endpoints, parts.requestLog, parts.proofs);
     addPage(parts.server ? tr("Local server") : tr("Deployment"), m_serverPage);
@@ -124,6 +126,19 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     statusBar()->showMessage(parts.server
                                  ? tr("Embedded server at %1").arg(parts.endpoints.proofUrl)
                                  : tr("Remote deployment at %1").arg(parts.endpoints.proofUrl));
+    m_identity = new IdentityIndicator(parts.settings.isRemote() ? tr("Remote") : tr("Local"),
+                                       parts.proofs, parts.session);
+    statusBar()->addPermanentWidget(m_identity);
+    connect(m_identity, &IdentityIndicator::useKeyRequested, m_keys, &KeysPage::useKey);
+    connect(m_identity, &IdentityIndicator::pasteKeyRequested, m_keys, &KeysPage::pasteKey);
+    connect(m_identity, &IdentityIndicator::signInRequested, this, [this] {
+        showPage(m_keys->objectName());
+        m_keys->openSignIn();
+    });
+    connect(m_identity, &IdentityIndicator::manageKeysRequested, this,
+            [this] { showPage(m_keys->objectName()); });
+    connect(m_keys, &KeysPage::notice, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
     resize(1240, 780);
     if (parts.rememberLayout) {
         QSettings store;

@@ -26,6 +26,8 @@ namespace proofdesk::ui {
 class BucketsPage;
 class DataRequestsPage;
 class GrowOrdersPage;
+class IdentityIndicator;
+class KeysPage;
 class LocalServerPage;
 class ProofJobsPage;
 
@@ -53,8 +55,8 @@ struct ConsoleParts {
 
 // The console's main window: a navigation list of pages (proof jobs, programs and facts,
 // buckets, data requests, grow orders, wallet and keys, local server), a menu bar with the
-// keyboard shortcuts, Settings in the toolbar, and desktop notifications when a job submitted here
-// finishes.
+// keyboard shortcuts, Settings in the toolbar, who the console acts as in the status bar, and
+// desktop notifications when a job submitted here finishes.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -62,6 +64,8 @@ public:
 
     // Shows the page whose objectName is given (e.g. "bucketsPageWidget").
     void showPage(const QString& objectName);
+    // The status bar's profile, project, key and wallet, with the switcher.
+    IdentityIndicator* identity() const { return m_identity; }
     void setPollInterval(int milliseconds);
 
 protected:
@@ -95,6 +99,8 @@ private:
     DataRequestsPage* m_dataRequests;
     GrowOrdersPage* m_growOrders;
     LocalServerPage* m_serverPage;
+    KeysPage* m_keys;
+    IdentityIndicator* m_identity;
     QSystemTrayIcon* m_tray = nullptr;
 };
 

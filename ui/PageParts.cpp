@@ -1,13 +1,20 @@
 #include "PageParts.h"
 
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableView>
+#include <QToolButton>
 #include <QToolTip>
 
 namespace proofdesk::ui {
@@ -21,18 +28,140 @@ QLabel* pageTitle(const QString& text) {
     return title;
 }
 
-QLabel* errorBanner(const QString& objectName) {
-    auto* banner = new QLabel;
-    banner->setObjectName(objectName);
-    banner->setWordWrap(true);
-    banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner->setStyleSheet(QStringLiteral("QLabel { background: #fde2e1; color: #7a1c1c; "
-                                         "padding: 6px; border-radius: 4px; }"));
-    banner->hide();
-    return banner;
+namespace {
+
+const QString kBannerStyle = QStringLiteral("QLabel { background: #fde2e1; color: #7a1c1c; "
+                                            "padding: 6px; border-radius: 4px; }");
+const QString kFloatingBannerStyle =
+    QStringLiteral("QLabel { background: #fde2e1; color: #7a1c1c; padding: 8px 30px 8px 10px; "
+                   "border: 1px solid #e7a9a6; border-radius: 5px; }");
+const char* const kAtFaultProperty = "proofdeskAtFault";
+constexpr int kFloatingMargin = 12;
+
+} // namespace
+
+Banner::Banner(const QString& objectName, Placement placement, QWidget* host)
+    : QLabel(host), m_placement(placement) {
+    setObjectName(objectName);
+    setWordWrap(true);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setAccessibleName(tr("Error"));
+    if (placement == Placement::Floating) {
+        setStyleSheet(kFloatingBannerStyle);
+        m_dismiss = new QToolButton(this);
+        m_dismiss->setObjectName(QStringLiteral("dismissBannerToolButton"));
+        m_dismiss->setText(QStringLiteral("×"));
+        m_dismiss->setAutoRaise(true);
+        m_dismiss->setToolTip(tr("Dismiss"));
+        m_dismiss->setAccessibleName(tr("Dismiss the error"));
+        connect(m_dismiss, &QToolButton::clicked, this, [this] { showMessage(QString()); });
+        host->installEventFilter(this);
+    } else {
+        setStyleSheet(kBannerStyle);
+    }
+    if (placement == Placement::Reserved) {
+        QSizePolicy policy = sizePolicy();
+        policy.setRetainSizeWhenHidden(true);
+        setSizePolicy(policy);
+        setMinimumHeight(fontMetrics().lineSpacing() * 2 + 14);
+    }
+    hide();
 }
 
-void showBanner(QLabel* banner, const QString& message) {
+void Banner::showMessage(const QString& message, QWidget* field) {
+    unmarkField();
+    setText(message);
+    setVisible(!message.isEmpty());
+    if (message.isEmpty()) {
+        return;
+    }
+    if (m_placement == Placement::Floating) {
+        place();
+        raise();
+    }
+    if (!field) {
+        return;
+    }
+    // Marked by colour alone (a border would change its size and move the form), and told to
+    // screen readers through its description.
+    m_field = field;
+    m_fieldHadPalette = field->testAttribute(Qt::WA_SetPalette);
+    m_fieldPalette = field->palette();
+    m_fieldDescription = field->accessibleDescription();
+    QPalette marked = field->palette();
+    marked.setColor(QPalette::Base, QColor(0xfd, 0xe2, 0xe1));
+    marked.setColor(QPalette::Button, QColor(0xfd, 0xe2, 0xe1));
+    field->setPalette(marked);
+    field->setAccessibleDescription(message);
+    field->setProperty(kAtFaultProperty, true);
+    const auto edited = [this] { showMessage(QString()); };
+    if (auto* line = qobject_cast<QLineEdit*>(field)) {
+        m_fieldEdited = connect(line, &QLineEdit::textEdited, this, edited);
+    } else if (auto* text = qobject_cast<QPlainTextEdit*>(field)) {
+        m_fieldEdited = connect(text, &QPlainTextEdit::textChanged, this, edited);
+    } else if (auto* combo = qobject_cast<QComboBox*>(field)) {
+        m_fieldEdited = connect(combo, &QComboBox::currentIndexChanged, this, edited);
+    } else if (auto* button = qobject_cast<QAbstractButton*>(field)) {
+        m_fieldEdited = connect(button, &QAbstractButton::toggled, this, edited);
+    } else if (auto* spin = qobject_cast<QAbstractSpinBox*>(field)) {
+        m_fieldEdited = connect(spin, &QAbstractSpinBox::editingFinished, this, edited);
+    }
+}
+
+void Banner::unmarkField() {
+    disconnect(m_fieldEdited);
+    if (m_field) {
+        m_field->setPalette(m_fieldHadPalette ? m_fieldPalette : QPalette());
+        m_field->setAttribute(Qt::WA_SetPalette, m_fieldHadPalette);
+        m_field->setAccessibleDescription(m_fieldDescription);
+        m_field->setProperty(kAtFaultProperty, false);
+    }
+    m_field.clear();
+}
+
+bool Banner::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == parent() && event->type() == QEvent::Resize && isVisible()) {
+        place();
+    }
+    return QLabel::eventFilter(watched, event);
+}
+
+void Banner::resizeEvent(QResizeEvent* event) {
+    QLabel::resizeEvent(event);
+    if (m_dismiss) {
+        m_dismiss->move(width() - m_dismiss->width() - 4, 4);
+    }
+}
+
+// Over the bottom of the host, as wide as the host allows, as tall as the message needs.
+void Banner::place() {
+    const QWidget* host = parentWidget();
+    const int width = std::max(120, host->width() - 2 * kFloatingMargin);
+    const int height = std::min(heightForWidth(width), host->height() / 2);
+    setGeometry(kFloatingMargin, host->height() - height - kFloatingMargin, width, height);
+}
+
+bool isMarkedAtFault(const QWidget* field) {
+    return field->property(kAtFaultProperty).toBool();
+}
+
+Banner* errorBanner(const QString& objectName, QWidget* host) {
+    return new Banner(objectName, Banner::Placement::Floating, host);
+}
+
+Banner* reservedBanner(const QString& objectName) {
+    return new Banner(objectName, Banner::Placement::Reserved);
+}
+
+QLabel* errorBanner(const QString& objectName) {
+    return new Banner(objectName, Banner::Placement::Inline);
+}
+
+void showBanner(QLabel* banner, const QString& message, QWidget* field) {
+    if (auto* ours = dynamic_cast<Banner*>(banner)) {
+        ours->showMessage(message, field);
+        return;
+    }
     banner->setText(message);
     banner->setVisible(!message.isEmpty());
 }
@@ -53,6 +182,61 @@ QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, in
     table->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
     table->setAlternatingRowColors(true);
     return table;
+}
+
+namespace {
+
+// Keeps an empty-state label centred in its table's viewport.
+class EmptyStateLabel : public QLabel {
+public:
+    explicit EmptyStateLabel(QTableView* table) : QLabel(table->viewport()), m_table(table) {
+        setObjectName(table->objectName() + QStringLiteral("EmptyLabel"));
+        setWordWrap(true);
+        setAlignment(Qt::AlignCenter);
+        setStyleSheet(QStringLiteral("QLabel { color: palette(mid); padding: 12px; }"));
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        table->viewport()->installEventFilter(this);
+        QAbstractItemModel* model = table->model();
+        for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved}) {
+            connect(model, signal, this, &EmptyStateLabel::follow);
+        }
+        connect(model, &QAbstractItemModel::modelReset, this, &EmptyStateLabel::follow);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &EmptyStateLabel::follow);
+        follow();
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        // A resized viewport, or a new text (its size hint changed).
+        if (watched == parent() &&
+            (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest)) {
+            place();
+        }
+        return QLabel::eventFilter(watched, event);
+    }
+
+private:
+    void follow() {
+        setVisible(m_table->model()->rowCount() == 0);
+        place();
+    }
+    void place() {
+        const QWidget* viewport = parentWidget();
+        const int width = std::min(viewport->width() - 16, 520);
+        const int height = std::min(heightForWidth(width), viewport->height());
+        setGeometry((viewport->width() - width) / 2, (viewport->height() - height) / 2, width,
+                    height);
+    }
+
+    QTableView* m_table;
+};
+
+} // namespace
+
+QLabel* showWhenEmpty(QTableView* table, const QString& text) {
+    auto* label = new EmptyStateLabel(table);
+    label->setText(text);
+    return label;
 }
 
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text, QWidget* parent) {

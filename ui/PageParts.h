@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QLabel>
+#include <QPalette>
+#include <QPointer>
 #include <QString>
 
 #include <functional>
@@ -8,6 +10,7 @@
 class QAbstractItemModel;
 class QPushButton;
 class QTableView;
+class QToolButton;
 class QWidget;
 
 namespace proofdesk::ui {
@@ -15,15 +18,64 @@ namespace proofdesk::ui {
 // The pieces every console page starts with: its title, and the non-modal banner in which it
 // reports what went wrong (hidden until then).
 QLabel* pageTitle(const QString& text);
+
+// Where a page or dialog says what went wrong. Showing or hiding it never moves a control:
+// - errorBanner(name, host): floats over the bottom of `host` (a page), above whatever is there,
+//   with × to dismiss it;
+// - reservedBanner(name): for a dialog's layout, above its buttons, in a slot kept while hidden
+//   (two lines; a longer message grows the dialog below it, not above);
+// - errorBanner(name): an ordinary label in a layout (a record's reason in a detail pane).
+// Hidden until showBanner gives it a message.
+class Banner : public QLabel {
+public:
+    enum class Placement { Floating, Reserved, Inline };
+    Banner(const QString& objectName, Placement placement, QWidget* host = nullptr);
+
+    // Shows `message`; empty hides it. `field`, if given, is marked as the one at fault until
+    // it is edited, which also hides the banner (so a fixed cause never leaves a stale banner).
+    void showMessage(const QString& message, QWidget* field = nullptr);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void place();
+    void unmarkField();
+
+    Placement m_placement;
+    QToolButton* m_dismiss = nullptr;
+    QPointer<QWidget> m_field;
+    QMetaObject::Connection m_fieldEdited;
+    bool m_fieldHadPalette = false;
+    QPalette m_fieldPalette;
+    QString m_fieldDescription;
+};
+// What is wrong with a form before it is sent, and the field at fault (null: the form as a
+// whole); showBanner(banner, error.message, error.field) marks it.
+struct FormError {
+    QString message;
+    QWidget* field = nullptr;
+};
+
+// Whether a banner marks `field` as the one at fault now.
+bool isMarkedAtFault(const QWidget* field);
+
+Banner* errorBanner(const QString& objectName, QWidget* host);
+Banner* reservedBanner(const QString& objectName);
 QLabel* errorBanner(const QString& objectName);
-// Shows `message` in the banner, or hides it when the message is empty.
-void showBanner(QLabel* banner, const QString& message);
+// Shows `message` in the banner, or hides it when the message is empty; `field` as Banner::show.
+void showBanner(QLabel* banner, const QString& message, QWidget* field = nullptr);
 // What a successful poll does: hides the banner only if it reports a failed poll (a message
 // starting with `pollPrefix`), so the outcome of the user's own action stays in view.
 void clearPollError(QLabel* banner, const QString& pollPrefix);
 // A read-only table of records as every page shows them: whole rows, one at a time, no row
 // numbers, alternating colours, `stretchColumn` taking the spare width.
 QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, int stretchColumn);
+// What an empty table says instead of nothing: `text` (what the page is for and what to do first)
+// centred over the table while its model has no rows. Returns the label ("<table>EmptyLabel"),
+// whose text a page may change (e.g. "Nothing matches the search").
+QLabel* showWhenEmpty(QTableView* table, const QString& text);
 // A small button that puts text() on the clipboard and says so in its tooltip.
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text,
                         QWidget* parent = nullptr);

@@ -11,8 +11,10 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -30,6 +32,7 @@
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QVBoxLayout>
@@ -139,6 +142,11 @@ QWidget* ProofJobsPage::buildForm() {
     auto* curl = new QPushButton(tr("Copy as curl"));
     curl->setObjectName(QStringLiteral("copyFormCurlPushButton"));
     buttons->addWidget(curl);
+    auto* sample = new QPushButton(tr("Try the sample"));
+    sample->setObjectName(QStringLiteral("trySamplePushButton"));
+    sample->setToolTip(tr("Fill the form with Proofdesk's sample program (it writes the 11th "
+                          "Fibonacci number, 89), to generate a trace"));
+    buttons->addWidget(sample);
     buttons->addStretch(1);
     m_submit = new QPushButton(tr("Submit"));
     m_submit->setObjectName(QStringLiteral("submitPushButton"));
@@ -150,7 +158,53 @@ QWidget* ProofJobsPage::buildForm() {
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ProofJobsPage::kindChanged);
     connect(m_submit, &QPushButton::clicked, this, &ProofJobsPage::submit);
     connect(curl, &QPushButton::clicked, this, &ProofJobsPage::copyFormAsCurl);
+    connect(sample, &QPushButton::clicked, this, &ProofJobsPage::trySample);
     return box;
+}
+
+namespace {
+
+// A sample shipped in the resources, as a file the form can name: copied once into the app's data
+// folder (a form sends files by path). Empty with `error` set when it cannot be written.
+QString sampleFile(const QString& name, QString* error) {
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                           QStringLiteral("/samples");
+    const QString path = folder + QLatin1Char('/') + name;
+    QFile resource(QStringLiteral(":/proofdesk/samples/") + name);
+    if (!QDir().mkpath(folder) || !resource.open(QIODevice::ReadOnly)) {
+        *error = QObject::tr("Could not prepare the sample in %1.").arg(folder);
+        return {};
+    }
+    const QByteArray bytes = resource.readAll();
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly) && file.readAll() == bytes) {
+        return path; // already there, unchanged
+    }
+    file.close();
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(bytes) != bytes.size()) {
+        *error = QObject::tr("Could not write the sample to %1: %2").arg(path, file.errorString());
+        return {};
+    }
+    return path;
+}
+
+} // namespace
+
+void ProofJobsPage::trySample() {
+    QString error;
+    const QString program = sampleFile(QStringLiteral("fibonacci.json"), &error);
+    if (program.isEmpty()) {
+        showBanner(m_banner, error);
+        return;
+    }
+    m_kind->setCurrentIndex(static_cast<int>(Kind::CoreQuery));
+    m_programPath->setText(program);
+    m_inputPath->clear();
+    m_programHash->clear();
+    m_result->setCurrentText(QStringLiteral("TRACE_GENERATION"));
+    showBanner(m_banner, {});
+    m_submit->setFocus(Qt::OtherFocusReason);
 }
 
 ProofJobsPage::Kind ProofJobsPage::kind() const {
@@ -183,7 +237,7 @@ void ProofJobsPage::browse(QLineEdit* target, const QString& filter) {
     }
 }
 
-std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error) const {
+std::optional<client::Submission> ProofJobsPage::buildSubmission(FormError* error) const {
     const Kind k = kind();
     const QString path = m_programPath->text().trimmed();
     const QString input = m_inputPath->text().trimmed();
@@ -191,29 +245,32 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error)
     const bool runsProgram =
         k == Kind::CoreQuery || k == Kind::TraceGeneration || k == Kind::TraceAndProof;
     if (path.isEmpty() && !(runsProgram && !programHash.isEmpty())) {
-        *error = runsProgram ? tr("Choose a compiled program (.json) or a Cairo PIE (.zip), or "
-                                  "give a registered program hash.")
-                             : tr("Choose the file to submit.");
+        *error = {runsProgram ? tr("Choose a compiled program (.json) or a Cairo PIE (.zip), or "
+                                   "give a registered program hash.")
+                              : tr("Choose the file to submit."),
+                  m_programPath};
         return std::nullopt;
     }
     // Validate before sending: a PIE is a zip; programs, inputs and proofs are JSON.
     QString filePart;
     if (!path.isEmpty()) {
-        const auto bytes = client::readFormFile(path, error);
+        error->field = m_programPath;
+        const auto bytes = client::readFormFile(path, &error->message);
         if (!bytes) {
             return std::nullopt;
         }
         const bool zip = isZip(*bytes);
         if (!zip && !nlohmann::json::accept(bytes->toStdString())) {
-            *error = tr("%1 is neither JSON nor a zip archive.").arg(path);
+            error->message = tr("%1 is neither JSON nor a zip archive.").arg(path);
             return std::nullopt;
         }
         if (zip && !(k == Kind::CoreQuery || k == Kind::ProofAndVerificationL1)) {
-            *error = tr("This kind of job takes a JSON file, and %1 is a zip archive.").arg(path);
+            error->message =
+                tr("This kind of job takes a JSON file, and %1 is a zip archive.").arg(path);
             return std::nullopt;
         }
         if (!zip && k == Kind::ProofAndVerificationL1) {
-            *error = tr("This kind of job takes a Cairo PIE (.zip).");
+            error->message = tr("This kind of job takes a Cairo PIE (.zip).");
             return std::nullopt;
         }
         filePart = zip                         ? QStringLiteral("pieFile")
@@ -221,15 +278,17 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(QString* error)
                                                : QStringLiteral("programFile");
     }
     if (runsProgram && !input.isEmpty()) {
-        const auto bytes = client::readFormFile(input, error);
+        error->field = m_inputPath;
+        const auto bytes = client::readFormFile(input, &error->message);
         if (!bytes) {
             return std::nullopt;
         }
         if (!nlohmann::json::accept(bytes->toStdString())) {
-            *error = tr("The program input %1 is not JSON.").arg(input);
+            error->message = tr("The program input %1 is not JSON.").arg(input);
             return std::nullopt;
         }
     }
+    *error = {};
     if (k == Kind::CoreQuery) {
         client::CoreQueryForm form;
         (filePart == QLatin1String("pieFile") ? form.pieFilePath : form.programFilePath) = path;

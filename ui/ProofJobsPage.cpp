@@ -51,8 +51,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Proof jobs")));
-    m_banner = errorBanner(QStringLiteral("errorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_banner = errorBanner(QStringLiteral("errorBannerLabel"), this);
     m_submitWithPython = new QPushButton(tr("Submit with Python hints"));
     m_submitWithPython->setObjectName(QStringLiteral("submitWithPythonHintsPushButton"));
     m_submitWithPython->setToolTip(
@@ -103,6 +102,18 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
                           models::ProofQueryModel::FactHashColumn);
     m_table->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::IdColumn,
                                                       QHeaderView::ResizeToContents);
+    QLabel* empty = showWhenEmpty(
+        m_table, tr("No proof jobs yet. Choose a compiled Cairo 0 program, or press Try the "
+                    "sample, then Submit: the job appears here and follows its steps live."));
+    const QString emptyText = empty->text();
+    const auto emptyBecause = [this, empty, emptyText] {
+        const bool filtered = !m_search->text().trimmed().isEmpty() ||
+                              !m_statusFilter->currentData().toString().isEmpty();
+        empty->setText(filtered ? tr("No query matches the search or the status filter.")
+                                : emptyText);
+    };
+    connect(m_search, &QLineEdit::textChanged, empty, emptyBecause);
+    connect(m_statusFilter, &QComboBox::currentIndexChanged, empty, emptyBecause);
     splitter->addWidget(m_table);
     splitter->addWidget(buildDetail());
     splitter->setStretchFactor(0, 3);
@@ -344,10 +355,10 @@ void ProofJobsPage::noticeFinishedJobs() {
 }
 
 void ProofJobsPage::copyFormAsCurl() {
-    QString error;
+    FormError error;
     const auto submission = buildSubmission(&error);
     if (!submission) {
-        showBanner(m_banner, error);
+        showBanner(m_banner, error.message, error.field);
         return;
     }
     showBanner(m_banner, {});
@@ -356,10 +367,10 @@ void ProofJobsPage::copyFormAsCurl() {
 }
 
 void ProofJobsPage::submit() {
-    QString error;
+    FormError error;
     const auto submission = buildSubmission(&error);
     if (!submission) {
-        showBanner(m_banner, error);
+        showBanner(m_banner, error.message, error.field);
         return;
     }
     send(*submission, m_submit, [this] { m_dedupId->clear(); });

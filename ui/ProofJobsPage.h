@@ -3,8 +3,10 @@
 #include "BackoffPoll.h"
 #include "client/ProofClient.h"
 
+#include "PageParts.h"
 #include <QHash>
 #include <QSet>
+
 #include <QWidget>
 
 #include <functional>
@@ -64,7 +66,7 @@ public:
     // Where "Download" saves an artifact; by default a save dialog (tests pass a seam).
     void setSaveLocationProvider(std::function<QString(const QString& suggestedName)> provider);
     // The form as a submission, or nullopt with the reason it cannot be sent.
-    std::optional<client::Submission> buildSubmission(QString* error) const;
+    std::optional<client::Submission> buildSubmission(FormError* error) const;
 
 signals:
     void jobFinished(const QString& queryId, const QString& status);
@@ -85,6 +87,8 @@ private:
     void browse(QLineEdit* target, const QString& filter);
     void submit();
     void copyFormAsCurl();
+    // Fills the form with the sample program (trace generation).
+    void trySample();
     void showSelected();
     void clearDetail();
     void loadArtifacts(const QString& queryId);

@@ -20,8 +20,6 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     setObjectName(QStringLiteral("settingsDialog"));
     setWindowTitle(tr("Settings"));
     auto* layout = new QVBoxLayout(this);
-    m_banner = errorBanner(QStringLiteral("settingsErrorBannerLabel"));
-    layout->addWidget(m_banner);
     auto* form = new QFormLayout;
     m_profile = new QComboBox;
     m_profile->setObjectName(QStringLiteral("profileComboBox"));
@@ -78,6 +76,8 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     note->setObjectName(QStringLiteral("settingsNoteLabel"));
     note->setWordWrap(true);
     layout->addWidget(note);
+    m_banner = reservedBanner(QStringLiteral("settingsErrorBannerLabel"));
+    layout->addWidget(m_banner);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
@@ -137,23 +137,27 @@ void SettingsDialog::accept() {
     };
     for (const auto& [chainId, url] : chosen.chainRpcUrls) {
         if (!allChainIds().contains(chainId)) {
-            showBanner(m_banner, tr("\"%1\" is not a chain id (%2).")
-                                     .arg(chainId, allChainIds().join(QStringLiteral(", "))));
+            showBanner(m_banner,
+                       tr("\"%1\" is not a chain id (%2).")
+                           .arg(chainId, allChainIds().join(QStringLiteral(", "))),
+                       m_chainRpc);
             return;
         }
         if (!isHttpUrl(url)) {
             showBanner(
                 m_banner,
-                tr("The RPC URL of chain %1, \"%2\", is not an http(s) URL.").arg(chainId, url));
+                tr("The RPC URL of chain %1, \"%2\", is not an http(s) URL.").arg(chainId, url),
+                m_chainRpc);
             return;
         }
     }
     if (chosen.isRemote()) {
-        for (const QString& text : {chosen.requestUrl, chosen.proofUrl, chosen.authUrl}) {
-            const QUrl url(text, QUrl::StrictMode);
-            if (!url.isValid() || url.host().isEmpty() ||
-                (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-                showBanner(m_banner, tr("\"%1\" is not an http(s) URL.").arg(text));
+        for (QLineEdit* edit : {m_requestUrl, m_proofUrl, m_authUrl}) {
+            const QString text = edit->text().trimmed();
+            if (!isHttpUrl(text)) {
+                // With one server for all three, the request URL's field is the one to fix.
+                showBanner(m_banner, tr("\"%1\" is not an http(s) URL.").arg(text),
+                           oneUrl() ? m_requestUrl : edit);
                 return;
             }
         }

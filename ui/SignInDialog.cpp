@@ -1,6 +1,7 @@
 #include "SignInDialog.h"
 
 #include "PageParts.h"
+#include "client/SecretStore.h"
 #include "client/Wallet.h"
 #include "client/WalletSession.h"
 
@@ -16,7 +17,8 @@
 
 namespace proofdesk::ui {
 
-SignInDialog::SignInDialog(client::WalletSession* session, QWidget* parent)
+SignInDialog::SignInDialog(client::WalletSession* session, client::SecretStore* secrets,
+                           QWidget* parent)
     : QDialog(parent), m_session(session) {
     setObjectName(QStringLiteral("signInDialog"));
     setWindowTitle(tr("Sign in with a wallet"));
@@ -25,8 +27,13 @@ SignInDialog::SignInDialog(client::WalletSession* session, QWidget* parent)
                                 "Private keys are kept in the OS keychain, never in files."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
-    m_banner = errorBanner(QStringLiteral("signInErrorBannerLabel"));
-    layout->addWidget(m_banner);
+    m_keychainNotice = new QLabel;
+    m_keychainNotice->setObjectName(QStringLiteral("keychainNoticeLabel"));
+    m_keychainNotice->setWordWrap(true);
+    m_keychainNotice->setStyleSheet(QStringLiteral(
+        "QLabel { background: #fff4d6; color: #5c4300; padding: 6px; border-radius: 4px; }"));
+    m_keychainNotice->hide();
+    layout->addWidget(m_keychainNotice);
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("signInMethodTabWidget"));
     layout->addWidget(m_tabs, 1);
@@ -110,9 +117,18 @@ SignInDialog::SignInDialog(client::WalletSession* session, QWidget* parent)
     externalForm->addRow(m_signInExternal);
     m_tabs->addTab(external, tr("External signer"));
 
+    m_banner = reservedBanner(QStringLiteral("signInErrorBannerLabel"));
+    layout->addWidget(m_banner);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    QPushButton* paste =
+        buttons->addButton(tr("Paste an API key instead…"), QDialogButtonBox::ActionRole);
+    paste->setObjectName(QStringLiteral("pasteKeyInsteadPushButton"));
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(paste, &QPushButton::clicked, this, [this] {
+        reject();
+        emit pasteKeyInstead();
+    });
 
     connect(m_createWallet, &QPushButton::clicked, this, &SignInDialog::createWallet);
     connect(m_signInNew, &QPushButton::clicked, this, &SignInDialog::signInWithNewWallet);
@@ -133,6 +149,25 @@ SignInDialog::SignInDialog(client::WalletSession* session, QWidget* parent)
         accept();
     });
     resize(620, 460);
+
+    // Said up front: without a keychain a wallet key made or imported here could not be kept.
+    secrets->read(QStringLiteral("keychainCheck"), this, [this](client::SecretAnswer answer) {
+        if (answer.status == client::SecretStatus::Unavailable) {
+            withoutKeychain(answer.error);
+        }
+    });
+}
+
+void SignInDialog::withoutKeychain(const QString& reason) {
+    m_keychainNotice->setText(
+        tr("<b>No OS keychain.</b> %1<br>Creating or importing a wallet is off, because its "
+           "key could not be kept. Sign in with an external signer (the session lasts until "
+           "Proofdesk quits), or paste an API key you have.")
+            .arg(reason.toHtmlEscaped()));
+    m_keychainNotice->show();
+    m_tabs->setTabEnabled(0, false);
+    m_tabs->setTabEnabled(1, false);
+    m_tabs->setCurrentIndex(2);
 }
 
 void SignInDialog::setBusy(bool busy) {

@@ -210,4 +210,19 @@ ProofBucket proofBucketFromJson(const nlohmann::json& j) {
     return b;
 }
 
+nlohmann::json toJson(const ProjectCredits& credits) {
+    return {{"projectId", credits.projectId},
+            {"credits", credits.credits ? nlohmann::json(*credits.credits) : nlohmann::json()}};
+}
+
+ProjectCredits projectCreditsFromJson(const nlohmann::json& json) {
+    ProjectCredits credits;
+    credits.projectId = json.at("projectId").get<std::string>();
+    const nlohmann::json& balance = json.at("credits");
+    if (!balance.is_null()) {
+        credits.credits = balance.get<std::int64_t>();
+    }
+    return credits;
+}
+
 } // namespace proofdesk::api

@@ -132,4 +132,12 @@ struct CoreQueryResponse {
     std::vector<std::string> metadataUrls;
 };
 
+// GET /credits (ours): the project an API key belongs to and its credits (nullopt: unlimited).
+struct ProjectCredits {
+    std::string projectId;
+    std::optional<std::int64_t> credits;
+};
+nlohmann::json toJson(const ProjectCredits& credits);
+ProjectCredits projectCreditsFromJson(const nlohmann::json& json);
+
 } // namespace proofdesk::api

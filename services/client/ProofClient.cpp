@@ -186,7 +186,11 @@ void ProofClient::setApiKey(const QString& apiKey) {
 }
 
 Headers ProofClient::keyHeader() const {
-    return {{QByteArrayLiteral("api-key"), m_apiKey.toUtf8()}};
+    return keyHeaderOf(m_apiKey);
+}
+
+Headers ProofClient::keyHeaderOf(const QString& apiKey) {
+    return {{QByteArrayLiteral("api-key"), apiKey.toUtf8()}};
 }
 
 void ProofClient::submit(const Submission& submission, QObject* context,
@@ -298,14 +302,12 @@ void ProofClient::createBucket(const BucketForm& form, QObject* context,
         failWith(done));
 }
 
-void ProofClient::credits(QObject* context,
-                          std::function<void(Result<std::optional<qint64>>)> done) {
+void ProofClient::credits(QObject* context, std::function<void(Result<api::ProjectCredits>)> done,
+                          const QString& apiKey) {
     handle(
-        get(QStringLiteral("/credits"), {}, keyHeader()), context,
-        [done](const nlohmann::json& answer) {
-            const nlohmann::json& credits = answer.at("credits");
-            done(credits.is_null() ? std::nullopt : std::optional<qint64>(credits.get<qint64>()));
-        },
+        get(QStringLiteral("/credits"), {}, apiKey.isEmpty() ? keyHeader() : keyHeaderOf(apiKey)),
+        context,
+        [done](const nlohmann::json& answer) { done(api::projectCreditsFromJson(answer)); },
         failWith(done));
 }
 

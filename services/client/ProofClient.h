@@ -128,8 +128,10 @@ public:
     void lookupFact(const QString& chain, const QString& factHash, bool mocked, QObject* context,
                     std::function<void(Result<FactLookup>)> done);
 
-    // GET /credits (ours): the key's project credits; nullopt when unlimited.
-    void credits(QObject* context, std::function<void(Result<std::optional<qint64>>)> done);
+    // GET /credits (ours): the key's project and its credits (nullopt: unlimited). With `apiKey`,
+    // asks about that key instead of the console's (a pasted key, checked before it is used).
+    void credits(QObject* context, std::function<void(Result<api::ProjectCredits>)> done,
+                 const QString& apiKey = {});
     void createBucket(const BucketForm& form, QObject* context,
                       std::function<void(Result<api::ProofBucket>)> done);
     void listBuckets(QObject* context,
@@ -152,6 +154,7 @@ signals:
 
 private:
     Headers keyHeader() const;
+    static Headers keyHeaderOf(const QString& apiKey);
 
     QString m_apiKey;
 };

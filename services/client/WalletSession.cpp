@@ -103,8 +103,8 @@ void WalletSession::persist() {
     m_secrets->write(kSessionKey, QString::fromStdString(stored.dump()), this,
                      [this](SecretAnswer saved) {
                          if (saved.status == SecretStatus::Unavailable) {
-                             emit failed(tr("Signed in, but the session will not survive a "
-                                            "restart: %1")
+                             emit failed(tr("Signed in until Proofdesk quits: the session is "
+                                            "not kept for the next start. %1")
                                              .arg(saved.error));
                          }
                      });

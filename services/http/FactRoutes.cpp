@@ -22,10 +22,9 @@ HttpResponse getArtifact(const ProofRouteServices& services, const HttpRequest& 
 // The caller's project credits (null: unlimited), for the console.
 HttpResponse getCredits(const ProofRouteServices& services, const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
-    const auto credits = services.proofs.credits().balance(caller.projectId);
     return HttpResponse::json(
-        200, {{"projectId", caller.projectId.toStdString()},
-              {"credits", credits ? nlohmann::json(*credits) : nlohmann::json(nullptr)}});
+        200, api::toJson(api::ProjectCredits{caller.projectId.toStdString(),
+                                             services.proofs.credits().balance(caller.projectId)}));
 }
 
 HttpResponse getFactRegistryEntry(const ProofRouteServices& services, const HttpRequest& request) {

@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
         std::fputs("the window was never shown\n", stderr);
         return 1;
     }
+    // What a new user sees first: empty tables that say what to do, and Try the sample.
+    QTest::qWait(300);
+    window.grab().save(out + QStringLiteral("/first-start.png"));
 
     console.session.signIn(client::Wallet::generate());
     waitFor([&] { return console.session.isSignedIn(); });

@@ -1,0 +1,97 @@
+// A first start as a new user sees it: every page's empty table says what the page is for and
+// what to do first, and "Try the sample" fills the proof form with our sample program (which then
+// runs to DONE) and the data-request form with a ready request.
+#include "ConsoleHarness.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace proofdesk;
+using test::child;
+using test::click;
+
+class ConsoleFirstStartTest : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // the sample is written to a test data folder
+    }
+
+    void everyEmptyTableSaysWhatToDo() {
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("first-start")));
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const std::pair<const char*, const char*> pages[] = {
+            {"proofQueriesTableViewEmptyLabel", "No proof jobs yet"},
+            {"bucketsTableViewEmptyLabel", "No buckets yet"},
+            {"requestQueriesTableViewEmptyLabel", "No data requests yet"},
+            {"growOrdersTableViewEmptyLabel", "No grow orders yet"},
+            {"apiKeysTableViewEmptyLabel", "Sign in with a wallet"}};
+        for (const auto& [name, text] : pages) {
+            auto* label = child<QLabel>(&window, name);
+            QVERIFY2(label->text().startsWith(QLatin1String(text)), name);
+            QVERIFY2(!label->isHidden(), name);
+        }
+        // A search that hides every row says so instead.
+        auto* empty = child<QLabel>(&window, "proofQueriesTableViewEmptyLabel");
+        child<QLineEdit>(&window, "searchLineEdit")->setText(QStringLiteral("zzz"));
+        QCOMPARE(empty->text(),
+                 QStringLiteral("No query matches the search or the status filter."));
+        child<QLineEdit>(&window, "searchLineEdit")->clear();
+        QVERIFY(empty->text().startsWith(QStringLiteral("No proof jobs yet")));
+    }
+
+    void theSampleProgramRunsToDone() {
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("sample")));
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        click(&window, "trySamplePushButton");
+        const QString program = child<QLineEdit>(&window, "programPathLineEdit")->text();
+        QVERIFY(program.endsWith(QStringLiteral("/fibonacci.json")));
+        QVERIFY(QFileInfo(program).size() > 0);
+        QVERIFY(child<QLineEdit>(&window, "inputPathLineEdit")->text().isEmpty());
+        QVERIFY(child<QPushButton>(&window, "submitPushButton")->hasFocus());
+
+        click(&window, "submitPushButton");
+        auto* table = child<QTableView>(&window, "proofQueriesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        QVERIFY2(!child<QLabel>(&window, "errorBannerLabel")->isVisible(),
+                 qPrintable(child<QLabel>(&window, "errorBannerLabel")->text()));
+        QVERIFY(child<QLabel>(&window, "proofQueriesTableViewEmptyLabel")->isHidden());
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->index(0, 1).data().toString(),
+                                  QStringLiteral("DONE"), 30000);
+    }
+
+    void theSampleDataRequestIsReadyToSend() {
+        test::ConsoleHarness console;
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(QStringLiteral("dataRequestsPageWidget"));
+        auto* json = child<QPlainTextEdit>(&window, "requestJsonPlainTextEdit");
+        json->setPlainText(QStringLiteral("{ hand edited")); // the sample replaces this too
+        click(&window, "trySampleRequestPushButton");
+        const auto request = nlohmann::json::parse(json->toPlainText().toStdString());
+        const std::string text = request.dump();
+        for (const char* expected :
+             {"11155111", "ParentHash", "StateRoot", "Timestamp", "KECCAK"}) {
+            QVERIFY2(text.find(expected) != std::string::npos, expected);
+        }
+        QVERIFY(text.find("POSEIDON") == std::string::npos);
+    }
+};
+
+QTEST_MAIN(ConsoleFirstStartTest)
+#include "tst_console_first_start.moc"
