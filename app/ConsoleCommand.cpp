@@ -1,4 +1,5 @@
 #include "ChainSettings.h"
+#include "CommandLine.h"
 #include "Commands.h"
 #include "EmbeddedServer.h"
 
@@ -72,7 +73,7 @@ int runConsole(int argc, char** argv) {
         QStringLiteral("Print the milliseconds from start to a shown window, then quit."));
     parser.addOption(dataDir);
     parser.addOption(startupProbe);
-    parser.process(app);
+    processCommandLine(parser, app);
 
     QSettings settingsStore;
     const ui::ConsoleSettings settings = ui::ConsoleSettings::load(settingsStore);

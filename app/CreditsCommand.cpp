@@ -1,3 +1,4 @@
+#include "CommandLine.h"
 #include "Commands.h"
 #include "OfflineStore.h"
 
@@ -27,7 +28,7 @@ int runCreditsCommand(int argc, char** argv) {
                                  QStringLiteral("set: a whole number, or `unlimited`."));
     const QCommandLineOption dataDir = dataDirOption();
     parser.addOption(dataDir);
-    parser.process(app);
+    processCommandLine(parser, app);
     const QStringList args = parser.positionalArguments();
     const bool show = args.size() == 2 && args[0] == QStringLiteral("show");
     const bool set = args.size() == 3 && args[0] == QStringLiteral("set");

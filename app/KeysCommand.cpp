@@ -1,3 +1,4 @@
+#include "CommandLine.h"
 #include "Commands.h"
 #include "OfflineStore.h"
 
@@ -30,7 +31,7 @@ int runKeysCommand(int argc, char** argv) {
     parser.addOption(dataDir);
     parser.addOption(project);
     parser.addOption(name);
-    parser.process(app);
+    processCommandLine(parser, app);
     if (parser.positionalArguments() != QStringList{QStringLiteral("create")}) {
         err << "usage: proofdesk keys create [--data-dir DIR] [--project NAME]" << Qt::endl;
         return 2;

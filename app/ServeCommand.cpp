@@ -1,4 +1,5 @@
 #include "ChainSettings.h"
+#include "CommandLine.h"
 #include "Commands.h"
 
 #include "core/DataDir.h"
@@ -294,7 +295,7 @@ int runServeCommand(int argc, char** argv) {
     parser.addHelpOption();
     const QSettings settings(QStringLiteral("Proofdesk"), QStringLiteral("proofdesk"));
     addServeOptions(parser, settings);
-    parser.process(app);
+    processCommandLine(parser, app);
 
     http::ServerOptions options;
     options.dataDir = parser.value(QStringLiteral("data-dir"));

@@ -133,6 +133,16 @@ private slots:
         QVERIFY(remote.waitForFinished(10000));
         QCOMPARE(remote.exitCode(), 1);
         QVERIFY(remote.readAllStandardError().contains("--allow-remote"));
+
+        // An option no command knows is bad usage too: named, exit code 2, for every command.
+        for (const char* command : {"serve", "keys", "credits", "verify", "prove", "cairo-run"}) {
+            QProcess unknown;
+            unknown.start(kBinary, {QLatin1String(command), QStringLiteral("--no-such-flag")});
+            QVERIFY(unknown.waitForFinished(10000));
+            QCOMPARE(unknown.exitStatus(), QProcess::NormalExit);
+            QVERIFY2(unknown.exitCode() == 2, command);
+            QVERIFY2(unknown.readAllStandardError().contains("no-such-flag"), command);
+        }
     }
 
     void allowRemoteWarns() {
