@@ -60,8 +60,8 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("bucketsSplitter"));
-    m_table =
-        recordTable(QStringLiteral("bucketsTableView"), m_model, models::BucketModel::IdColumn);
+    m_table = recordTable(QStringLiteral("bucketsTableView"), tr("Buckets"), m_model,
+                          models::BucketModel::IdColumn);
     showWhenEmpty(m_table, tr("No buckets yet. A bucket gathers proof jobs whose proofs are "
                               "checked together in one aggregated verification: create one, then "
                               "submit jobs into it."));
@@ -92,8 +92,8 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     scroll->setWidgetResizable(true);
     scroll->setMinimumHeight(150);
     detailLayout->addWidget(scroll, 3);
-    m_memberTable = recordTable(QStringLiteral("bucketMembersTableView"), m_members,
-                                models::ProofQueryModel::FactHashColumn);
+    m_memberTable = recordTable(QStringLiteral("bucketMembersTableView"), tr("Jobs of the bucket"),
+                                m_members, models::ProofQueryModel::FactHashColumn);
     detailLayout->addWidget(m_memberTable, 1);
     splitter->addWidget(detail);
     splitter->setStretchFactor(0, 1);

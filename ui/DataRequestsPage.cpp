@@ -100,12 +100,14 @@ QWidget* DataRequestsPage::buildForm() {
     m_selectorKind->addItem(tr("Timestamp"), QStringLiteral("timestamp"));
     m_selectorValue = new QLineEdit;
     m_selectorValue->setObjectName(QStringLiteral("selectorValueLineEdit"));
+    m_selectorValue->setAccessibleName(tr("Blocks"));
     m_selectorValue->setPlaceholderText(tr("e.g. 5; ranges 1-3,7; a unix time"));
     selector->addWidget(m_selectorKind);
     selector->addWidget(m_selectorValue, 1);
     form->addRow(tr("Blocks"), selector);
     m_headerFields = new QListWidget;
     m_headerFields->setObjectName(QStringLiteral("headerFieldsListWidget"));
+    m_headerFields->setAccessibleName(tr("Header fields"));
     for (const QString& field : toStringList(api::request_enums::kBlockHeaderFields)) {
         auto* item = new QListWidgetItem(field, m_headerFields);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
@@ -115,6 +117,7 @@ QWidget* DataRequestsPage::buildForm() {
     form->addRow(tr("Header fields"), m_headerFields);
     m_accounts = new QTableWidget(0, 3);
     m_accounts->setObjectName(QStringLiteral("accountsTableWidget"));
+    m_accounts->setAccessibleName(tr("Accounts"));
     m_accounts->setHorizontalHeaderLabels({tr("Account"), tr("Properties"), tr("Slots")});
     m_accounts->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_accounts->verticalHeader()->hide();
@@ -198,6 +201,7 @@ QWidget* DataRequestsPage::buildJsonPane() {
     jsonLayout->setContentsMargins(0, 0, 0, 0);
     m_json = new QPlainTextEdit;
     m_json->setObjectName(QStringLiteral("requestJsonPlainTextEdit"));
+    m_json->setAccessibleName(tr("Request JSON"));
     m_json->setFont(QFont(QStringLiteral("monospace")));
     m_jsonState = new QLabel(tr("Built from the form; edit it to send something else."));
     m_jsonState->setObjectName(QStringLiteral("requestJsonStateLabel"));
@@ -273,10 +277,12 @@ QWidget* DataRequestsPage::buildResults() {
     requestsLayout->addWidget(new QLabel(tr("Requests")));
     m_requests = new QListWidget;
     m_requests->setObjectName(QStringLiteral("requestsListWidget"));
+    m_requests->setAccessibleName(tr("Requests sent or opened"));
     requestsLayout->addWidget(m_requests, 1);
     auto* open = new QHBoxLayout;
     m_openId = new QLineEdit;
     m_openId->setObjectName(QStringLiteral("openRequestLineEdit"));
+    m_openId->setAccessibleName(tr("Request id to open"));
     m_openId->setPlaceholderText(tr("request id"));
     auto* openButton = new QPushButton(tr("Open"));
     openButton->setObjectName(QStringLiteral("openRequestPushButton"));
@@ -284,8 +290,9 @@ QWidget* DataRequestsPage::buildResults() {
     open->addWidget(openButton);
     requestsLayout->addLayout(open);
 
-    m_queryTable = recordTable(QStringLiteral("requestQueriesTableView"), m_queries,
-                               models::RequestQueryModel::IdColumn);
+    m_queryTable =
+        recordTable(QStringLiteral("requestQueriesTableView"), tr("Queries of the request"),
+                    m_queries, models::RequestQueryModel::IdColumn);
     showWhenEmpty(m_queryTable,
                   tr("No data requests yet. Fill in the form, or press Try the sample, then "
                      "Submit request. The origin chain needs its RPC URL in Settings."));
@@ -294,10 +301,11 @@ QWidget* DataRequestsPage::buildResults() {
     dagScroll->setWidget(m_dag);
     dagScroll->setWidgetResizable(true);
     dagScroll->setMinimumHeight(190);
-    m_actionTable = recordTable(QStringLiteral("requestActionsTableView"), m_actions,
-                                models::RequestActionModel::OutcomeColumn);
-    m_valueTable = recordTable(QStringLiteral("provenValuesTableView"), m_values,
-                               models::ProvenValueModel::ValueColumn);
+    m_actionTable =
+        recordTable(QStringLiteral("requestActionsTableView"), tr("Actions of the query"),
+                    m_actions, models::RequestActionModel::OutcomeColumn);
+    m_valueTable = recordTable(QStringLiteral("provenValuesTableView"), tr("Proven values"),
+                               m_values, models::ProvenValueModel::ValueColumn);
     auto* valuesWidget = new QWidget;
     auto* valuesLayout = new QVBoxLayout(valuesWidget);
     valuesLayout->setContentsMargins(0, 0, 0, 0);

@@ -81,7 +81,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     markPrimaryAction(m_create);
     form->addRow(QString(), m_create);
 
-    m_table = recordTable(QStringLiteral("growOrdersTableView"), m_model,
+    m_table = recordTable(QStringLiteral("growOrdersTableView"), tr("Grow orders"), m_model,
                           models::GrowOrderModel::ProgressColumn);
     showWhenEmpty(m_table, tr("No grow orders yet. A grow order keeps extending a chain's MMR as "
                               "new blocks arrive: choose the chains and hashing, then create it."));

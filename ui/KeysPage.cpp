@@ -53,8 +53,8 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
 
     auto* keys = new QGroupBox(tr("API keys of the project"));
     auto* keysLayout = new QVBoxLayout(keys);
-    m_table =
-        recordTable(QStringLiteral("apiKeysTableView"), m_model, models::ApiKeyModel::KeyColumn);
+    m_table = recordTable(QStringLiteral("apiKeysTableView"), tr("API keys"), m_model,
+                          models::ApiKeyModel::KeyColumn);
     showWhenEmpty(m_table, tr("Sign in with a wallet to see and mint your project's keys, or "
                               "paste a key you already have."));
     keysLayout->addWidget(m_table, 1);

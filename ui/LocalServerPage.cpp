@@ -64,7 +64,7 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     }
 
     layout->addWidget(new QLabel(m_server ? tr("Request log") : tr("Request log (local only)")));
-    auto* table = recordTable(QStringLiteral("requestLogTableView"), requestLog,
+    auto* table = recordTable(QStringLiteral("requestLogTableView"), tr("Request log"), requestLog,
                               models::RequestLogModel::PathColumn);
     showWhenEmpty(table, tr("Each request the server answers appears here as it is served."));
     connect(requestLog, &QAbstractItemModel::rowsInserted, table,

@@ -47,6 +47,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/proofdesk/icons/proofdesk.svg")));
     m_navigation = new QListWidget;
     m_navigation->setObjectName(QStringLiteral("navigationListWidget"));
+    m_navigation->setAccessibleName(tr("Pages"));
     m_navigation->setFrameShape(QFrame::NoFrame);
     m_navigation->setMinimumWidth(150);
     m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

@@ -172,9 +172,11 @@ void clearPollError(QLabel* banner, const QString& pollPrefix) {
     }
 }
 
-QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, int stretchColumn) {
+QTableView* recordTable(const QString& objectName, const QString& accessibleName,
+                        QAbstractItemModel* model, int stretchColumn) {
     auto* table = new QTableView;
     table->setObjectName(objectName);
+    table->setAccessibleName(accessibleName);
     table->setModel(model);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);

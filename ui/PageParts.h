@@ -70,8 +70,10 @@ void showBanner(QLabel* banner, const QString& message, QWidget* field = nullptr
 // starting with `pollPrefix`), so the outcome of the user's own action stays in view.
 void clearPollError(QLabel* banner, const QString& pollPrefix);
 // A read-only table of records as every page shows them: whole rows, one at a time, no row
-// numbers, alternating colours, `stretchColumn` taking the spare width.
-QTableView* recordTable(const QString& objectName, QAbstractItemModel* model, int stretchColumn);
+// numbers, alternating colours, `stretchColumn` taking the spare width, `accessibleName` what a
+// screen reader calls it.
+QTableView* recordTable(const QString& objectName, const QString& accessibleName,
+                        QAbstractItemModel* model, int stretchColumn);
 // What an empty table says instead of nothing: `text` (what the page is for and what to do first)
 // centred over the table while its model has no rows. Returns the label ("<table>EmptyLabel"),
 // whose text a page may change (e.g. "Nothing matches the search").

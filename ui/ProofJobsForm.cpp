@@ -73,6 +73,7 @@ QWidget* ProofJobsPage::buildForm() {
         row->addWidget(edit, 1);
         auto* browseButton = new QPushButton(tr("Browse…"));
         browseButton->setObjectName(browseName);
+        browseButton->setAccessibleName(tr("Browse for the %1").arg(edit->accessibleName()));
         connect(browseButton, &QPushButton::clicked, this,
                 [this, edit, filter] { browse(edit, filter); });
         row->addWidget(browseButton);
@@ -80,10 +81,12 @@ QWidget* ProofJobsPage::buildForm() {
     };
     m_programPath = pathEdit(QStringLiteral("programPathLineEdit"),
                              tr("program .json, PIE .zip or proof .json — or drop it here"));
+    m_programPath->setAccessibleName(tr("File"));
     m_form->addRow(tr("File"), fileRow(m_programPath, QStringLiteral("browseProgramPushButton"),
                                        tr("Cairo programs, PIEs and proofs (*.json *.zip);;"
                                           "All files (*)")));
     m_inputPath = pathEdit(QStringLiteral("inputPathLineEdit"), tr("optional program input .json"));
+    m_inputPath->setAccessibleName(tr("Input"));
     m_form->addRow(tr("Input"), fileRow(m_inputPath, QStringLiteral("browseInputPushButton"),
                                         tr("JSON (*.json);;All files (*)")));
     m_programHash = new QLineEdit;

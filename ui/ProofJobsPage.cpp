@@ -81,6 +81,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     auto* searchRow = new QHBoxLayout;
     m_search = new QLineEdit;
     m_search->setObjectName(QStringLiteral("searchLineEdit"));
+    m_search->setAccessibleName(tr("Search proof jobs"));
     markSearchField(m_search);
     m_search->setPlaceholderText(tr("Search by id, dedup id or external id prefix"));
     m_search->setClearButtonEnabled(true);
@@ -98,7 +99,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     m_filter->setFilterRole(models::ProofQueryModel::StatusRole);
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->setObjectName(QStringLiteral("proofJobsSplitter"));
-    m_table = recordTable(QStringLiteral("proofQueriesTableView"), m_filter,
+    m_table = recordTable(QStringLiteral("proofQueriesTableView"), tr("Proof jobs"), m_filter,
                           models::ProofQueryModel::FactHashColumn);
     m_table->horizontalHeader()->setSectionResizeMode(models::ProofQueryModel::IdColumn,
                                                       QHeaderView::ResizeToContents);
@@ -242,6 +243,7 @@ QWidget* ProofJobsPage::buildArtifactsPane() {
     artifactsLayout->addWidget(new QLabel(tr("Artifacts")));
     m_artifacts = new QListWidget;
     m_artifacts->setObjectName(QStringLiteral("artifactsListWidget"));
+    m_artifacts->setAccessibleName(tr("Artifacts"));
     artifactsLayout->addWidget(m_artifacts, 1);
     m_download = new QPushButton(tr("Download…"));
     m_download->setObjectName(QStringLiteral("downloadArtifactPushButton"));
@@ -258,6 +260,7 @@ QWidget* ProofJobsPage::buildArtifactsPane() {
     lower->addWidget(artifactsBox);
     m_detail = new QPlainTextEdit;
     m_detail->setObjectName(QStringLiteral("queryDetailPlainTextEdit"));
+    m_detail->setAccessibleName(tr("Query record"));
     m_detail->setReadOnly(true);
     m_detail->setPlaceholderText(tr("The query record (metadata) appears here."));
     lower->addWidget(m_detail);

@@ -50,6 +50,7 @@ SignInDialog::SignInDialog(client::WalletSession* session, client::SecretStore* 
     freshForm->addRow(tr("Address"), m_newAddress);
     m_newKey = new QLineEdit;
     m_newKey->setObjectName(QStringLiteral("newWalletKeyLineEdit"));
+    m_newKey->setAccessibleName(tr("Private key of the new wallet"));
     m_newKey->setReadOnly(true);
     m_newKey->setEchoMode(QLineEdit::Password);
     auto* keyRow = new QHBoxLayout;
@@ -90,6 +91,7 @@ SignInDialog::SignInDialog(client::WalletSession* session, client::SecretStore* 
     auto* addressRow = new QHBoxLayout;
     m_externalAddress = new QLineEdit;
     m_externalAddress->setObjectName(QStringLiteral("externalAddressLineEdit"));
+    m_externalAddress->setAccessibleName(tr("Address of the signing wallet"));
     m_externalAddress->setPlaceholderText(tr("0x… wallet address"));
     addressRow->addWidget(m_externalAddress, 1);
     m_getChallenge = new QPushButton(tr("Get challenge"));
@@ -98,6 +100,7 @@ SignInDialog::SignInDialog(client::WalletSession* session, client::SecretStore* 
     externalForm->addRow(tr("Address"), addressRow);
     m_typedData = new QPlainTextEdit;
     m_typedData->setObjectName(QStringLiteral("typedDataPlainTextEdit"));
+    m_typedData->setAccessibleName(tr("EIP-712 typed data to sign"));
     m_typedData->setReadOnly(true);
     m_typedData->setPlaceholderText(
         tr("The EIP-712 typed data to sign (eth_signTypedData_v4) appears here."));
