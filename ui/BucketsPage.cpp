@@ -119,6 +119,10 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &BucketsPage::refreshDetail);
+    addRowMenu(m_table,
+               {{tr("Copy id"), findChild<QPushButton*>(QStringLiteral("copyBucketIdPushButton"))},
+                {tr("Submit jobs into it"), m_useBucket},
+                {tr("Close bucket…"), m_close}});
 }
 
 void BucketsPage::showEvent(QShowEvent* event) {

@@ -137,6 +137,9 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &GrowOrdersPage::showDetail);
+    addRowMenu(m_table, {{tr("Copy id"),
+                          findChild<QPushButton*>(QStringLiteral("copyGrowOrderIdPushButton"))},
+                         {tr("Cancel order…"), m_cancel}});
 }
 
 void GrowOrdersPage::showEvent(QShowEvent* event) {

@@ -120,6 +120,9 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
             m_proofs->setApiKey(stored.value);
         }
     });
+    addRowMenu(m_table,
+               {{tr("Copy key"), findChild<QPushButton*>(QStringLiteral("copyApiKeyPushButton"))},
+                {tr("Use for the console"), m_useKey}});
     showSession();
 }
 

@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPlainTextEdit>
@@ -239,6 +240,34 @@ QLabel* showWhenEmpty(QTableView* table, const QString& text) {
     auto* label = new EmptyStateLabel(table);
     label->setText(text);
     return label;
+}
+
+void addRowMenu(QTableView* table, std::vector<RowMenuEntry> entries,
+                std::function<void(QMenu*)> more) {
+    table->setContextMenuPolicy(Qt::CustomContextMenu);
+    QObject::connect(
+        table, &QWidget::customContextMenuRequested, table,
+        [table, entries = std::move(entries), more = std::move(more)](const QPoint& at) {
+            const QModelIndex row = table->indexAt(at);
+            if (!row.isValid()) {
+                return;
+            }
+            table->setCurrentIndex(row); // the page shows it, and its buttons follow
+            auto* menu = new QMenu(table);
+            menu->setObjectName(table->objectName() + QStringLiteral("Menu"));
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            for (const RowMenuEntry& entry : entries) {
+                QAction* action = menu->addAction(entry.text);
+                // A button the page hides (it does not apply to this row) is off here too.
+                action->setEnabled(entry.button->isEnabled() && !entry.button->isHidden());
+                QObject::connect(action, &QAction::triggered, entry.button,
+                                 [button = entry.button] { button->click(); });
+            }
+            if (more) {
+                more(menu);
+            }
+            menu->popup(table->viewport()->mapToGlobal(at));
+        });
 }
 
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text, QWidget* parent) {

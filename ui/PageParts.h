@@ -6,8 +6,10 @@
 #include <QString>
 
 #include <functional>
+#include <vector>
 
 class QAbstractItemModel;
+class QMenu;
 class QPushButton;
 class QTableView;
 class QToolButton;
@@ -78,6 +80,16 @@ QTableView* recordTable(const QString& objectName, const QString& accessibleName
 // centred over the table while its model has no rows. Returns the label ("<table>EmptyLabel"),
 // whose text a page may change (e.g. "Nothing matches the search").
 QLabel* showWhenEmpty(QTableView* table, const QString& text);
+// A table's right-click menu: the row under the pointer is selected, then each entry presses a
+// button of the page, so the menu does exactly what that button does and is off when it is.
+// `more`, if given, adds entries of the page's own for the selected row. The menu is named
+// "<table>Menu" while it is open.
+struct RowMenuEntry {
+    QString text;
+    QPushButton* button;
+};
+void addRowMenu(QTableView* table, std::vector<RowMenuEntry> entries,
+                std::function<void(QMenu*)> more = {});
 // A small button that puts text() on the clipboard and says so in its tooltip.
 QPushButton* copyButton(const QString& objectName, std::function<QString()> text,
                         QWidget* parent = nullptr);

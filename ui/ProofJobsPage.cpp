@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -141,6 +142,32 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
         return QFileDialog::getSaveFileName(this, tr("Save artifact"), suggested);
     };
     kindChanged();
+    addRowMenu(m_table,
+               {{tr("Copy id"), findChild<QPushButton*>(QStringLiteral("copyQueryIdPushButton"))},
+                {tr("Copy as curl"), m_copyCurl},
+                {tr("Copy the fact hash"),
+                 findChild<QPushButton*>(QStringLiteral("copyFactHashPushButton"))},
+                {tr("Submit again"), m_resubmit}},
+               [this](QMenu* menu) {
+                   // The selected query's artifacts, each to download; listed as the submenu opens,
+                   // as they load after the row is selected.
+                   QMenu* artifacts = menu->addMenu(tr("Download artifact"));
+                   artifacts->setObjectName(QStringLiteral("downloadArtifactMenu"));
+                   connect(artifacts, &QMenu::aboutToShow, this, [this, artifacts] {
+                       artifacts->clear();
+                       for (int row = 0; row < m_artifacts->count(); ++row) {
+                           QAction* download =
+                               artifacts->addAction(m_artifacts->item(row)->text() + tr("…"));
+                           connect(download, &QAction::triggered, this, [this, row] {
+                               m_artifacts->setCurrentRow(row);
+                               downloadSelectedArtifact();
+                           });
+                       }
+                       if (artifacts->isEmpty()) {
+                           artifacts->addAction(tr("(none yet)"))->setEnabled(false);
+                       }
+                   });
+               });
 }
 
 QWidget* ProofJobsPage::buildDetail() {

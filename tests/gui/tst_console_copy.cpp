@@ -1,11 +1,13 @@
 // Every Copy button on every page, pressed as a user would, with and without something selected:
 // none crashes (a dead string builder once killed the console here), and each "as curl" copy is a
-// command the shell accepts (sh -n) that names its route and carries the key.
+// command the shell accepts (sh -n) that names its route and carries the key. A table's right-click
+// menu offers the same copies for its row, and the query's artifacts.
 #include "ConsoleHarness.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QListWidget>
+#include <QMenu>
 #include <QProcess>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -85,7 +87,38 @@ private slots:
         QVERIFY2(shellAccepts(query, &error), qPrintable(query + QLatin1Char('\n') + error));
         QVERIFY(query.contains(QStringLiteral("/core-query'")));
         click(&window, "copyQueryIdPushButton");
-        QCOMPARE(clipboard->text().size(), 26); // a ULID
+        const QString id = clipboard->text();
+        QCOMPARE(id.size(), 26); // a ULID
+
+        // The table's right-click menu: the row's own copies, and its artifacts to download.
+        table->clearSelection();
+        clipboard->clear();
+        const QPoint firstRow = table->visualRect(table->model()->index(0, 0)).center();
+        emit table->customContextMenuRequested(firstRow);
+        QMenu* menu = nullptr;
+        QTRY_VERIFY((menu = window.findChild<QMenu*>(QStringLiteral("proofQueriesTableViewMenu"))));
+        QStringList entries;
+        for (QAction* action : menu->actions()) {
+            entries << action->text() +
+                           (action->isEnabled() ? QString() : QStringLiteral(" (off)"));
+        }
+        QCOMPARE(entries, (QStringList{QStringLiteral("Copy id"), QStringLiteral("Copy as curl"),
+                                       QStringLiteral("Copy the fact hash"),
+                                       QStringLiteral("Submit again (off)"),
+                                       QStringLiteral("Download artifact")}));
+        menu->actions().at(0)->trigger();
+        QCOMPARE(clipboard->text(), id);
+        auto* artifacts = menu->findChild<QMenu*>(QStringLiteral("downloadArtifactMenu"));
+        QVERIFY(artifacts);
+        QTRY_VERIFY(child<QListWidget>(&window, "artifactsListWidget")->count() > 0);
+        emit artifacts->aboutToShow();
+        QStringList downloads;
+        for (QAction* action : artifacts->actions()) {
+            downloads << action->text();
+        }
+        QVERIFY2(downloads.contains(QStringLiteral("output.json…")),
+                 qPrintable(downloads.join(QStringLiteral(", "))));
+        menu->close();
 
         // The data request as curl: the sample request, to /submit-request, its JSON quoted.
         window.showPage(QStringLiteral("dataRequestsPageWidget"));
