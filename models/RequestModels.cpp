@@ -1,5 +1,8 @@
 #include "RequestModels.h"
 
+#include "ChainNames.h"
+#include "ValueReading.h"
+
 #include "StatusColors.h"
 
 #include <QBrush>
@@ -51,7 +54,7 @@ QVariant RequestQueryModel::data(const QModelIndex& index, int role) const {
     case KindColumn:
         return qs(query->typ.value("kind", std::string()));
     case ChainColumn:
-        return qs(query->typ.value("chain_id", std::string()));
+        return chainLabel(qs(query->typ.value("chain_id", std::string())));
     case CreatedColumn:
         return qs(query->createdAt);
     case CompletedColumn:
@@ -75,9 +78,6 @@ QVariant RequestActionModel::data(const QModelIndex& index, int role) const {
     const api::RequestAction* action = index.isValid() ? recordAt(index.row()) : nullptr;
     if (!action) {
         return {};
-    }
-    if (role == Qt::ToolTipRole && index.column() == OutcomeColumn) {
-        return qs(action->method.dump(2));
     }
     if (role != Qt::DisplayRole) {
         return statusBrush(role, index.column(), StatusColumn, action->status);
@@ -149,7 +149,8 @@ QVariant GrowOrderModel::data(const QModelIndex& index, int role) const {
     case StatusColumn:
         return qs(order->status);
     case ChainColumn:
-        return tr("%1 → %2").arg(qs(order->accumulatedChainId), qs(order->settleChainId));
+        return tr("%1 → %2").arg(chainLabel(qs(order->accumulatedChainId)),
+                                 chainLabel(qs(order->settleChainId)));
     case ProgressColumn: {
         const int percent = progressPercent(*order);
         if (!order->finishBlockNumber) {
@@ -205,14 +206,17 @@ QVariant ProvenValueModel::data(const QModelIndex& index, int role) const {
         return qs(value->name);
     case ValueColumn:
         return qs(value->value);
+    case ReadsAsColumn:
+        return readableValue(qs(value->kind), qs(value->name), qs(value->value));
     default:
         return {};
     }
 }
 
 QVariant ProvenValueModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    return header(orientation, role, section,
-                  {tr("Block"), tr("Kind"), tr("Account"), tr("Field or slot"), tr("Value")});
+    return header(
+        orientation, role, section,
+        {tr("Block"), tr("Kind"), tr("Account"), tr("Field or slot"), tr("Value"), tr("Reads as")});
 }
 
 } // namespace proofdesk::models

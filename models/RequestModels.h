@@ -84,7 +84,15 @@ protected:
 class ProvenValueModel : public RecordTableModel<api::ProvenValue> {
     Q_OBJECT
 public:
-    enum Column { BlockColumn, KindColumn, AccountColumn, NameColumn, ValueColumn, ColumnCount };
+    enum Column {
+        BlockColumn,
+        KindColumn,
+        AccountColumn,
+        NameColumn,
+        ValueColumn,
+        ReadsAsColumn, // the value as a person reads it (ETH, a date, a count), when it is one
+        ColumnCount
+    };
     using RecordTableModel::RecordTableModel;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "api/RequestWire.h"
+#include "models/ChainNames.h"
 
+#include <QComboBox>
 #include <QStringList>
 
 namespace proofdesk::ui {
@@ -24,6 +26,19 @@ inline const QStringList& provableChainIds() {
 inline const QStringList& allChainIds() {
     static const QStringList ids = toStringList(api::request_enums::kChainIds);
     return ids;
+}
+
+// A chain picker: each chain by its label, its id as the item's data; `selected` chosen.
+inline void fillChainComboBox(QComboBox* box, const QStringList& ids, const QString& selected) {
+    for (const QString& id : ids) {
+        box->addItem(models::chainLabel(id), id);
+    }
+    box->setCurrentIndex(std::max(0, box->findData(selected)));
+}
+
+// The chain id a picker filled by fillChainComboBox stands at.
+inline QString chainIdOf(const QComboBox* box) {
+    return box->currentData().toString();
 }
 
 } // namespace proofdesk::ui

@@ -2,6 +2,7 @@
 
 #include "ActionDagView.h"
 #include "ChainIds.h"
+#include "JsonView.h"
 #include "PageParts.h"
 #include "client/RequestClient.h"
 #include "models/RequestModels.h"
@@ -84,13 +85,11 @@ QWidget* DataRequestsPage::buildForm() {
     auto* form = new QFormLayout(formWidget);
     m_origin = new QComboBox;
     m_origin->setObjectName(QStringLiteral("originChainComboBox"));
-    m_origin->addItems(provableChainIds());
-    m_origin->setCurrentText(QStringLiteral("11155111"));
+    fillChainComboBox(m_origin, provableChainIds(), QStringLiteral("11155111"));
     form->addRow(tr("Origin chain"), m_origin);
     m_destination = new QComboBox;
     m_destination->setObjectName(QStringLiteral("destinationChainComboBox"));
-    m_destination->addItems(allChainIds());
-    m_destination->setCurrentText(QStringLiteral("11155111"));
+    fillChainComboBox(m_destination, allChainIds(), QStringLiteral("11155111"));
     form->addRow(tr("Destination chain"), m_destination);
     auto* selector = new QHBoxLayout;
     m_selectorKind = new QComboBox;
@@ -250,8 +249,8 @@ QWidget* DataRequestsPage::buildJsonPane() {
 void DataRequestsPage::trySample() {
     static const QStringList kSampleFields{
         QStringLiteral("ParentHash"), QStringLiteral("StateRoot"), QStringLiteral("Timestamp")};
-    m_origin->setCurrentText(QStringLiteral("11155111"));
-    m_destination->setCurrentText(QStringLiteral("11155111"));
+    m_origin->setCurrentIndex(m_origin->findData(QStringLiteral("11155111")));
+    m_destination->setCurrentIndex(m_destination->findData(QStringLiteral("11155111")));
     m_selectorKind->setCurrentIndex(m_selectorKind->findData(QStringLiteral("block")));
     m_selectorValue->setText(QStringLiteral("1"));
     for (int row = 0; row < m_headerFields->count(); ++row) {
@@ -324,7 +323,26 @@ QWidget* DataRequestsPage::buildResults() {
     valuesLayout->addWidget(m_valueTable, 1);
     auto* tabs = new QTabWidget;
     tabs->setObjectName(QStringLiteral("requestDetailTabWidget"));
-    tabs->addTab(m_actionTable, tr("Actions"));
+    // The selected action's whole record beside the table, as JSON is read.
+    auto* actions = new QSplitter;
+    actions->setObjectName(QStringLiteral("requestActionsSplitter"));
+    actions->addWidget(m_actionTable);
+    m_actionRecord = new JsonView;
+    m_actionRecord->setObjectName(QStringLiteral("actionRecordJsonView"));
+    m_actionRecord->setAccessibleName(tr("Action record"));
+    actions->addWidget(m_actionRecord);
+    actions->setStretchFactor(0, 3);
+    actions->setStretchFactor(1, 2);
+    connect(m_actionTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const api::RequestAction* action = m_actions->recordAt(current.row());
+                if (action) {
+                    m_actionRecord->setJson(*action);
+                } else {
+                    m_actionRecord->clearJson();
+                }
+            });
+    tabs->addTab(actions, tr("Actions"));
     tabs->addTab(valuesWidget, tr("Proven values"));
 
     auto* queryDetail = new QSplitter(Qt::Vertical);
@@ -415,9 +433,9 @@ nlohmann::json DataRequestsPage::formRequest() const {
     const QString selector = m_selectorKind->currentData().toString() + QLatin1Char(':') +
                              m_selectorValue->text().remove(QLatin1Char(' '));
     nlohmann::json body{
-        {"destination_chain_id", m_destination->currentText().toStdString()},
+        {"destination_chain_id", chainIdOf(m_destination).toStdString()},
         {"data",
-         {{m_origin->currentText().toStdString(),
+         {{chainIdOf(m_origin).toStdString(),
            {{"proving",
              {{selector.toStdString(), proving.empty() ? nlohmann::json(nullptr) : proving}}},
             {"fact_hashes", nlohmann::json::array()}}}}}};

@@ -31,6 +31,8 @@ class RequestQueryModel;
 
 namespace proofdesk::ui {
 
+class JsonView;
+
 class ActionDagView;
 
 // Data requests (docs/api.md): a form that builds a UserRequest (origin and destination chains, a
@@ -76,6 +78,7 @@ private:
     models::RequestActionModel* m_actions;
     models::ProvenValueModel* m_values;
     QLabel* m_banner;
+    JsonView* m_actionRecord;
     QComboBox* m_origin;
     QComboBox* m_destination;
     QComboBox* m_selectorKind;

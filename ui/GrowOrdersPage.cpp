@@ -50,13 +50,11 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     auto* form = new QFormLayout(createBox);
     m_accumulated = new QComboBox;
     m_accumulated->setObjectName(QStringLiteral("accumulatedChainComboBox"));
-    m_accumulated->addItems(provableChainIds());
-    m_accumulated->setCurrentText(QStringLiteral("11155111"));
+    fillChainComboBox(m_accumulated, provableChainIds(), QStringLiteral("11155111"));
     form->addRow(tr("Accumulated chain"), m_accumulated);
     m_settle = new QComboBox;
     m_settle->setObjectName(QStringLiteral("settleChainComboBox"));
-    m_settle->addItems(allChainIds());
-    m_settle->setCurrentText(QStringLiteral("11155111"));
+    fillChainComboBox(m_settle, allChainIds(), QStringLiteral("11155111"));
     form->addRow(tr("Settle chain"), m_settle);
     auto* hashing = new QHBoxLayout;
     m_keccak = new QCheckBox(QStringLiteral("KECCAK"));
@@ -173,8 +171,8 @@ nlohmann::json GrowOrdersPage::formOrder(FormError* error) const {
         const qlonglong value = edit->text().toLongLong(&parsed);
         return parsed ? nlohmann::json(value) : nlohmann::json(nullptr);
     };
-    return {{"accumulated_chain_id", m_accumulated->currentText().toStdString()},
-            {"settle_chain_id", m_settle->currentText().toStdString()},
+    return {{"accumulated_chain_id", chainIdOf(m_accumulated).toStdString()},
+            {"settle_chain_id", chainIdOf(m_settle).toStdString()},
             {"hashing_functions", functions},
             {"min_batch_size", minBatch},
             {"start_block_number", optionalBlock(m_start)},

@@ -1,9 +1,11 @@
 #include "ProofJobsPage.h"
 
+#include "JsonView.h"
 #include "PageParts.h"
 #include "ProofRecordText.h"
 #include "client/ProofFileVerifier.h"
 #include "models/ProofQueryModel.h"
+#include "models/ValueReading.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -228,6 +230,12 @@ QWidget* ProofJobsPage::buildDetail() {
     m_verification->setTextFormat(Qt::RichText);
     m_verification->setVisible(false);
     layout->addWidget(m_verification);
+    m_output = new QLabel;
+    m_output->setObjectName(QStringLiteral("programOutputLabel"));
+    m_output->setWordWrap(true);
+    m_output->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_output->setVisible(false);
+    layout->addWidget(m_output);
     m_proofInfo = new QLabel;
     m_proofInfo->setObjectName(QStringLiteral("proofInfoLabel"));
     m_proofInfo->setWordWrap(true);
@@ -285,11 +293,10 @@ QWidget* ProofJobsPage::buildArtifactsPane() {
     artifactButtons->addWidget(m_verifyArtifact);
     artifactsLayout->addLayout(artifactButtons);
     lower->addWidget(artifactsBox);
-    m_detail = new QPlainTextEdit;
-    m_detail->setObjectName(QStringLiteral("queryDetailPlainTextEdit"));
+    m_detail = new JsonView;
+    m_detail->setObjectName(QStringLiteral("queryRecordJsonView"));
     m_detail->setAccessibleName(tr("Query record"));
-    m_detail->setReadOnly(true);
-    m_detail->setPlaceholderText(tr("The query record (metadata) appears here."));
+    m_detail->setToolTip(tr("The selected query's record; right-click to copy a value or all"));
     lower->addWidget(m_detail);
     lower->setStretchFactor(1, 1);
 
@@ -466,7 +473,7 @@ void ProofJobsPage::showSelected() {
         client::needsPythonHints(QString::fromStdString(*query->errorReason)) &&
         client::withPythonHints(m_submitted.value(id)).has_value());
     showProgress(*query);
-    m_detail->setPlainText(QString::fromStdString(api::toJson(*query).dump(2)));
+    m_detail->setJson(api::toJson(*query));
     if (m_artifactsFor != id ||
         (api::isTerminalStatus(query->status) && m_artifacts->count() == 0)) {
         loadArtifacts(id);
@@ -479,12 +486,13 @@ void ProofJobsPage::clearDetail() {
     m_factHash->clear();
     m_progress->setVisible(false);
     m_verification->setVisible(false);
+    m_output->setVisible(false);
     m_proofInfo->setVisible(false);
     showBanner(m_errorReason, {});
     m_copyCurl->setEnabled(false);
     m_resubmit->setVisible(false);
     m_resubmitWithPython->setVisible(false);
-    m_detail->clear();
+    m_detail->clearJson();
     m_artifactsFor.clear();
     m_artifacts->clear();
     m_download->setEnabled(false);
@@ -496,6 +504,7 @@ void ProofJobsPage::loadArtifacts(const QString& queryId) {
     m_artifacts->clear();
     m_download->setEnabled(false);
     m_verification->setVisible(false);
+    m_output->setVisible(false);
     m_proofInfo->setVisible(false);
     m_verifyArtifact->setEnabled(false);
     m_client->coreQuery(queryId, this, [this, queryId](auto answer) {
@@ -511,6 +520,8 @@ void ProofJobsPage::loadArtifacts(const QString& queryId) {
                 showVerification(queryId, QUrl(QString::fromStdString(url)));
             } else if (item->text() == QStringLiteral("metadata.json")) {
                 showProofMetadata(queryId, QUrl(QString::fromStdString(url)));
+            } else if (item->text() == QStringLiteral("output.json")) {
+                showProgramOutput(queryId, QUrl(QString::fromStdString(url)));
             }
         }
     });
@@ -523,6 +534,32 @@ void ProofJobsPage::showVerification(const QString& queryId, const QUrl& url) {
         }
         m_verification->setText(serverVerdictText(std::get<nlohmann::json>(answer)));
         m_verification->setVisible(true);
+    });
+}
+
+// output.json holds the program's output as hex field elements: shown as cairo-run prints them.
+void ProofJobsPage::showProgramOutput(const QString& queryId, const QUrl& url) {
+    m_client->artifactJson(url, this, [this, queryId](auto answer) {
+        if (queryId != m_artifactsFor || std::holds_alternative<client::ApiError>(answer)) {
+            return;
+        }
+        const nlohmann::json& output = std::get<nlohmann::json>(answer);
+        if (!output.is_array()) {
+            return;
+        }
+        QStringList values;
+        for (const nlohmann::json& value : output) {
+            const QString hex =
+                value.is_string() ? QString::fromStdString(value.get<std::string>()) : QString();
+            const QString decimal = models::feltToDecimal(hex);
+            values << (decimal.isEmpty() ? hex : decimal);
+        }
+        m_output->setText(values.isEmpty()
+                              ? tr("Output: none")
+                              : tr("Output: %1").arg(values.join(QStringLiteral(", "))));
+        m_output->setToolTip(tr("The program's output, as cairo-run prints it (output.json holds "
+                                "it in hex)"));
+        m_output->setVisible(true);
     });
 }
 

@@ -36,6 +36,8 @@ class ProofQueryModel;
 
 namespace proofdesk::ui {
 
+class JsonView;
+
 // The proof jobs page. A form for every submission kind of docs/api.md (core-query with all its
 // parts, and each /v1 route), with file pickers and drag-and-drop, validated before sending and
 // copyable as a curl command; the live table of the project's queries with search and a status
@@ -93,6 +95,7 @@ private:
     void clearDetail();
     void loadArtifacts(const QString& queryId);
     void showVerification(const QString& queryId, const QUrl& url);
+    void showProgramOutput(const QString& queryId, const QUrl& url);
     void downloadSelectedArtifact();
     void verifySelectedArtifact();
     void showLocalVerdict(const nlohmann::json& verdict);
@@ -129,6 +132,7 @@ private:
     QLabel* m_timeline;
     QLabel* m_factHash;
     QLabel* m_verification; // the verdict of verification.json, when the query has one
+    QLabel* m_output;       // the program's output (output.json) in decimal
     QLabel* m_errorReason;
     QListWidget* m_artifacts;
     QPushButton* m_download;
@@ -146,7 +150,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_downloads; // proof artifacts fetched for verification
     QString m_verifyingFor;                     // the query whose artifact is being verified
     QPushButton* m_copyCurl;
-    QPlainTextEdit* m_detail;
+    JsonView* m_detail;
     QLabel* m_banner;
     BackoffPoll m_poll;
     std::function<QString(const QString&)> m_saveLocation;

@@ -1,6 +1,6 @@
 // A first start as a new user sees it: every page's empty table says what the page is for and
 // what to do first, and "Try the sample" fills the proof form with our sample program (which then
-// runs to DONE) and the data-request form with a ready request.
+// runs to DONE, its output shown as 89) and the data-request form with a ready request.
 #include "ConsoleHarness.h"
 
 #include <QFileInfo>
@@ -72,6 +72,10 @@ private slots:
         QVERIFY(child<QLabel>(&window, "proofQueriesTableViewEmptyLabel")->isHidden());
         QTRY_COMPARE_WITH_TIMEOUT(table->model()->index(0, 1).data().toString(),
                                   QStringLiteral("DONE"), 30000);
+        // Its output as cairo-run prints it: the 11th Fibonacci number.
+        table->selectRow(0);
+        QTRY_COMPARE_WITH_TIMEOUT(child<QLabel>(&window, "programOutputLabel")->text(),
+                                  QStringLiteral("Output: 89"), 10000);
     }
 
     void theSampleDataRequestIsReadyToSend() {

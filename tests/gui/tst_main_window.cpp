@@ -5,10 +5,13 @@
 
 #include "client/ProofClient.h"
 #include "models/BucketModel.h"
+#include "models/ChainNames.h"
 #include "models/ProofQueryModel.h"
 #include "models/RequestLogModel.h"
 #include "models/RequestModels.h"
+#include "models/ValueReading.h"
 #include "ui/ActionDagView.h"
+#include "ui/JsonView.h"
 #include "ui/MainWindow.h"
 #include "ui/SettingsDialog.h"
 
@@ -250,6 +253,68 @@ private slots:
         QCOMPARE(dag.sizeHint().width(), 2 * 16 + 4 * 200 + 3 * 56); // four columns
     }
 
+    void provenValuesReadAsPeopleReadThem() {
+        QCOMPARE(models::hexToDecimal(QStringLiteral("0x0")), QStringLiteral("0"));
+        QCOMPARE(models::hexToDecimal(QStringLiteral("0xde0b6b3a7640000")),
+                 QStringLiteral("1000000000000000000"));
+        QCOMPARE(models::hexToDecimal(QStringLiteral("0x") + QString(64, QLatin1Char('f'))),
+                 QStringLiteral("115792089237316195423570985008687907853269984665640564039457584007"
+                                "913129639935")); // 2^256 - 1
+        QVERIFY(models::hexToDecimal(QStringLiteral("0xfg")).isEmpty());
+        QVERIFY(models::hexToDecimal(QStringLiteral("12")).isEmpty());
+        QCOMPARE(models::weiToEth(QStringLiteral("1000000000000000000")), QStringLiteral("1 ETH"));
+        QCOMPARE(models::weiToEth(QStringLiteral("1500000000000000000")),
+                 QStringLiteral("1.5 ETH"));
+        QCOMPARE(models::weiToEth(QStringLiteral("1")), QStringLiteral("0.000000000000000001 ETH"));
+        QCOMPARE(models::weiToEth(QStringLiteral("0")), QStringLiteral("0 ETH"));
+        // Field elements as cairo-run prints output: P - 1 is -1, P itself is no felt.
+        QCOMPARE(models::feltToDecimal(QStringLiteral("0x59")), QStringLiteral("89"));
+        QCOMPARE(models::feltToDecimal(QStringLiteral(
+                     "0x800000000000011000000000000000000000000000000000000000000000000")),
+                 QStringLiteral("-1"));
+        // The boundary: (P - 1) / 2 is the largest positive, (P + 1) / 2 the smallest negative.
+        QCOMPARE(models::feltToDecimal(QStringLiteral(
+                     "0x400000000000008800000000000000000000000000000000000000000000000")),
+                 QStringLiteral("1809251394333065606848661391547535052811"
+                                "553607665798349986546028067936010240"));
+        QCOMPARE(models::feltToDecimal(QStringLiteral(
+                     "0x400000000000008800000000000000000000000000000000000000000000001")),
+                 QStringLiteral("-1809251394333065606848661391547535052811"
+                                "553607665798349986546028067936010240"));
+        QVERIFY(
+            models::feltToDecimal(
+                QStringLiteral("0x800000000000011000000000000000000000000000000000000000000000001"))
+                .isEmpty());
+        QCOMPARE(models::chainLabel(QStringLiteral("11155111")),
+                 QStringLiteral("Sepolia (11155111)"));
+        QCOMPARE(models::chainLabel(QStringLiteral("999")), QStringLiteral("999"));
+
+        models::ProvenValueModel values;
+        const auto row = [](const char* kind, const char* name, const char* value) {
+            api::ProvenValue proven;
+            proven.kind = kind;
+            proven.name = name;
+            proven.value = value;
+            proven.blockNumber = 5;
+            proven.account = "0x00000000000000000000000000000000000000aa";
+            return proven;
+        };
+        values.update({row("account", "Balance", "0x14d1120d7b160000"),
+                       row("header", "Timestamp", "0x6553f100"), row("header", "Number", "0x2a"),
+                       row("header", "StateRoot",
+                           "0x"
+                           "11")});
+        const auto readsAs = [&values](int r) {
+            return values.index(r, models::ProvenValueModel::ReadsAsColumn).data().toString();
+        };
+        QCOMPARE(readsAs(0), QStringLiteral("1.5 ETH"));
+        QCOMPARE(readsAs(1), QStringLiteral("2023-11-14 22:13:20 UTC"));
+        QCOMPARE(readsAs(2), QStringLiteral("42"));
+        QCOMPARE(readsAs(3), QString()); // a root is not a number to read
+        QCOMPARE(values.index(0, models::ProvenValueModel::ValueColumn).data().toString(),
+                 QStringLiteral("0x14d1120d7b160000")); // the raw value stays
+    }
+
     void requestLogModelOnlyAppendsAndTrims() {
         models::RequestLogModel model(3);
         QAbstractItemModelTester tester(&model,
@@ -370,9 +435,13 @@ private slots:
         window.resize(1024, 640);
         QTRY_COMPARE(window.width(), 1024);
         table->selectRow(0);
-        auto* detail =
-            window.findChild<QPlainTextEdit*>(QStringLiteral("queryDetailPlainTextEdit"));
-        QTRY_VERIFY(detail->toPlainText().contains(QStringLiteral("\"isFactMocked\": true")));
+        auto* detail = test::child<ui::JsonView>(&window, "queryRecordJsonView");
+        QTRY_VERIFY(detail->text().contains(QStringLiteral("\"isFactMocked\": true")));
+        // Read as a tree: the record's keys, the first level open.
+        QVERIFY(!detail->findItems(QStringLiteral("isFactMocked"), Qt::MatchExactly).isEmpty());
+        QCOMPARE(
+            detail->findItems(QStringLiteral("isFactMocked"), Qt::MatchExactly).first()->text(1),
+            QStringLiteral("true"));
         QCoreApplication::processEvents();
         QVERIFY2(window.minimumSizeHint().width() <= 1024 &&
                      window.minimumSizeHint().height() <= 640,
@@ -391,7 +460,7 @@ private slots:
             Qt::LeftButton);
         auto* hash = window.findChild<QLineEdit*>(QStringLiteral("registeredProgramHashLineEdit"));
         QTRY_VERIFY_WITH_TIMEOUT(!hash->text().isEmpty(), 10000);
-        QVERIFY(detail->toPlainText().contains(hash->text()));
+        QVERIFY(detail->text().contains(hash->text()));
         const QString fact =
             table->model()->index(0, models::ProofQueryModel::FactHashColumn).data().toString();
         window.findChild<QLineEdit*>(QStringLiteral("factHashLineEdit"))->setText(fact);

@@ -6,7 +6,9 @@
 #include "DevChain.h"
 #include "TestHttp.h"
 
+#include "models/RequestModels.h"
 #include "ui/ActionDagView.h"
+#include "ui/JsonView.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -141,6 +143,23 @@ private slots:
             }
         }
         QCOMPARE(checked, 6);
+        // Each balance also reads as ETH beside its raw wei; the query's chain by its name.
+        for (int row = 0; row < values->model()->rowCount(); ++row) {
+            if (cell(values, row, 3) == QLatin1String("Balance")) {
+                QVERIFY(cell(values, row, models::ProvenValueModel::ReadsAsColumn)
+                            .endsWith(QStringLiteral(" ETH")));
+            }
+        }
+        QCOMPARE(cell(queries, 0, models::RequestQueryModel::ChainColumn),
+                 QStringLiteral("Sepolia (11155111)"));
+
+        // An action's whole record, as a JSON tree beside the table.
+        auto* actionTable = child<QTableView>(&window, "requestActionsTableView");
+        actionTable->selectRow(0);
+        auto* record = child<ui::JsonView>(&window, "actionRecordJsonView");
+        QTRY_VERIFY(record->json().contains("method"));
+        QCOMPARE(QString::fromStdString(record->json()["status"].get<std::string>()),
+                 QStringLiteral("COMPLETED"));
     }
 
     void userRunsAndCancelsGrowOrders() {
