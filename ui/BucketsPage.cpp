@@ -32,6 +32,7 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     m_banner = errorBanner(QStringLiteral("bucketsErrorBannerLabel"), this);
 
     auto* createBox = new QGroupBox(tr("New bucket"));
+    createBox->setObjectName(QStringLiteral("bucketFormGroupBox"));
     auto* form = new QFormLayout(createBox);
     m_externalId = new QLineEdit;
     m_externalId->setObjectName(QStringLiteral("bucketExternalIdLineEdit"));

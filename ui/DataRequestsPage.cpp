@@ -82,6 +82,7 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
 // rewrites the JSON (until it is edited by hand).
 QWidget* DataRequestsPage::buildForm() {
     auto* formWidget = new QWidget;
+    formWidget->setObjectName(QStringLiteral("dataRequestFormWidget"));
     auto* form = new QFormLayout(formWidget);
     m_origin = new QComboBox;
     m_origin->setObjectName(QStringLiteral("originChainComboBox"));

@@ -37,6 +37,7 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     m_banner = errorBanner(QStringLiteral("factsErrorBannerLabel"), this);
 
     auto* programs = new QGroupBox(tr("Register a program"));
+    programs->setObjectName(QStringLiteral("registerProgramGroupBox"));
     auto* programForm = new QFormLayout(programs);
     auto* pathRow = new QHBoxLayout;
     m_programPath = new QLineEdit;
@@ -70,6 +71,7 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     layout->addWidget(programs);
 
     auto* facts = new QGroupBox(tr("Look up a fact"));
+    facts->setObjectName(QStringLiteral("factLookupGroupBox"));
     auto* factForm = new QFormLayout(facts);
     m_chain = new QComboBox;
     m_chain->setObjectName(QStringLiteral("factChainComboBox"));

@@ -47,6 +47,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     m_banner = errorBanner(QStringLiteral("growOrdersErrorBannerLabel"), this);
 
     auto* createBox = new QGroupBox(tr("New grow order"));
+    createBox->setObjectName(QStringLiteral("growOrderFormGroupBox"));
     auto* form = new QFormLayout(createBox);
     m_accumulated = new QComboBox;
     m_accumulated->setObjectName(QStringLiteral("accumulatedChainComboBox"));

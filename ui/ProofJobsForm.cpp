@@ -57,6 +57,7 @@ bool isZip(const QByteArray& bytes) {
 
 QWidget* ProofJobsPage::buildForm() {
     auto* box = new QGroupBox(tr("New job"));
+    box->setObjectName(QStringLiteral("proofJobFormGroupBox"));
     m_form = new QFormLayout(box);
     m_kind = new QComboBox;
     m_kind->setObjectName(QStringLiteral("submissionKindComboBox"));

@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTableWidget>
@@ -62,6 +63,10 @@ void submit(QWidget* window, int kind, const QString& path, const QString& resul
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
+    // Settings of its own, empty at each run (recent requests, layout), so shots do not depend on
+    // an earlier run.
+    QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskScreenshots"));
+    QSettings().clear();
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral(".");
     QDir().mkpath(out);
     // The request pages need a chain: our own anvil dev chain when it is installed.
@@ -217,6 +222,9 @@ int main(int argc, char** argv) {
             return queries->model()->index(0, 1).data().toString() == QLatin1String("COMPLETED");
         });
         QTest::qWait(600);
+        // An action's whole record beside the table.
+        window.findChild<QTableView*>(QStringLiteral("requestActionsTableView"))->selectRow(1);
+        QTest::qWait(100);
         window.grab().save(out + QStringLiteral("/data-requests.png"));
 
         window.showPage(QStringLiteral("growOrdersPageWidget"));

@@ -1,6 +1,7 @@
-// The console through the accessibility tree, as a screen reader or a UI-automation tool meets
-// it: every control on every page (and in the dialogs) has a name there, so people and tools can
-// find it without knowing objectNames, and a form can be filled and sent by those names alone.
+// The console through the accessibility tree and the keyboard, as a screen reader, a
+// UI-automation tool or a keyboard user meets it: every control on every page (and in the
+// dialogs) has a name there, so people and tools find it without knowing objectNames; a form can
+// be filled and sent by those names alone; and Tab walks every form from top to bottom.
 #include "ConsoleHarness.h"
 #include "ui/IdentityIndicator.h"
 
@@ -71,6 +72,44 @@ QAccessibleInterface* findAccessible(QAccessibleInterface* root, QAccessible::Ro
     return nullptr;
 }
 
+// The controls Tab visits inside `form`, in order, starting from its first.
+std::vector<QWidget*> tabOrder(QWidget* form) {
+    std::vector<QWidget*> order;
+    const auto visits = [form](QWidget* widget) {
+        return form->isAncestorOf(widget) && widget->isVisible() && widget->isEnabled() &&
+               (widget->focusPolicy() & Qt::TabFocus) && !widget->focusProxy();
+    };
+    QWidget* start = form;
+    while ((start = start->nextInFocusChain()) != form && !visits(start)) {
+    }
+    for (QWidget* widget = start; widget != form && order.size() < 200;
+         widget = widget->nextInFocusChain()) {
+        if (visits(widget)) {
+            if (!order.empty() && widget == order.front()) {
+                break;
+            }
+            order.push_back(widget);
+        }
+    }
+    return order;
+}
+
+// Where Tab goes back up the form or leftwards within a row (empty: it never does).
+QString backwardStep(QWidget* form) {
+    const std::vector<QWidget*> order = tabOrder(form);
+    for (std::size_t i = 1; i < order.size(); ++i) {
+        const QRect before(order[i - 1]->mapTo(form, QPoint(0, 0)), order[i - 1]->size());
+        const QRect next(order[i]->mapTo(form, QPoint(0, 0)), order[i]->size());
+        const bool sameRow =
+            next.center().y() >= before.top() && next.center().y() <= before.bottom();
+        const bool back = sameRow ? next.left() < before.left() : next.top() < before.top();
+        if (back) {
+            return order[i - 1]->objectName() + QStringLiteral(" -> ") + order[i]->objectName();
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 class ConsoleAccessibilityTest : public QObject {
@@ -122,6 +161,33 @@ private slots:
         QTRY_VERIFY((dialog = window.findChild<QDialog*>(QStringLiteral("pasteApiKeyDialog"))));
         QVERIFY(checkDialog(dialog));
         dialog->reject();
+    }
+
+    void tabWalksEveryFormTopToBottom() {
+        test::ConsoleHarness console;
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const std::pair<const char*, const char*> forms[] = {
+            {"proofJobsPageWidget", "proofJobFormGroupBox"},
+            {"factsPageWidget", "registerProgramGroupBox"},
+            {"factsPageWidget", "factLookupGroupBox"},
+            {"bucketsPageWidget", "bucketFormGroupBox"},
+            {"dataRequestsPageWidget", "dataRequestFormWidget"},
+            {"growOrdersPageWidget", "growOrderFormGroupBox"}};
+        for (const auto& [page, form] : forms) {
+            window.showPage(QLatin1String(page));
+            QWidget* box = child<QWidget>(&window, form);
+            QVERIFY2(tabOrder(box).size() >= 3, form);
+            const QString back = backwardStep(box);
+            QVERIFY2(back.isEmpty(), qPrintable(QLatin1String(form) + QStringLiteral(": ") + back));
+        }
+        child<QAction>(&window, "settingsAction")->trigger();
+        QDialog* settings = nullptr;
+        QTRY_VERIFY((settings = window.findChild<QDialog*>(QStringLiteral("settingsDialog"))));
+        const QString back = backwardStep(settings);
+        QVERIFY2(back.isEmpty(), qPrintable(QStringLiteral("settings: ") + back));
+        settings->reject();
     }
 
     void aJobCanBeSentThroughTheAccessibilityTreeAlone() {
