@@ -55,6 +55,7 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     m_create->setObjectName(QStringLiteral("createBucketPushButton"));
     markPrimaryAction(m_create);
     form->addRow(QString(), m_create);
+    submitOnEnter(createBox, m_create);
     auto* top = new QSplitter;
     top->setObjectName(QStringLiteral("bucketsFormSplitter"));
     top->addWidget(createBox);

@@ -74,6 +74,7 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     splitter->addWidget(buildResults());
     splitter->setSizes({330, 420});
     layout->addWidget(splitter, 1);
+    submitOnEnter(findChild<QWidget*>(QStringLiteral("dataRequestFormWidget")), m_submit);
 
     rebuildJson();
 }

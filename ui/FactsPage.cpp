@@ -106,6 +106,8 @@ FactsPage::FactsPage(client::ProofClient* client, QWidget* parent)
     });
     connect(m_register, &QPushButton::clicked, this, &FactsPage::registerProgram);
     connect(m_lookUp, &QPushButton::clicked, this, &FactsPage::lookUp);
+    submitOnEnter(programs, m_register);
+    submitOnEnter(facts, m_lookUp);
 }
 
 void FactsPage::registerProgram() {

@@ -79,6 +79,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     m_create->setObjectName(QStringLiteral("createGrowOrderPushButton"));
     markPrimaryAction(m_create);
     form->addRow(QString(), m_create);
+    submitOnEnter(createBox, m_create);
 
     m_table = recordTable(QStringLiteral("growOrdersTableView"), tr("Grow orders"), m_model,
                           models::GrowOrderModel::ProgressColumn);

@@ -90,6 +90,7 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
     mintForm->addRow(QString(), m_mint);
     keysLayout->addLayout(mintForm);
     layout->addWidget(keys, 1);
+    submitOnEnter(keys, m_mint);
 
     connect(m_signIn, &QPushButton::clicked, this, &KeysPage::openSignIn);
     connect(m_signOut, &QPushButton::clicked, m_session, &client::WalletSession::signOut);

@@ -334,6 +334,16 @@ void markPrimaryAction(QPushButton* button) {
                            : button->toolTip() + QObject::tr(" (Ctrl+Enter)"));
 }
 
+void submitOnEnter(QWidget* form, QPushButton* button) {
+    for (QLineEdit* field : form->findChildren<QLineEdit*>()) {
+        QObject::connect(field, &QLineEdit::returnPressed, button, [button] {
+            if (button->isVisible() && button->isEnabled()) {
+                button->click();
+            }
+        });
+    }
+}
+
 void markSearchField(QWidget* field) {
     field->setProperty(kSearchFieldProperty, true);
 }

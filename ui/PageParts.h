@@ -115,6 +115,9 @@ void confirmThen(QWidget* parent, const QString& objectName, const QString& titl
 // The keyboard's way into a page (the main window's Ctrl+Enter and Ctrl+F): the button that
 // sends the page's form, and the field that searches its records.
 void markPrimaryAction(QPushButton* button);
+// Enter in any one-line field of `form` presses `button` (when it can be pressed), as in a web
+// form; multi-line fields keep Enter for new lines.
+void submitOnEnter(QWidget* form, QPushButton* button);
 void markSearchField(QWidget* field);
 // The page's marked button if it can be pressed now (visible and enabled), else null.
 QPushButton* primaryAction(QWidget* page);

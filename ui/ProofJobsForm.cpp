@@ -161,6 +161,7 @@ QWidget* ProofJobsPage::buildForm() {
 
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ProofJobsPage::kindChanged);
     connect(m_submit, &QPushButton::clicked, this, &ProofJobsPage::submit);
+    submitOnEnter(box, m_submit);
     connect(curl, &QPushButton::clicked, this, &ProofJobsPage::copyFormAsCurl);
     connect(sample, &QPushButton::clicked, this, &ProofJobsPage::trySample);
     return box;

@@ -449,6 +449,19 @@ private slots:
                                 .arg(window.minimumSizeHint().width())
                                 .arg(window.minimumSizeHint().height())));
         QCOMPARE(window.size(), QSize(1024, 640));
+        // Every page fits 1024x640 too.
+        for (int page = 0; page < navigation->count(); ++page) {
+            navigation->setCurrentRow(page);
+            QCoreApplication::processEvents();
+            const QSize needed = window.minimumSizeHint();
+            QVERIFY2(needed.width() <= 1024 && needed.height() <= 640,
+                     qPrintable(QStringLiteral("%1 needs %2x%3 px")
+                                    .arg(navigation->item(page)->text())
+                                    .arg(needed.width())
+                                    .arg(needed.height())));
+            QCOMPARE(window.size(), QSize(1024, 640));
+        }
+        navigation->setCurrentRow(0);
 
         // Programs and facts: the program's hash, and the job's fact in the mocked namespace
         // only.
@@ -533,6 +546,13 @@ private slots:
         QTRY_COMPARE(console.server.server().proofs().listBuckets(project, 10, 0).second, 1);
         auto* buckets = test::child<QTableView>(&window, "bucketsTableView");
         QTRY_COMPARE(buckets->model()->rowCount(), 1);
+
+        // Enter in one of a form's fields sends it, as in a web form.
+        auto* externalId = test::child<QLineEdit>(&window, "bucketExternalIdLineEdit");
+        externalId->setFocus();
+        QTest::keyClicks(externalId, QStringLiteral("from-enter"));
+        QTest::keyClick(externalId, Qt::Key_Return);
+        QTRY_COMPARE(console.server.server().proofs().listBuckets(project, 10, 0).second, 2);
 
         // Ctrl+1 and Ctrl+F: the proof jobs page's search field takes the keyboard.
         QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
