@@ -7,6 +7,18 @@
 #include <vector>
 
 namespace proofdesk::models {
+namespace {
+
+// A hex digit's value, or -1.
+int hexDigit(QChar c) {
+    const char16_t u = c.unicode();
+    return u >= '0' && u <= '9'   ? u - '0'
+           : u >= 'a' && u <= 'f' ? u - 'a' + 10
+           : u >= 'A' && u <= 'F' ? u - 'A' + 10
+                                  : -1;
+}
+
+} // namespace
 
 QString hexToDecimal(const QString& hex) {
     if (!hex.startsWith(QLatin1String("0x")) || hex.size() < 3 || hex.size() > 66) {
@@ -16,12 +28,7 @@ QString hexToDecimal(const QString& hex) {
     std::vector<quint64> limbs{0};
     constexpr quint64 kBase = 1'000'000'000;
     for (qsizetype i = 2; i < hex.size(); ++i) {
-        const int digit = QChar(hex[i]).isDigit() ? hex[i].unicode() - '0'
-                          : (hex[i] >= QLatin1Char('a') && hex[i] <= QLatin1Char('f'))
-                              ? hex[i].unicode() - 'a' + 10
-                          : (hex[i] >= QLatin1Char('A') && hex[i] <= QLatin1Char('F'))
-                              ? hex[i].unicode() - 'A' + 10
-                              : -1;
+        const int digit = hexDigit(hex[i]);
         if (digit < 0) {
             return {};
         }
@@ -52,15 +59,14 @@ std::optional<U256> parseU256(const QString& hex) {
     }
     U256 value{};
     for (qsizetype i = 2; i < hex.size(); ++i) {
-        bool ok = false;
-        const quint64 digit = QString(hex[i]).toULongLong(&ok, 16);
-        if (!ok) {
+        const int digit = hexDigit(hex[i]);
+        if (digit < 0) {
             return std::nullopt;
         }
         for (int limb = 3; limb > 0; --limb) {
             value[limb] = (value[limb] << 4) | (value[limb - 1] >> 60);
         }
-        value[0] = (value[0] << 4) | digit;
+        value[0] = (value[0] << 4) | static_cast<quint64>(digit);
     }
     return value;
 }

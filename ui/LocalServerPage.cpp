@@ -76,8 +76,13 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
         connect(m_server, &LocalServerControl::runningChanged, this, &LocalServerPage::showState);
     }
     if (m_proofs) {
-        connect(m_proofs, &client::ProofClient::apiKeyChanged, this,
-                &LocalServerPage::refreshCredits);
+        // Hidden, the page asks when it is next shown (showEvent): the status bar's identity
+        // asks about every new key already.
+        connect(m_proofs, &client::ProofClient::apiKeyChanged, this, [this] {
+            if (isVisible()) {
+                refreshCredits();
+            }
+        });
     }
     showState();
 }

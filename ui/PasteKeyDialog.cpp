@@ -36,8 +36,8 @@ PasteKeyDialog::PasteKeyDialog(client::ProofClient* proofs, QWidget* parent)
     m_use->setObjectName(QStringLiteral("usePastedKeyPushButton"));
     m_use->setDefault(true);
     layout->addWidget(buttons);
-    // Accepting waits for the service's answer, so the button checks rather than closes.
-    disconnect(buttons, &QDialogButtonBox::accepted, nullptr, nullptr);
+    // Nothing is connected to the box's accepted(): the button checks the key first, and the
+    // dialog closes only once the service knows it.
     connect(m_use, &QPushButton::clicked, this, &PasteKeyDialog::check);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_key, &QLineEdit::textEdited, this, [this] { showBanner(m_banner, {}); });
