@@ -75,7 +75,7 @@ HttpResponse createBucket(const ProofRouteServices& services, const HttpRequest&
                           bool docs) {
     const proof::Caller caller = callerOf(request, services.keys);
     const api::ProofBucket bucket =
-        services.proofs.createBucket(caller, bucketRequestOf(request, docs));
+        services.proofs.buckets().create(caller, bucketRequestOf(request, docs));
     return HttpResponse::json(201, {{"coreBucket", api::toJson(bucket, docs)}});
 }
 
@@ -90,7 +90,8 @@ HttpResponse postDocsBucket(const ProofRouteServices& services, const HttpReques
 HttpResponse getBuckets(const ProofRouteServices& services, const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
     const Page page = pageOf(request);
-    auto [buckets, total] = services.proofs.listBuckets(caller.projectId, page.limit, page.offset);
+    auto [buckets, total] =
+        services.proofs.buckets().list(caller.projectId, page.limit, page.offset);
     nlohmann::json data = nlohmann::json::array();
     for (const api::ProofBucket& bucket : buckets) {
         data.push_back(api::toJson(bucket));
@@ -105,11 +106,11 @@ HttpResponse closeBucket(const ProofRouteServices& services, const HttpRequest& 
         bucketId.reset();
     }
     return HttpResponse::json(
-        200, {{"coreBucket", api::toJson(services.proofs.closeBucket(caller, bucketId))}});
+        200, {{"coreBucket", api::toJson(services.proofs.buckets().close(caller, bucketId))}});
 }
 
 HttpResponse readBucket(const ProofRouteServices& services, const HttpRequest& request, bool docs) {
-    auto [bucket, queries] = services.proofs.bucket(request.pathParams.at(0));
+    auto [bucket, queries] = services.proofs.buckets().bucket(request.pathParams.at(0));
     return HttpResponse::json(200, {{"bucket", api::toJson(bucket, docs)},
                                     {"queries", queriesJson(queries, api::QueryView::InBucket)}});
 }

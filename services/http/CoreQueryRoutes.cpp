@@ -69,7 +69,7 @@ HttpResponse postCoreQuery(const ProofRouteServices& services, const HttpRequest
     for (const std::string& name : api::kCoreQueryFileParts) {
         *fileField(submission, name) = parts.file(name);
     }
-    return created(services.proofs.submit(caller, submission));
+    return created(services.proofs.intake().submit(caller, submission));
 }
 
 HttpResponse listCoreQueries(const ProofRouteServices& services, const HttpRequest& request,
@@ -92,7 +92,7 @@ HttpResponse listCoreQueries(const ProofRouteServices& services, const HttpReque
         }
         filter.network = network;
     }
-    auto [queries, total] = services.proofs.listQueries(caller.projectId, filter);
+    auto [queries, total] = services.proofs.queries().list(caller.projectId, filter);
     return HttpResponse::json(200, {{"coreQueries", queriesJson(queries, view)}, {"total", total}});
 }
 
@@ -108,12 +108,12 @@ HttpResponse getDocsCoreQueries(const ProofRouteServices& services, const HttpRe
 HttpResponse getCoreQuery(const ProofRouteServices& services, const HttpRequest& request) {
     HttpResponse response;
     response.status = 200;
-    response.body = services.proofs.coreQueryBody(request.pathParams.at(0));
+    response.body = services.proofs.queries().coreQueryBody(request.pathParams.at(0));
     return response;
 }
 
 HttpResponse getDocsCoreQuery(const ProofRouteServices& services, const HttpRequest& request) {
-    return coreQueryResponse(services.proofs.coreQuery(request.pathParams.at(0)),
+    return coreQueryResponse(services.proofs.queries().coreQuery(request.pathParams.at(0)),
                              api::QueryView::Docs);
 }
 
@@ -127,7 +127,8 @@ HttpResponse readByDedupId(const ProofRouteServices& services, const HttpRequest
     if (!projectId || projectId->empty()) {
         badRequest("MISSING_PROJECT_ID", "projectId is required");
     }
-    return coreQueryResponse(services.proofs.coreQueryByDedupId(*projectId, *dedupId), view);
+    return coreQueryResponse(services.proofs.queries().coreQueryByDedupId(*projectId, *dedupId),
+                             view);
 }
 
 HttpResponse getCoreQueryByDedupId(const ProofRouteServices& services, const HttpRequest& request) {

@@ -8,8 +8,8 @@ namespace {
 
 // Streamed from disk, as an attachment.
 HttpResponse getArtifact(const ProofRouteServices& services, const HttpRequest& request) {
-    proof::Artifact artifact =
-        services.proofs.artifact(request.pathParams.at(0), request.pathParams.at(1), false);
+    proof::Artifact artifact = services.proofs.queries().artifact(request.pathParams.at(0),
+                                                                  request.pathParams.at(1), false);
     HttpResponse response;
     response.status = 200;
     response.contentType = artifact.contentType;

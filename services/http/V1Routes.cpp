@@ -24,7 +24,7 @@ HttpResponse v1TraceGeneration(const ProofRouteServices& services, const HttpReq
     submission.programHash = parts.text("programHash");
     submission.inputFile = parts.file("inputFile");
     submission.result = "TRACE_GENERATION";
-    return created(services.proofs.submit(caller, submission));
+    return created(services.proofs.intake().submit(caller, submission));
 }
 
 HttpResponse v1L1ProofGenerationVerification(const ProofRouteServices& services,
@@ -38,7 +38,7 @@ HttpResponse v1L1ProofGenerationVerification(const ProofRouteServices& services,
     }
     submission.mockFactHash = parts.required("mockFactHash", "MISSING_MOCK_FACT_HASH");
     submission.result = "PROOF_VERIFICATION_ON_L1";
-    return created(services.proofs.submit(caller, submission));
+    return created(services.proofs.intake().submit(caller, submission));
 }
 
 // Also served unversioned, as /trace-generation-proof-generation.
@@ -58,7 +58,7 @@ HttpResponse v1TraceGenerationProofGeneration(const ProofRouteServices& services
     submission.inputFile = parts.file("inputFile");
     submission.layout = parts.text("layout");
     submission.result = "PROOF_GENERATION";
-    return created(services.proofs.submit(caller, submission));
+    return created(services.proofs.intake().submit(caller, submission));
 }
 
 HttpResponse v1L2ProofVerification(const ProofRouteServices& services, const HttpRequest& request) {
@@ -74,7 +74,7 @@ HttpResponse v1L2ProofVerification(const ProofRouteServices& services, const Htt
     submission.memoryVerification =
         parts.required("memoryVerification", "MISSING_MEMORY_VERIFICATION");
     submission.result = "PROOF_VERIFICATION_ON_L2";
-    return created(services.proofs.submit(caller, submission));
+    return created(services.proofs.intake().submit(caller, submission));
 }
 
 HttpResponse v1SubmitProgram(const ProofRouteServices& services, const HttpRequest& request) {
@@ -92,7 +92,7 @@ HttpResponse v1SubmitProgram(const ProofRouteServices& services, const HttpReque
         badRequest("INVALID_CAIRO_VERSION", "cairoVersion is 0");
     }
     return HttpResponse::json(
-        201, {{"programHash", services.proofs.submitProgram(*programFile, "cairo0")}});
+        201, {{"programHash", services.proofs.intake().submitProgram(*programFile, "cairo0")}});
 }
 
 } // namespace

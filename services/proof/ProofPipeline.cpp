@@ -1,18 +1,15 @@
-// The pipeline of a proof query (docs/architecture.md): one job per stage on the job engine. A
-// stage's outputs (artifact files, fields, a fact) are written together with the move to the next
-// stage, in one transaction, so a crash repeats at most the stage that was running.
+#include "ProofPipeline.h"
 
-#include "ProofService.h"
-
-#include "ProofInternal.h"
+#include "api/ProofWire.h"
 #include "cairo/outputs/FactHashes.h"
 #include "cairo/vm/Layout.h"
 #include "core/BoundedJson.h"
+#include "core/QtText.h"
 #include "core/ServiceError.h"
+#include "crypto/Hex.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSqlQuery>
 
 #include <algorithm>
 #include <chrono>
@@ -22,10 +19,25 @@ namespace proofdesk::proof {
 
 namespace {
 
-using detail::bytes32Hex;
-using detail::kStageJob;
-using detail::qstr;
-using detail::str;
+// 0x + 64 hex digits.
+std::string bytes32Hex(const crypto::Felt& value) {
+    return "0x" + crypto::toBytes32(value).toHex().toStdString();
+}
+
+// jobSize from the measured steps (XS < 2^20, S <= 13M, M <= 30M, L above) and isJobSizeValid
+// against the declared size (docs/architecture.md).
+void setJobSize(api::ProofQuery& query, std::uint64_t steps) {
+    const std::string size = steps < (std::uint64_t{1} << 20) ? "XS"
+                             : steps <= 13'000'000            ? "S"
+                             : steps <= 30'000'000            ? "M"
+                                                              : "L";
+    const auto rank = [](const std::string& name) {
+        const auto& sizes = api::proof_enums::kJobSizes;
+        return std::find(sizes.begin(), sizes.end(), name) - sizes.begin();
+    };
+    query.jobSize = size;
+    query.isJobSizeValid = rank(size) <= rank(query.declaredJobSize);
+}
 
 nlohmann::json hexList(const std::vector<crypto::Felt>& values) {
     nlohmann::json list = nlohmann::json::array();
@@ -42,104 +54,44 @@ std::string inputText(const nlohmann::json& inputs, const char* key) {
 
 } // namespace
 
-void ProofService::addArtifact(Loaded& loaded, const std::string& name, const std::string& bytes) {
-    loaded.newArtifacts.push_back({name, m_artifacts.put(bytes), bytes.size()});
+ProofPipeline::ProofPipeline(Store& store, JobEngine& jobs, ArtifactStore& artifacts,
+                             const ProverSettings& provers, SandboxedWork& sandbox,
+                             ProofQueries& queries, StageRecorder& stages, const QString& workDir)
+    : m_store(store), m_jobs(jobs), m_artifacts(artifacts), m_provers(provers), m_sandbox(sandbox),
+      m_queries(queries), m_stages(stages), m_workDir(workDir) {
+    m_jobs.registerHandler(kStageJob, [this](const JobRecord& job, JobContext& context) {
+        return runStage(job, context);
+    });
 }
 
-void ProofService::addStoredArtifact(Loaded& loaded, const std::string& name,
-                                     const std::string& sha256) {
-    const auto size = QFileInfo(m_artifacts.pathOf(sha256)).size();
-    loaded.newArtifacts.push_back(
-        {name, sha256, static_cast<std::size_t>(std::max<qint64>(0, size))});
-}
-
-void ProofService::writeProducedIn(Loaded& loaded) {
-    for (const NewArtifact& artifact : loaded.newArtifacts) {
-        m_store.exec(QStringLiteral("INSERT INTO proof_artifacts (query_id, name, sha256, size, "
-                                    "position) VALUES (?, ?, ?, ?, (SELECT COUNT(*) FROM "
-                                    "proof_artifacts WHERE query_id = ?)) ON CONFLICT (query_id, "
-                                    "name) DO UPDATE SET sha256 = excluded.sha256, size = "
-                                    "excluded.size"),
-                     {qstr(loaded.query.id), qstr(artifact.name), qstr(artifact.sha256),
-                      qlonglong(artifact.size), qstr(loaded.query.id)});
-    }
-    loaded.newArtifacts.clear();
-    if (loaded.newFact) {
-        const std::string entry = m_facts.registerIn(
-            loaded.newFact->chain, loaded.newFact->factHash, loaded.newFact->mocked,
-            loaded.query.id, loaded.query.programHash.value_or(""));
-        loaded.query.transactionId = entry;
-        loaded.query.isFactMocked = loaded.newFact->mocked;
-        loaded.newFact.reset();
-    }
-}
-
-void ProofService::failIn(Loaded& loaded, const std::string& reason, const char* blockedReason) {
-    loaded.newArtifacts.clear();
-    loaded.newFact.reset();
-    loaded.query.status = "FAILED";
-    loaded.query.errorReason = reason;
-    loaded.query.completedAt = toIsoTimestamp(m_clock.now()).toStdString();
-    loaded.query.isRetriable = false;
-    loaded.query.retryBlockedReason = blockedReason;
-    saveIn(loaded);
-    if (loaded.query.bucketId) {
-        maybeAggregateIn(*loaded.query.bucketId);
-    }
-}
-
-void ProofService::finishStageIn(Loaded& loaded) {
-    writeProducedIn(loaded);
-    const auto& steps = loaded.query.steps;
-    auto at = std::find(steps.begin(), steps.end(), loaded.query.step.value_or(""));
-    if (at != steps.end() && at + 1 != steps.end()) {
-        loaded.query.step = *(at + 1);
-        QSqlDatabase db = m_store.connection();
-        const QString job =
-            m_jobs.enqueueIn(db, kStageJob, {{"queryId", loaded.query.id}, {"stage", *(at + 1)}},
-                             qstr(loaded.query.projectId));
-        loaded.inputs["job"] = job.toStdString();
-        saveIn(loaded);
-        return;
-    }
-    loaded.query.status = "DONE";
-    loaded.query.errorReason.reset();
-    loaded.query.completedAt = toIsoTimestamp(m_clock.now()).toStdString();
-    loaded.query.isRetriable = false;
-    saveIn(loaded);
-    if (loaded.query.bucketId) {
-        maybeAggregateIn(*loaded.query.bucketId);
-    }
-}
-
-JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
+JobOutcome ProofPipeline::runStage(const JobRecord& job, JobContext& context) {
     const std::string queryId = job.payload.value("queryId", "");
     const std::string stage = job.payload.value("stage", "");
-    std::optional<Loaded> found = load(queryId);
+    std::optional<WorkingQuery> found = m_queries.load(queryId);
     if (!found) {
         return JobOutcome::permanent(QStringLiteral("query %1 does not exist").arg(qstr(queryId)));
     }
-    Loaded loaded = std::move(*found);
-    if (api::isTerminalStatus(loaded.query.status) ||
-        inputText(loaded.inputs, "job") != str(job.id)) {
+    WorkingQuery working = std::move(*found);
+    if (api::isTerminalStatus(working.query.status) ||
+        inputText(working.inputs, "job") != str(job.id)) {
         return JobOutcome::done(); // a stale job: the query moved on before a crash
     }
     m_store.write([&](QSqlDatabase&) {
-        loaded.query.status = "IN_PROGRESS";
-        loaded.query.step = stage;
-        loaded.query.retryCount = job.attempts - 1;
-        saveIn(loaded);
+        working.query.status = "IN_PROGRESS";
+        working.query.step = stage;
+        working.query.retryCount = job.attempts - 1;
+        m_queries.saveIn(working);
     });
 
     std::string failure;
     bool transient = false;
     try {
         if (stage == "TRACE_GENERATION") {
-            traceGeneration(loaded, context);
+            traceGeneration(working, context);
         } else if (stage == "PROOF_GENERATION") {
-            proofGeneration(loaded, context);
+            proofGeneration(working, context);
         } else if (stage == "PROOF_VERIFICATION") {
-            proofVerification(loaded, context);
+            proofVerification(working, context);
         } else {
             throw StageFailure(false, "unknown stage " + stage);
         }
@@ -152,7 +104,7 @@ JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
         transient = true;
     }
     if (failure.empty()) {
-        m_store.write([&](QSqlDatabase&) { finishStageIn(loaded); });
+        m_store.write([&](QSqlDatabase&) { m_stages.finishStageIn(working); });
         m_jobs.wake();
         return JobOutcome::done();
     }
@@ -161,40 +113,40 @@ JobOutcome ProofService::runStage(const JobRecord& job, JobContext& context) {
     }
     if (transient && job.attempts < m_jobs.maxAttempts()) {
         m_store.write([&](QSqlDatabase&) {
-            loaded.newArtifacts.clear();
-            loaded.query.errorReason = failure + " (will retry)";
-            loaded.query.retryCount = job.attempts;
-            saveIn(loaded);
+            working.newArtifacts.clear();
+            working.query.errorReason = failure + " (will retry)";
+            working.query.retryCount = job.attempts;
+            m_queries.saveIn(working);
         });
         return JobOutcome::transient(qstr(failure));
     }
     m_store.write([&](QSqlDatabase&) {
         if (transient) {
-            failIn(loaded,
-                   failure + " (gave up after " + std::to_string(job.attempts) + " attempts)",
-                   "MAX_RETRIES_REACHED");
+            m_stages.failIn(
+                working, failure + " (gave up after " + std::to_string(job.attempts) + " attempts)",
+                "MAX_RETRIES_REACHED");
         } else {
-            failIn(loaded, failure, "NON_RETRIABLE_ERROR");
+            m_stages.failIn(working, failure, "NON_RETRIABLE_ERROR");
         }
     });
     m_jobs.wake();
     return JobOutcome::permanent(qstr(failure));
 }
 
-void ProofService::describeStatement(Loaded& loaded, const std::string& programHash,
-                                     const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
-                                     const nlohmann::json& executionResources,
-                                     const std::vector<std::string>& builtins,
-                                     const std::string& layout) {
+void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& programHash,
+                                      const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
+                                      const nlohmann::json& executionResources,
+                                      const std::vector<std::string>& builtins,
+                                      const std::string& layout) {
     const crypto::Felt hash = *crypto::Felt::parse(programHash);
-    api::ProofQuery& query = loaded.query;
+    api::ProofQuery& query = working.query;
     query.programHash = programHash;
     query.sharpFactHash = cairo::sharpFactHash(hash, output);
     query.integrityFactHash = bytes32Hex(cairo::integrityFactHash(hash, output));
     query.layout = layout;
-    detail::setJobSize(query, nSteps);
-    loaded.inputs["output"] = hexList(output);
-    loaded.inputs["nSteps"] = nSteps;
+    setJobSize(query, nSteps);
+    working.inputs["output"] = hexList(output);
+    working.inputs["nSteps"] = nSteps;
     nlohmann::json optimal = nlohmann::json::array();
     if (const std::string best = cairo::autoLayout(builtins, nSteps); !best.empty()) {
         optimal.push_back(best);
@@ -206,8 +158,8 @@ void ProofService::describeStatement(Loaded& loaded, const std::string& programH
                                              {"integrity_fact_hash", *query.integrityFactHash},
                                              {"layout", layout},
                                              {"optimal_layouts", optimal}};
-    addArtifact(loaded, "metadata.json", metadata.dump(2));
-    addArtifact(loaded, "output.json", hexList(output).dump());
+    m_stages.addArtifact(working, "metadata.json", metadata.dump(2));
+    m_stages.addArtifact(working, "output.json", hexList(output).dump());
 }
 
 namespace {
@@ -254,14 +206,14 @@ RunFacts readRunFacts(const nlohmann::json& facts) {
 
 } // namespace
 
-std::vector<sandbox::SandboxInput> ProofService::programInputs(const Loaded& loaded) const {
-    const std::string program = inputText(loaded.inputs, "program");
+std::vector<sandbox::SandboxInput> ProofPipeline::programInputs(const WorkingQuery& working) const {
+    const std::string program = inputText(working.inputs, "program");
     if (!m_artifacts.contains(program)) {
         throw StageFailure(true, "the program file is missing from the artifact store");
     }
     std::vector<sandbox::SandboxInput> files = {
         {"program", m_artifacts.pathOf(program).toStdString()}};
-    if (const std::string input = inputText(loaded.inputs, "input"); !input.empty()) {
+    if (const std::string input = inputText(working.inputs, "input"); !input.empty()) {
         if (!m_artifacts.contains(input)) {
             throw StageFailure(true, "the input file is missing from the artifact store");
         }
@@ -270,13 +222,13 @@ std::vector<sandbox::SandboxInput> ProofService::programInputs(const Loaded& loa
     return files;
 }
 
-void ProofService::traceGeneration(Loaded& loaded, JobContext& context) {
+void ProofPipeline::traceGeneration(WorkingQuery& working, JobContext& context) {
     nlohmann::json options =
-        m_sandbox.runOptions(inputText(loaded.inputs, "layout"), loaded.query.cairoVm);
-    if (loaded.query.programHash) {
-        options["programHash"] = *loaded.query.programHash;
+        m_sandbox.runOptions(inputText(working.inputs, "layout"), working.query.cairoVm);
+    if (working.query.programHash) {
+        options["programHash"] = *working.query.programHash;
     }
-    const SandboxedWork::Run run = m_sandbox.trace(programInputs(loaded), options,
+    const SandboxedWork::Run run = m_sandbox.trace(programInputs(working), options,
                                                    [&context] { return context.stopRequested(); });
     const RunFacts facts = readRunFacts(run.facts);
     const std::string pie = run.workDir->file("pie.zip");
@@ -284,38 +236,38 @@ void ProofService::traceGeneration(Loaded& loaded, JobContext& context) {
     if (pie.empty() || !readFileBounded(pie, m_provers.sandboxLimits.fileBytes, &zip)) {
         throw StageFailure(false, "the sandboxed run wrote no PIE");
     }
-    addArtifact(loaded, "pie.zip", zip);
+    m_stages.addArtifact(working, "pie.zip", zip);
     // Registration computed the program hash already (the registry maps it to this file).
     const std::string programHash =
-        loaded.query.programHash ? *loaded.query.programHash : facts.programHash;
-    describeStatement(loaded, programHash, facts.output, facts.nSteps, facts.resources,
+        working.query.programHash ? *working.query.programHash : facts.programHash;
+    describeStatement(working, programHash, facts.output, facts.nSteps, facts.resources,
                       facts.builtins, facts.layout);
 }
 
-void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
-    const std::string source = inputText(loaded.inputs, "source");
-    if (source == "pie" && !loaded.query.programHash) {
-        const std::string pieDigest = inputText(loaded.inputs, "pie");
+void ProofPipeline::proofGeneration(WorkingQuery& working, JobContext& context) {
+    const std::string source = inputText(working.inputs, "source");
+    if (source == "pie" && !working.query.programHash) {
+        const std::string pieDigest = inputText(working.inputs, "pie");
         if (!m_artifacts.contains(pieDigest)) {
             throw StageFailure(true, "the PIE file is missing from the artifact store");
         }
         const nlohmann::json facts =
             m_sandbox.inspectForStage({{"pie", m_artifacts.pathOf(pieDigest).toStdString()}});
         const RunFacts pie = readRunFacts(facts.value("pie", nlohmann::json::object()));
-        std::string layout = inputText(loaded.inputs, "layout");
+        std::string layout = inputText(working.inputs, "layout");
         if (layout == "auto") {
             layout = cairo::autoLayout(pie.builtins, pie.nSteps);
             if (layout.empty()) {
                 throw StageFailure(false, "no layout has every builtin the PIE uses");
             }
         }
-        addStoredArtifact(loaded, "pie.zip", pieDigest);
-        describeStatement(loaded, pie.programHash, pie.output, pie.nSteps, pie.resources,
+        m_stages.addStoredArtifact(working, "pie.zip", pieDigest);
+        describeStatement(working, pie.programHash, pie.output, pie.nSteps, pie.resources,
                           pie.builtins, layout);
     }
-    const bool bucketMock = loaded.inputs.value("mockProof", false);
+    const bool bucketMock = working.inputs.value("mockProof", false);
     // A mocked fact needs no proof: mockFactHash=true gets the (visible) mock proof.
-    const bool factMock = loaded.inputs.value("mockFactHash", false);
+    const bool factMock = working.inputs.value("mockFactHash", false);
     const QString engine =
         bucketMock || factMock ? QStringLiteral("mock") : m_provers.effectiveEngine();
     if (engine == QStringLiteral("none")) {
@@ -329,12 +281,12 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
             {"prover", "mock"},
             {"note", "not a STARK proof: the mock prover stands in for a real one; facts backed "
                      "by it are registered in the mocked namespace only"},
-            {"program_hash", loaded.query.programHash.value_or("")},
-            {"output", loaded.inputs.value("output", nlohmann::json::array())},
-            {"layout", loaded.query.layout.value_or("")},
-            {"n_steps", loaded.inputs.value("nSteps", 0)}};
-        addArtifact(loaded, "proof.json", proof.dump(2));
-        loaded.query.isProofMocked = true;
+            {"program_hash", working.query.programHash.value_or("")},
+            {"output", working.inputs.value("output", nlohmann::json::array())},
+            {"layout", working.query.layout.value_or("")},
+            {"n_steps", working.inputs.value("nSteps", 0)}};
+        m_stages.addArtifact(working, "proof.json", proof.dump(2));
+        working.query.isProofMocked = true;
         return;
     }
     if (source != "program") {
@@ -345,28 +297,28 @@ void ProofService::proofGeneration(Loaded& loaded, JobContext& context) {
                            "mocked fact");
     }
     if (engine == QStringLiteral("builtin")) {
-        proveWithOurProver(loaded, context);
+        proveWithOurProver(working, context);
         return;
     }
     if (m_provers.stoneProver.isEmpty() || !QFileInfo(m_provers.stoneProver).isExecutable()) {
         proveWithStone(m_provers, {}, 0, context); // fails with the reason and the remedy
     }
     const SandboxedWork::Run run = m_sandbox.proofModeRun(
-        programInputs(loaded),
-        m_sandbox.runOptions(loaded.query.layout.value_or("auto"), loaded.query.cairoVm),
+        programInputs(working),
+        m_sandbox.runOptions(working.query.layout.value_or("auto"), working.query.cairoVm),
         [&context] { return context.stopRequested(); });
     const std::uint64_t nSteps = run.facts.value("nSteps", std::uint64_t{0});
     const std::string proof =
         proveWithStone(m_provers, QString::fromStdString(run.workDir->path()), nSteps, context);
-    addArtifact(loaded, "proof.json", proof);
-    loaded.query.isProofMocked = false;
+    m_stages.addArtifact(working, "proof.json", proof);
+    working.query.isProofMocked = false;
 }
 
-void ProofService::proveWithOurProver(Loaded& loaded, JobContext& context) {
+void ProofPipeline::proveWithOurProver(WorkingQuery& working, JobContext& context) {
     nlohmann::json options =
-        m_sandbox.runOptions(loaded.query.layout.value_or("auto"), loaded.query.cairoVm);
+        m_sandbox.runOptions(working.query.layout.value_or("auto"), working.query.cairoVm);
     // Starknet's Integrity verifier takes the Poseidon channel; everything else Stone's keccak.
-    options["channel"] = loaded.query.result == "PROOF_VERIFICATION_ON_L2" ? "integrity" : "stone";
+    options["channel"] = working.query.result == "PROOF_VERIFICATION_ON_L2" ? "integrity" : "stone";
     options["securityBits"] = m_provers.securityBits;
     const auto started = std::chrono::steady_clock::now();
     auto lastSaved = started - std::chrono::seconds(10);
@@ -386,26 +338,26 @@ void ProofService::proveWithOurProver(Loaded& loaded, JobContext& context) {
         if (p.fraction >= 0.05) {
             p.remainingSeconds = p.elapsedSeconds * (1 - p.fraction) / p.fraction;
         }
-        loaded.query.proofProgress = p;
-        m_store.write([&](QSqlDatabase&) { saveIn(loaded); });
+        working.query.proofProgress = p;
+        m_store.write([&](QSqlDatabase&) { m_queries.saveIn(working); });
     };
     const SandboxedWork::Run run = m_sandbox.prove(
-        programInputs(loaded), options, [&context] { return context.stopRequested(); }, progress);
+        programInputs(working), options, [&context] { return context.stopRequested(); }, progress);
     std::string proof;
     const std::string path = run.workDir->file("proof.json");
     if (path.empty() || !readFileBounded(path, m_provers.proverLimits.fileBytes, &proof)) {
         throw StageFailure(false, "the prover's sandboxed run wrote no proof");
     }
-    addArtifact(loaded, "proof.json", proof);
-    loaded.query.isProofMocked = false;
-    loaded.query.proofProgress = api::ProofProgress{"done", 1.0, elapsed(), 0.0};
+    m_stages.addArtifact(working, "proof.json", proof);
+    working.query.isProofMocked = false;
+    working.query.proofProgress = api::ProofProgress{"done", 1.0, elapsed(), 0.0};
 
     // metadata.json (written by TRACE_GENERATION) gains how the proof was made.
     nlohmann::ordered_json metadata = nlohmann::ordered_json::object();
     try {
         std::string text;
-        if (readFileBounded(artifact(loaded.query.id, "metadata.json", false).path, 1 << 24,
-                            &text)) {
+        if (readFileBounded(m_queries.artifact(working.query.id, "metadata.json", false).path,
+                            1 << 24, &text)) {
             metadata = nlohmann::ordered_json::parse(text, nullptr, false);
         }
     } catch (const ServiceError&) {
@@ -424,18 +376,18 @@ void ProofService::proveWithOurProver(Loaded& loaded, JobContext& context) {
                          {"security_bits", run.facts.value("securityBits", 0)},
                          {"proof_parameters", run.facts.value("parameters", nlohmann::json())},
                          {"timings", run.facts.value("timings", nlohmann::json::array())}};
-    addArtifact(loaded, "metadata.json", metadata.dump(2));
+    m_stages.addArtifact(working, "metadata.json", metadata.dump(2));
 }
 
-void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
-    const std::string source = inputText(loaded.inputs, "source");
+void ProofPipeline::proofVerification(WorkingQuery& working, JobContext& context) {
+    const std::string source = inputText(working.inputs, "source");
     // The parts a /v1/l2 proof-verification submission gives (absent for other sources).
     const nlohmann::json parts = {
-        {"stoneVersion", loaded.inputs.value("stoneVersion", std::string())},
-        {"memoryVerification", loaded.inputs.value("memoryVerification", std::string())}};
+        {"stoneVersion", working.inputs.value("stoneVersion", std::string())},
+        {"memoryVerification", working.inputs.value("memoryVerification", std::string())}};
     std::string proofPath;
     if (source == "proof") {
-        const std::string proofDigest = inputText(loaded.inputs, "proof");
+        const std::string proofDigest = inputText(working.inputs, "proof");
         if (!m_artifacts.contains(proofDigest)) {
             throw StageFailure(true, "the proof file is missing from the artifact store");
         }
@@ -448,13 +400,13 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
         if (sharp.empty() || !integrity) {
             throw StageFailure(false, "the sandboxed run returned a malformed result");
         }
-        api::ProofQuery& query = loaded.query;
+        api::ProofQuery& query = working.query;
         query.programHash = statement.programHash;
         query.sharpFactHash = sharp;
         query.integrityFactHash = bytes32Hex(*integrity);
         query.layout = statement.layout;
-        detail::setJobSize(query, statement.nSteps);
-        loaded.inputs["output"] = hexList(statement.output);
+        setJobSize(query, statement.nSteps);
+        working.inputs["output"] = hexList(statement.output);
         const nlohmann::ordered_json metadata = {
             {"program_hash", *query.programHash},
             {"output", hexList(statement.output)},
@@ -464,16 +416,16 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
             {"layout", statement.layout},
             {"stone_version", parts["stoneVersion"]},
             {"memory_verification", parts["memoryVerification"]}};
-        addArtifact(loaded, "metadata.json", metadata.dump(2));
-        addArtifact(loaded, "output.json", hexList(statement.output).dump());
-        addStoredArtifact(loaded, "proof.json", proofDigest);
+        m_stages.addArtifact(working, "metadata.json", metadata.dump(2));
+        m_stages.addArtifact(working, "output.json", hexList(statement.output).dump());
+        m_stages.addStoredArtifact(working, "proof.json", proofDigest);
     }
-    const bool mocked = loaded.inputs.value("mockFactHash", false) || loaded.query.isProofMocked;
+    const bool mocked = working.inputs.value("mockFactHash", false) || working.query.isProofMocked;
     if (!mocked) {
         if (proofPath.empty()) {
             // Written when PROOF_GENERATION finished, in an earlier job.
             try {
-                proofPath = artifact(loaded.query.id, "proof.json", false).path;
+                proofPath = m_queries.artifact(working.query.id, "proof.json", false).path;
             } catch (const ServiceError&) {
                 throw StageFailure(true, "the proof is missing from the artifact store");
             }
@@ -482,25 +434,25 @@ void ProofService::proofVerification(Loaded& loaded, JobContext& context) {
             const std::optional<std::string> proofText =
                 m_artifacts.get(ArtifactStore::sha256OfFile(proofPath));
             const QString workDir =
-                m_workDir + QLatin1Char('/') + qstr(loaded.query.id) + QStringLiteral("-verify");
+                m_workDir + QLatin1Char('/') + qstr(working.query.id) + QStringLiteral("-verify");
             QDir(workDir).removeRecursively();
             verifyWithStone(m_provers, proofText.value_or(std::string()), workDir, context);
             QDir(workDir).removeRecursively();
         } else {
-            addArtifact(loaded, "verification.json",
-                        verifyBuiltin(proofPath, parts, context).dump(2));
+            m_stages.addArtifact(working, "verification.json",
+                                 verifyBuiltin(proofPath, parts, context).dump(2));
         }
     }
     NewFact fact;
-    fact.chain = loaded.query.chain;
-    fact.factHash = loaded.query.chain == "L2" ? loaded.query.integrityFactHash.value_or("")
-                                               : loaded.query.sharpFactHash.value_or("");
+    fact.chain = working.query.chain;
+    fact.factHash = working.query.chain == "L2" ? working.query.integrityFactHash.value_or("")
+                                                : working.query.sharpFactHash.value_or("");
     fact.mocked = mocked;
-    loaded.newFact = fact;
+    working.newFact = fact;
 }
 
-nlohmann::json ProofService::verifyBuiltin(const std::string& proofPath,
-                                           const nlohmann::json& parts, JobContext& context) {
+nlohmann::json ProofPipeline::verifyBuiltin(const std::string& proofPath,
+                                            const nlohmann::json& parts, JobContext& context) {
     const auto cancelled = [&context] { return context.stopRequested(); };
     const nlohmann::json verdict = m_sandbox.verifyProof({{"proof", proofPath}}, parts, cancelled);
     if (!verdict.value("valid", false)) {
@@ -530,21 +482,13 @@ nlohmann::json ProofService::verifyBuiltin(const std::string& proofPath,
     return verdict;
 }
 
-void ProofService::reconcile() {
-    std::vector<std::string> stuck;
-    {
-        QSqlQuery rows = m_store.exec(QStringLiteral(
-            "SELECT id FROM proof_queries WHERE status IN ('RECEIVED', 'IN_PROGRESS')"));
-        while (rows.next()) {
-            stuck.push_back(str(rows.value(0)));
-        }
-    }
-    for (const std::string& id : stuck) {
-        std::optional<Loaded> loaded = load(id);
-        if (!loaded) {
+void ProofPipeline::reconcile() {
+    for (const std::string& id : m_queries.unfinishedIds()) {
+        std::optional<WorkingQuery> working = m_queries.load(id);
+        if (!working) {
             continue;
         }
-        const std::string jobId = inputText(loaded->inputs, "job");
+        const std::string jobId = inputText(working->inputs, "job");
         if (jobId.empty()) {
             continue; // an aggregator waiting for its members
         }
@@ -553,7 +497,7 @@ void ProofService::reconcile() {
             continue;
         }
         m_store.write([&](QSqlDatabase&) {
-            failIn(*loaded, job->error.toStdString(), "MAX_RETRIES_REACHED");
+            m_stages.failIn(*working, job->error.toStdString(), "MAX_RETRIES_REACHED");
         });
     }
     m_jobs.wake();

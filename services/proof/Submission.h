@@ -47,7 +47,7 @@ struct Caller {
 };
 
 // A submission's options and its choice of source, checked before any file is read: the first
-// step of ProofService::submit. Every failure is a 400 with a named code.
+// step of ProofIntake::submit. Every failure is a 400 with a named code.
 struct CheckedSubmission {
     // The record's options: externalId, dedupId, result, network, cairoVm, cairoVersion,
     // declaredJobSize, sharpProver, hints.

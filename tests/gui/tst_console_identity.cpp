@@ -76,8 +76,9 @@ private slots:
         // belongs to its project, none to the first one's.
         window.showPage(QStringLiteral("bucketsPageWidget"));
         click(&window, "createBucketPushButton");
-        QTRY_COMPARE(console.server.server().proofs().listBuckets(pastedProject, 10, 0).second, 1);
-        QCOMPARE(console.server.server().proofs().listBuckets(firstProject, 10, 0).second, 0);
+        QTRY_COMPARE(console.server.server().proofs().buckets().list(pastedProject, 10, 0).second,
+                     1);
+        QCOMPARE(console.server.server().proofs().buckets().list(firstProject, 10, 0).second, 0);
 
         // Both keys are in the switcher; picking the first one switches back.
         QList<QAction*> used;

@@ -543,7 +543,7 @@ private slots:
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(navigation->currentRow(), 2);
         QTest::keyClick(&window, Qt::Key_Return, Qt::ControlModifier);
-        QTRY_COMPARE(console.server.server().proofs().listBuckets(project, 10, 0).second, 1);
+        QTRY_COMPARE(console.server.server().proofs().buckets().list(project, 10, 0).second, 1);
         auto* buckets = test::child<QTableView>(&window, "bucketsTableView");
         QTRY_COMPARE(buckets->model()->rowCount(), 1);
 
@@ -552,7 +552,7 @@ private slots:
         externalId->setFocus();
         QTest::keyClicks(externalId, QStringLiteral("from-enter"));
         QTest::keyClick(externalId, Qt::Key_Return);
-        QTRY_COMPARE(console.server.server().proofs().listBuckets(project, 10, 0).second, 2);
+        QTRY_COMPARE(console.server.server().proofs().buckets().list(project, 10, 0).second, 2);
 
         // Ctrl+1 and Ctrl+F: the proof jobs page's search field takes the keyboard.
         QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);

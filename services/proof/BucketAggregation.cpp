@@ -1,10 +1,6 @@
-// Buckets (docs/api.md): queries grouped while OPEN; closing one creates the
-// aggregator query, which runs once every member is DONE (or fails the bucket when one FAILED):
-// it builds the aggregation tree of the members' facts and registers its root.
+#include "BucketAggregation.h"
 
-#include "ProofService.h"
-
-#include "ProofInternal.h"
+#include "core/QtText.h"
 #include "core/ServiceError.h"
 #include "core/Ulid.h"
 #include "crypto/Keccak.h"
@@ -18,9 +14,8 @@
 namespace proofdesk::proof {
 namespace {
 
-using detail::kAggregateJob;
-using detail::qstr;
-using detail::str;
+// The job kind of a bucket's aggregation (payload: bucketId, queryId).
+const QString kAggregateJob = QStringLiteral("proof.aggregate");
 
 QByteArray bytesOfHex(const std::string& hex) {
     return QByteArray::fromHex(QByteArray::fromStdString(hex.substr(2)));
@@ -28,7 +23,21 @@ QByteArray bytesOfHex(const std::string& hex) {
 
 } // namespace
 
-api::ProofBucket ProofService::createBucket(const Caller& caller, const BucketRequest& request) {
+BucketAggregation::BucketAggregation(Store& store, const Clock& clock, JobEngine& jobs,
+                                     ProofQueries& queries, StageRecorder& stages)
+    : m_store(store), m_clock(clock), m_jobs(jobs), m_queries(queries), m_stages(stages) {
+    m_jobs.registerHandler(kAggregateJob, [this](const JobRecord& job, JobContext& context) {
+        return aggregate(job, context);
+    });
+}
+
+void BucketAggregation::setStatusIn(api::ProofBucket& bucket, const char* status) {
+    bucket.status = status;
+    m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
+                 {qstr(bucket.status), qstr(api::toJson(bucket).dump()), qstr(bucket.id)});
+}
+
+api::ProofBucket BucketAggregation::create(const Caller& caller, const BucketRequest& request) {
     api::ProofBucket bucket;
     const qint64 nowMs = m_clock.nowMs();
     bucket.id = newUlid(nowMs).toStdString();
@@ -63,8 +72,8 @@ api::ProofBucket ProofService::createBucket(const Caller& caller, const BucketRe
     return bucket;
 }
 
-std::pair<std::vector<api::ProofBucket>, int> ProofService::listBuckets(const QString& projectId,
-                                                                        int limit, int offset) {
+std::pair<std::vector<api::ProofBucket>, int> BucketAggregation::list(const QString& projectId,
+                                                                      int limit, int offset) {
     QSqlQuery count = m_store.exec(
         QStringLiteral("SELECT COUNT(*) FROM proof_buckets WHERE project_id = ?"), {projectId});
     count.next();
@@ -81,7 +90,7 @@ std::pair<std::vector<api::ProofBucket>, int> ProofService::listBuckets(const QS
 }
 
 std::pair<api::ProofBucket, std::vector<api::ProofQuery>>
-ProofService::bucket(const std::string& id) {
+BucketAggregation::bucket(const std::string& id) {
     QSqlQuery row =
         m_store.exec(QStringLiteral("SELECT doc FROM proof_buckets WHERE id = ?"), {qstr(id)});
     if (!row.next()) {
@@ -89,20 +98,11 @@ ProofService::bucket(const std::string& id) {
     }
     api::ProofBucket bucket = api::proofBucketFromJson(nlohmann::json::parse(str(row.value(0))));
     row.finish();
-    // Members by bucketJobIndex, then the aggregator (bucketJobIndex -1).
-    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE bucket_id "
-                                                 "= ? ORDER BY bucket_job_index < 0, "
-                                                 "bucket_job_index"),
-                                  {qstr(id)});
-    std::vector<api::ProofQuery> queries;
-    while (rows.next()) {
-        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(str(rows.value(0)))));
-    }
-    return {bucket, queries};
+    return {bucket, m_queries.inBucket(id)};
 }
 
-api::ProofBucket ProofService::closeBucket(const Caller& caller,
-                                           const std::optional<std::string>& bucketId) {
+api::ProofBucket BucketAggregation::close(const Caller& caller,
+                                          const std::optional<std::string>& bucketId) {
     api::ProofBucket bucket;
     m_store.write([&](QSqlDatabase&) {
         QSqlQuery row =
@@ -125,9 +125,8 @@ api::ProofBucket ProofService::closeBucket(const Caller& caller,
                                "bucket " + bucket.id + " is already " + bucket.status);
         }
         if (bucket.leaves == 0) {
-            bucket.status = "DONE"; // nothing to aggregate
+            setStatusIn(bucket, "DONE"); // nothing to aggregate
         } else {
-            bucket.status = "IN_PROGRESS";
             api::ProofQuery aggregator;
             const qint64 nowMs = m_clock.nowMs();
             aggregator.id = newUlid(nowMs).toStdString();
@@ -144,27 +143,52 @@ api::ProofBucket ProofService::closeBucket(const Caller& caller,
             aggregator.bucketId = bucket.id;
             aggregator.bucketJobIndex = -1;
             aggregator.sharpProver.reset();
-            const nlohmann::json inputs = {{"source", "aggregate"}, {"job", ""}};
-            m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, external_id, "
-                                        "status, bucket_id, bucket_job_index, created_at, doc, "
-                                        "inputs) VALUES (?, ?, ?, ?, ?, -1, ?, ?, ?)"),
-                         {qstr(aggregator.id), qstr(aggregator.projectId),
-                          qstr(aggregator.externalId), qstr(aggregator.status), qstr(bucket.id),
-                          qstr(aggregator.createdAt), qstr(api::toJson(aggregator).dump()),
-                          qstr(inputs.dump())});
+            m_queries.insertIn(aggregator, {{"source", "aggregate"}, {"job", ""}});
             m_store.exec(QStringLiteral("UPDATE proof_buckets SET aggregator_query_id = ? WHERE "
                                         "id = ?"),
                          {qstr(aggregator.id), qstr(bucket.id)});
+            setStatusIn(bucket, "IN_PROGRESS");
         }
-        m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
-                     {qstr(bucket.status), qstr(api::toJson(bucket).dump()), qstr(bucket.id)});
         maybeAggregateIn(bucket.id);
     });
     m_jobs.wake();
     return bucket;
 }
 
-void ProofService::maybeAggregateIn(const std::string& bucketId) {
+BucketPlace BucketAggregation::joinIn(const Caller& caller, const std::string& bucketId,
+                                      std::optional<int> jobIndex) {
+    QSqlQuery bucket = m_store.exec(
+        QStringLiteral("SELECT project_id, status, doc, next_job_index FROM proof_buckets "
+                       "WHERE id = ?"),
+        {qstr(bucketId)});
+    if (!bucket.next() || bucket.value(0).toString() != caller.projectId) {
+        throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+    }
+    const std::string status = str(bucket.value(1));
+    api::ProofBucket record = api::proofBucketFromJson(nlohmann::json::parse(str(bucket.value(2))));
+    int next = bucket.value(3).toInt();
+    bucket.finish();
+    if (status != "OPEN") {
+        throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
+                           "bucket " + bucketId + " is " + status);
+    }
+    if (jobIndex) {
+        if (const auto taken = m_queries.idAtBucketIndex(bucketId, *jobIndex)) {
+            throw ServiceError(ErrorKind::Conflict, "BUCKET_JOB_INDEX_TAKEN", {},
+                               {{"coreQueryId", *taken}});
+        }
+    } else {
+        jobIndex = next;
+    }
+    next = std::max(next, *jobIndex + 1);
+    record.leaves += 1;
+    m_store.exec(QStringLiteral("UPDATE proof_buckets SET next_job_index = ?, doc = ? "
+                                "WHERE id = ?"),
+                 {next, qstr(api::toJson(record).dump()), qstr(record.id)});
+    return {*jobIndex, record.mockProof};
+}
+
+void BucketAggregation::maybeAggregateIn(const std::string& bucketId) {
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT status, aggregator_query_id FROM "
                                                 "proof_buckets WHERE id = ?"),
                                  {qstr(bucketId)});
@@ -173,22 +197,16 @@ void ProofService::maybeAggregateIn(const std::string& bucketId) {
     }
     const std::string aggregatorId = str(row.value(1));
     row.finish();
-    std::optional<Loaded> aggregator = load(aggregatorId);
+    std::optional<WorkingQuery> aggregator = m_queries.load(aggregatorId);
     if (!aggregator || aggregator->query.status != "RECEIVED" ||
         !aggregator->inputs.value("job", "").empty()) {
         return;
     }
     bool anyFailed = false;
     bool allDone = true;
-    {
-        QSqlQuery members = m_store.exec(QStringLiteral("SELECT status FROM proof_queries WHERE "
-                                                        "bucket_id = ? AND id != ?"),
-                                         {qstr(bucketId), qstr(aggregatorId)});
-        while (members.next()) {
-            const std::string status = str(members.value(0));
-            anyFailed = anyFailed || status == "FAILED";
-            allDone = allDone && status == "DONE";
-        }
+    for (const std::string& status : m_queries.statusesInBucket(bucketId, aggregatorId)) {
+        anyFailed = anyFailed || status == "FAILED";
+        allDone = allDone && status == "DONE";
     }
     if (!anyFailed && !allDone) {
         return;
@@ -198,13 +216,13 @@ void ProofService::maybeAggregateIn(const std::string& bucketId) {
         m_jobs.enqueueIn(db, kAggregateJob, {{"bucketId", bucketId}, {"queryId", aggregatorId}},
                          qstr(aggregator->query.projectId));
     aggregator->inputs["job"] = job.toStdString();
-    saveIn(*aggregator);
+    m_queries.saveIn(*aggregator);
 }
 
-JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
+JobOutcome BucketAggregation::aggregate(const JobRecord& job, JobContext&) {
     const std::string bucketId = job.payload.value("bucketId", "");
     const std::string aggregatorId = job.payload.value("queryId", "");
-    std::optional<Loaded> aggregator = load(aggregatorId);
+    std::optional<WorkingQuery> aggregator = m_queries.load(aggregatorId);
     if (!aggregator || api::isTerminalStatus(aggregator->query.status)) {
         return JobOutcome::done();
     }
@@ -217,11 +235,6 @@ JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
             members.push_back(query);
         }
     }
-    const auto setBucketStatusIn = [&](const char* status) {
-        bucket.status = status;
-        m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
-                     {qstr(bucket.status), qstr(api::toJson(bucket).dump()), qstr(bucket.id)});
-    };
     // A failed member fails the bucket (named in the reason), even while others still run.
     const auto failed = std::find_if(members.begin(), members.end(),
                                      [](const api::ProofQuery& m) { return m.status == "FAILED"; });
@@ -238,8 +251,8 @@ JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
                                        : "has no fact hash");
         m_store.write([&](QSqlDatabase&) {
             aggregator->query.step = "FACT_HASH_REGISTRATION";
-            failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
-            setBucketStatusIn("FAILED");
+            m_stages.failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
+            setStatusIn(bucket, "FAILED");
         });
         return JobOutcome::permanent(qstr(reason));
     }
@@ -284,13 +297,13 @@ JobOutcome ProofService::runAggregation(const JobRecord& job, JobContext&) {
                                          {"hash", "keccak256"},   {"leaves", leaves},
                                          {"levels", levels},      {"root", root},
                                          {"mocked", mocked}};
-    addArtifact(*aggregator, "tree.json", tree.dump(2));
+    m_stages.addArtifact(*aggregator, "tree.json", tree.dump(2));
     m_store.write([&](QSqlDatabase&) {
         aggregator->query.status = "IN_PROGRESS";
         aggregator->query.sharpFactHash = root;
         aggregator->newFact = NewFact{bucket.chain, root, mocked};
-        finishStageIn(*aggregator);
-        setBucketStatusIn("DONE");
+        m_stages.finishStageIn(*aggregator);
+        setStatusIn(bucket, "DONE");
     });
     return JobOutcome::done();
 }

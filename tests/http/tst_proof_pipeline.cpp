@@ -1,7 +1,7 @@
-// HTTP contract tests of the proof service (docs/api.md) against an in-process server:
-// submissions on every route, success and error bodies, the pipeline's state transitions, reads,
-// lists and programs. The /v1 routes and verified proof files: tst_proof_v1_routes; buckets and
-// credits: tst_proof_buckets; provers, retries and restarts: tst_proof_provers.
+// HTTP contract tests of the proof pipeline (services/proof/ProofPipeline) against an in-process
+// server: the stages' state transitions and artifacts, failures in the VM, hints reading the
+// input file, the bootloader. The /v1 routes and verified proof files: tst_proof_v1_routes;
+// buckets and credits: tst_proof_buckets; provers, retries and restarts: tst_proof_provers.
 
 #include "ProofHttpSupport.h"
 #include "ProofTestData.h"
@@ -24,7 +24,7 @@ std::string readSample(const char* name) {
 
 } // namespace
 
-class ProofHttpTest : public QObject {
+class ProofPipelineTest : public QObject {
     Q_OBJECT
 private slots:
     void traceGenerationRunsTheProgramAndPublishesArtifacts() {
@@ -134,110 +134,6 @@ private slots:
         const Reply badChain = http.get("/fact-registry/OFFCHAIN/" + fact);
         QCOMPARE(badChain.status, 400);
         QCOMPARE(badChain.json()["message"].get<std::string>(), std::string("INVALID_CHAIN"));
-    }
-
-    void badSubmissionsAreRefusedAndNothingIsStored() {
-        http::ServerOptions options;
-        options.limits.maxUploadBytes = 64 * 1024;
-        TestServer server(options);
-        const Project project = newProject(server, QStringLiteral("alpha"));
-        const Project other = newProject(server, QStringLiteral("beta"));
-        TestHttp http(server.url());
-        const std::string program = outputProgram(1);
-        const Part programFile = file("programFile", program, "p.json");
-
-        const Reply noKey = http.postMultipart("/core-query", {programFile});
-        QCOMPARE(noKey.status, 401);
-        COMPARE_JSON(noKey.json(), json({{"message", "MISSING_API_KEY"}}));
-        const Reply badKey =
-            http.postMultipart("/core-query", {programFile}, {{"api-key", "pdk_nope"}});
-        QCOMPARE(badKey.status, 401);
-        COMPARE_JSON(badKey.json(), json({{"message", "INVALID_API_KEY"}}));
-
-        const auto refused = [&](const std::vector<Part>& parts, int status,
-                                 const std::string& code) {
-            const Reply reply = http.postMultipart("/core-query", parts, keyHeader(project));
-            if (reply.status != status || reply.json()["message"] != code) {
-                qWarning() << reply.status << reply.body.c_str();
-                return false;
-            }
-            return true;
-        };
-        QVERIFY(refused({programFile, text("programHash", "0x1")}, 400,
-                        "PROGRAM_FILE_AND_PROGRAM_HASH_ARE_EXCLUSIVE"));
-        QVERIFY(refused({text("result", "TRACE_GENERATION")}, 400,
-                        "PROGRAM_FILE_OR_PIE_FILE_OR_PROGRAM_HASH_IS_REQUIRED"));
-        QVERIFY(refused({file("programFile", "%PDF-1.4", "p.json")}, 400,
-                        "PROGRAM_FILE_SHOULD_BE_JSON"));
-        QVERIFY(refused({file("programFile", "[1, 2]", "p.json")}, 400, "INVALID_PROGRAM_FILE"));
-        QVERIFY(refused({file("pieFile", "not a zip", "pie.zip")}, 400, "PIE_FILE_SHOULD_BE_ZIP"));
-        QVERIFY(refused({file("pieFile", zipOf({{"hello.txt", "hi"}}), "pie.zip")}, 400,
-                        "INVALID_PIE_FILE"));
-        QVERIFY(refused({programFile, text("layout", "huge")}, 400, "INVALID_LAYOUT"));
-        QVERIFY(refused({programFile, text("layout", "dynamic")}, 400, "INVALID_LAYOUT"));
-        QVERIFY(refused({programFile, text("result", "EVERYTHING")}, 400, "INVALID_RESULT"));
-        QVERIFY(refused({programFile, text("network", "DEVNET")}, 400, "INVALID_NETWORK"));
-        QVERIFY(
-            refused({programFile, text("cairoVersion", "cairo2")}, 400, "INVALID_CAIRO_VERSION"));
-        QVERIFY(refused({programFile, text("cairoVersion", "cairo1")}, 400,
-                        "CAIRO1_PROGRAMS_NOT_SUPPORTED"));
-        QVERIFY(refused({programFile, text("cairoVm", "java")}, 400, "INVALID_CAIRO_VM"));
-        QVERIFY(refused({programFile, text("declaredJobSize", "XL")}, 400,
-                        "INVALID_DECLARED_JOB_SIZE"));
-        QVERIFY(refused({programFile, text("mockFactHash", "yes")}, 400, "INVALID_MOCK_FACT_HASH"));
-        QVERIFY(refused({programFile, text("programfile", "x")}, 400, "UNKNOWN_PART"));
-        QVERIFY(refused({programFile, programFile}, 400, "DUPLICATE_PART"));
-        QVERIFY(refused({programFile, file("inputFile", "{", "i.json")}, 400,
-                        "INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON"));
-        QVERIFY(refused({text("programHash", "0xabc")}, 400, "PROGRAM_NOT_FOUND"));
-        QVERIFY(
-            refused({programFile, text("bucketId", "01NOSUCHBUCKET")}, 404, "BUCKET_NOT_FOUND"));
-        QVERIFY(refused({programFile, text("bucketJobIndex", "-3"), text("bucketId", "b")}, 400,
-                        "INVALID_BUCKET_JOB_INDEX"));
-        const Reply oversize = http.postMultipart(
-            "/core-query", {file("programFile", std::string(100 * 1024, ' '), "p.json")},
-            keyHeader(project));
-        QCOMPARE(oversize.status, 413);
-        COMPARE_JSON(oversize.json(), json({{"message", "PAYLOAD_TOO_LARGE"}}));
-        const Reply notMultipart = http.post("/core-query", "{}", keyHeader(project));
-        QCOMPARE(notMultipart.status, 400);
-        QCOMPARE(notMultipart.json()["message"].get<std::string>(),
-                 std::string("EXPECTED_MULTIPART_FORM_DATA"));
-
-        // Another project's bucket is not found; a closed one is not open.
-        const Reply otherBucket = http.postJson("/buckets", json::object(), keyHeader(other));
-        QVERIFY(refused({programFile, text("bucketId", otherBucket.json()["coreBucket"]["id"])},
-                        404, "BUCKET_NOT_FOUND"));
-        const std::string closedId = http.postJson("/buckets", json::object(), keyHeader(project))
-                                         .json()["coreBucket"]["id"];
-        QCOMPARE(http.post("/buckets/close?bucketId=" + closedId, "", keyHeader(project)).status,
-                 200);
-        const Reply closed = http.postMultipart(
-            "/core-query", {programFile, text("bucketId", closedId)}, keyHeader(project));
-        QCOMPARE(closed.status, 409);
-        QCOMPARE(closed.json()["message"].get<std::string>(), std::string("BUCKET_NOT_OPEN"));
-
-        // Nothing was stored by any refusal.
-        const json list = http.get("/core-queries", keyHeader(project)).json();
-        QCOMPARE(list["total"].get<int>(), 0);
-
-        // A repeated dedupId: 409 naming the existing query.
-        const Reply firstDedup = http.postMultipart(
-            "/core-query",
-            {programFile, text("dedupId", "d-1"), text("result", "TRACE_GENERATION")},
-            keyHeader(project));
-        QCOMPARE(firstDedup.status, 201);
-        const Reply repeat = http.postMultipart(
-            "/core-query", {programFile, text("dedupId", "d-1")}, keyHeader(project));
-        QCOMPARE(repeat.status, 409);
-        COMPARE_JSON(repeat.json(), json({{"message", "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"},
-                                          {"coreQueryId", firstDedup.json()["coreQueryId"]}}));
-        // The same dedupId in another project is another query.
-        QCOMPARE(http.postMultipart("/core-query", {programFile, text("dedupId", "d-1")},
-                                    keyHeader(other))
-                     .status,
-                 201);
-        QCOMPARE(http.get("/core-queries", keyHeader(project)).json()["total"].get<int>(), 1);
     }
 
     void aProgramThatFailsInTheVmFailsTheQuery() {
@@ -398,93 +294,7 @@ private slots:
                  reason.c_str());
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/proofdesk-fact-topologies.json")));
     }
-
-    void readsListsAndDedupLookups() {
-        TestServer server;
-        const Project alpha = newProject(server, QStringLiteral("alpha"));
-        const Project beta = newProject(server, QStringLiteral("beta"));
-        TestHttp http(server.url());
-        std::vector<std::string> ids;
-        for (int i = 0; i < 3; ++i) {
-            server.clock().setMs(server.clock().nowMs() + 5);
-            ids.push_back(http.postMultipart("/core-query",
-                                             {file("programFile", outputProgram(i), "p.json"),
-                                              text("externalId", "batch-" + std::to_string(i)),
-                                              text("dedupId", "dd-" + std::to_string(i)),
-                                              text("result", "TRACE_GENERATION")},
-                                             keyHeader(alpha))
-                              .json()["coreQueryId"]);
-        }
-        for (const std::string& id : ids) {
-            QVERIFY(!waitForEnd(http, id).is_null());
-        }
-        const json all = http.get("/core-queries", keyHeader(alpha)).json();
-        QCOMPARE(keysOf(all), (std::set<std::string>{"coreQueries", "total"}));
-        QCOMPARE(all["total"].get<int>(), 3);
-        QCOMPARE(all["coreQueries"][0]["id"].get<std::string>(), ids[2]); // newest first
-        COMPARE_JSON(keysOf(all["coreQueries"][0]), kFullQueryFields);
-        const json page = http.get("/core-queries?limit=1&offset=1", keyHeader(alpha)).json();
-        QCOMPARE(page["total"].get<int>(), 3);
-        COMPARE_JSON(page["coreQueries"].size(), std::size_t(1));
-        QCOMPARE(page["coreQueries"][0]["id"].get<std::string>(), ids[1]);
-        const json search = http.get("/core-queries?search=batch-1", keyHeader(alpha)).json();
-        QCOMPARE(search["total"].get<int>(), 1);
-        // Prefixes of an id (in any case) and of dedup ids find them too; LIKE's wildcards are
-        // taken literally.
-        const std::string idPrefix = ids[1].substr(0, 24);
-        const json byId = http.get("/core-queries?search=" + idPrefix, keyHeader(alpha)).json();
-        QCOMPARE(byId["total"].get<int>(), 1);
-        QCOMPARE(byId["coreQueries"][0]["id"].get<std::string>(), ids[1]);
-        QString lower = QString::fromStdString(idPrefix).toLower();
-        QCOMPARE(http.get("/core-queries?search=" + lower.toStdString(), keyHeader(alpha))
-                     .json()["total"]
-                     .get<int>(),
-                 1);
-        QCOMPARE(http.get("/core-queries?search=dd-", keyHeader(alpha)).json()["total"].get<int>(),
-                 3);
-        QCOMPARE(
-            http.get("/core-queries?search=dd%25", keyHeader(alpha)).json()["total"].get<int>(), 0);
-        COMPARE_JSON(http.get("/core-queries?status=DONE", keyHeader(alpha)).json()["total"],
-                     json(3));
-        QCOMPARE(http.get("/core-queries?limit=0", keyHeader(alpha)).status, 400);
-        // A key sees its own project's queries only.
-        QCOMPARE(http.get("/core-queries", keyHeader(beta)).json()["total"].get<int>(), 0);
-        const Reply noKey = http.get("/core-queries");
-        QCOMPARE(noKey.status, 401);
-        COMPARE_JSON(noKey.json(), json({{"error", "MISSING_API_KEY"}}));
-
-        // The older /docs reads: the smaller record, key in apiKey.
-        const json docs = http.get("/docs/core-queries?apiKey=" + alpha.key).json();
-        std::set<std::string> docsFields = kFullQueryFields;
-        for (const char* dropped :
-             {"dedupId", "isProofMocked", "sharpProver", "submittedByWallet", "isJobSizeValid",
-              "retryCount", "isRetriable", "retryBlockedReason"}) {
-            docsFields.erase(dropped);
-        }
-        COMPARE_JSON(keysOf(docs["coreQueries"][0]), docsFields);
-        const json docsOne = http.get("/docs/core-query/" + ids[0]).json();
-        QCOMPARE(keysOf(docsOne), (std::set<std::string>{"coreQuery", "metadataUrls"}));
-        COMPARE_JSON(keysOf(docsOne["coreQuery"]), docsFields);
-
-        const std::string projectId = alpha.id.toStdString();
-        const json byDedup =
-            http.get("/core-query-by-dedup-id?dedupId=dd-1&projectId=" + projectId).json();
-        QCOMPARE(byDedup["coreQuery"]["id"].get<std::string>(), ids[1]);
-        COMPARE_JSON(byDedup["metadataUrls"].size(), std::size_t(3));
-        QCOMPARE(http.get("/docs/core-query-by-dedup-id?dedupId=dd-1&projectId=" + projectId)
-                     .json()["coreQuery"]["id"]
-                     .get<std::string>(),
-                 ids[1]);
-        const Reply noDedup =
-            http.get("/core-query-by-dedup-id?dedupId=nope&projectId=" + projectId);
-        QCOMPARE(noDedup.status, 404);
-        COMPARE_JSON(noDedup.json(), json({{"message", "CORE_QUERY_NOT_FOUND"}}));
-        QCOMPARE(http.get("/core-query-by-dedup-id?dedupId=dd-1").status, 400);
-        const Reply unknown = http.get("/core-query/01NOSUCHQUERY");
-        QCOMPARE(unknown.status, 404);
-        COMPARE_JSON(unknown.json(), json({{"message", "CORE_QUERY_NOT_FOUND"}}));
-    }
 };
 
-QTEST_GUILESS_MAIN(ProofHttpTest)
-#include "tst_proof_http.moc"
+QTEST_GUILESS_MAIN(ProofPipelineTest)
+#include "tst_proof_pipeline.moc"

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "ProofQueries.h"
+#include "StageRecorder.h"
+#include "Submission.h"
+#include "api/ProofWire.h"
+#include "core/Clock.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace proofdesk::proof {
+
+// POST /buckets and POST /docs/buckets.
+struct BucketRequest {
+    std::optional<std::string> externalId;
+    std::optional<int> nodeWidth;
+    std::optional<std::string> aggregatorParams;
+    std::optional<std::string> aggregatorVersion;
+    bool mockProof = false;
+};
+
+// Where a submission joins a bucket: its job index, and whether the bucket's proofs are mocked.
+struct BucketPlace {
+    int jobIndex = 0;
+    bool mockProof = false;
+};
+
+// Buckets (docs/api.md): queries grouped while OPEN; closing one creates the aggregator query,
+// which runs once every member is DONE (or fails the bucket when one FAILED): it builds the
+// aggregation tree of the members' facts and registers its root. The one unit that holds the SQL
+// of `proof_buckets`.
+class BucketAggregation {
+public:
+    BucketAggregation(Store& store, const Clock& clock, JobEngine& jobs, ProofQueries& queries,
+                      StageRecorder& stages);
+
+    api::ProofBucket create(const Caller& caller, const BucketRequest& request);
+    std::pair<std::vector<api::ProofBucket>, int> list(const QString& projectId, int limit,
+                                                       int offset);
+    // A bucket and its queries (members by bucketJobIndex, then the aggregator).
+    std::pair<api::ProofBucket, std::vector<api::ProofQuery>> bucket(const std::string& id);
+    // Closes `bucketId`, or the caller's newest OPEN bucket when absent.
+    api::ProofBucket close(const Caller& caller, const std::optional<std::string>& bucketId);
+
+    // Within a submission's write: takes the job index asked for (or the next free one) in the
+    // caller's OPEN bucket.
+    BucketPlace joinIn(const Caller& caller, const std::string& bucketId,
+                       std::optional<int> jobIndex);
+    // Within a write, when a member ended: enqueues the aggregation once every member is DONE
+    // or one FAILED.
+    void maybeAggregateIn(const std::string& bucketId);
+
+private:
+    JobOutcome aggregate(const JobRecord& job, JobContext& context);
+    void setStatusIn(api::ProofBucket& bucket, const char* status);
+
+    Store& m_store;
+    const Clock& m_clock;
+    JobEngine& m_jobs;
+    ProofQueries& m_queries;
+    StageRecorder& m_stages;
+};
+
+} // namespace proofdesk::proof

@@ -1,0 +1,239 @@
+#include "ProofIntake.h"
+
+#include "api/Identifiers.h"
+#include "core/QtText.h"
+#include "core/ServiceError.h"
+#include "core/Ulid.h"
+#include "crypto/Felt.h"
+
+#include <QSqlQuery>
+
+namespace proofdesk::proof {
+namespace {
+
+[[noreturn]] void badRequest(const char* code, const std::string& detail = {}) {
+    throw ServiceError(ErrorKind::BadRequest, code, detail);
+}
+
+std::string chainFor(const std::string& result) {
+    const std::string prefix = "PROOF_VERIFICATION_ON_";
+    if (result.rfind(prefix, 0) == 0) {
+        return result.substr(prefix.size());
+    }
+    return "OFFCHAIN";
+}
+
+std::string digestOf(const UploadedFile& file) {
+    return file.onDisk() ? ArtifactStore::sha256OfFile(file.path)
+                         : ArtifactStore::sha256Of(file.content);
+}
+
+} // namespace
+
+ProofIntake::ProofIntake(Store& store, const Clock& clock, JobEngine& jobs,
+                         ArtifactStore& artifacts, const ProverSettings& provers,
+                         SandboxedWork& sandbox, ProjectCredits& credits, ProgramRegistry& programs,
+                         ProofQueries& queries, BucketAggregation& buckets)
+    : m_store(store), m_clock(clock), m_jobs(jobs), m_artifacts(artifacts), m_provers(provers),
+      m_sandbox(sandbox), m_credits(credits), m_programs(programs), m_queries(queries),
+      m_buckets(buckets) {}
+
+// --- uploads and programs ---------------------------------------------------------------------
+
+std::string ProofIntake::storeUpload(const UploadedFile& file, const std::string& digest) {
+    if (file.onDisk()) {
+        m_artifacts.putFile(file.path, digest);
+    } else {
+        m_artifacts.put(file.content, digest);
+    }
+    return digest;
+}
+
+std::string ProofIntake::storeUpload(const UploadedFile& file) {
+    return storeUpload(file, digestOf(file));
+}
+
+std::string ProofIntake::registerProgram(const UploadedFile& file, const std::string& digest,
+                                         const std::string& programHash,
+                                         const std::string& cairoVersion) {
+    storeUpload(file, digest);
+    m_programs.add(programHash, digest, cairoVersion, file.byteCount());
+    return digest;
+}
+
+std::string ProofIntake::submitProgram(const UploadedFile& programFile,
+                                       const std::string& cairoVersion) {
+    const std::string digest = digestOf(programFile);
+    if (const auto known = m_programs.hashOfFile(digest)) {
+        return *known;
+    }
+    const nlohmann::json facts =
+        m_sandbox.inspect({programFile.asInput("program")}, false, "INVALID_PROGRAM_FILE");
+    const std::string hash = facts.at("program").value("programHash", std::string());
+    registerProgram(programFile, digest, hash, cairoVersion);
+    return hash;
+}
+
+// --- submission -------------------------------------------------------------------------------
+
+std::string ProofIntake::submit(const Caller& caller, const Submission& in) {
+    CheckedSubmission checked = checkSubmission(in, m_provers);
+    const InspectedSources sources = inspectSources(in, checked);
+    planSource(in, sources, checked);
+    api::ProofQuery& query = checked.query;
+    const qint64 nowMs = m_clock.nowMs();
+    query.id = newUlid(nowMs).toStdString();
+    query.createdAt = toIsoTimestampMs(nowMs).toStdString();
+    query.projectId = caller.projectId.toStdString();
+    query.submittedByClient = caller.keyId.toStdString();
+    query.client.clientId = caller.keyId.toStdString();
+    query.client.name = caller.keyName.toStdString();
+    query.programHash = sources.programHash;
+    m_store.write([&](QSqlDatabase& db) { recordIn(db, caller, in, sources, checked); });
+    m_jobs.wake();
+    return query.id;
+}
+
+void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const Submission& in,
+                           const InspectedSources& sources, CheckedSubmission& checked) {
+    api::ProofQuery& query = checked.query;
+    m_credits.chargeOneIn(caller.projectId, m_queries.publicUrl() + "/core-query");
+    if (query.dedupId) {
+        if (const auto existing = m_queries.idByDedupId(caller.projectId, *query.dedupId)) {
+            throw ServiceError(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS", {},
+                               {{"coreQueryId", *existing}});
+        }
+    }
+    if (checked.hasProgramHash) {
+        const std::optional<std::string> program = m_programs.fileOf(*sources.programHash);
+        if (!program) {
+            throw ServiceError(ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
+                               "no program with hash " + *sources.programHash +
+                                   " is registered: upload its programFile once");
+        }
+        checked.inputs["program"] = *program;
+    }
+    if (in.bucketId && !in.bucketId->empty()) {
+        // The query takes its job index in an open bucket of the caller's project.
+        const BucketPlace place = m_buckets.joinIn(caller, *in.bucketId, checked.bucketJobIndex);
+        checked.inputs["mockProof"] = place.mockProof;
+        query.bucketId = *in.bucketId;
+        query.bucketJobIndex = place.jobIndex;
+    }
+    const QString jobId = m_jobs.enqueueIn(
+        db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}}, caller.projectId);
+    checked.inputs["job"] = jobId.toStdString();
+    m_queries.insertIn(query, checked.inputs);
+}
+
+// Every file is read in one sandboxed child: the program (hash, native hints), the input (JSON),
+// the PIE or the proof (what it states).
+ProofIntake::InspectedSources ProofIntake::inspectSources(const Submission& in,
+                                                          const CheckedSubmission& checked) {
+    const api::ProofQuery& query = checked.query;
+    InspectedSources sources;
+    std::vector<sandbox::SandboxInput> toInspect;
+    const char* fallbackCode = "INVALID_PROGRAM_FILE";
+    const bool checkNativeHints = in.inputFile && query.cairoVm == "rust";
+    if (in.programFile || checked.hasProgramHash) {
+        if (query.cairoVersion != "cairo0") {
+            badRequest("CAIRO1_PROGRAMS_NOT_SUPPORTED",
+                       "this server runs Cairo 0 programs; for Cairo 1 submit the run's pieFile");
+        }
+        if (in.inputFile) {
+            toInspect.push_back(in.inputFile->asInput("input"));
+        }
+        if (in.programFile) {
+            sources.programDigest = digestOf(*in.programFile);
+            sources.programHash = m_programs.hashOfFile(*sources.programDigest);
+            if (!sources.programHash || checkNativeHints) {
+                toInspect.push_back(in.programFile->asInput("program"));
+            }
+        } else {
+            const auto felt = crypto::Felt::parse(*in.programHash);
+            if (!felt) {
+                badRequest("INVALID_PROGRAM_HASH", "programHash is not a field element");
+            }
+            sources.programHash = felt->toHex();
+            const std::optional<std::string> stored = m_programs.fileOf(*sources.programHash);
+            if (checkNativeHints && stored) {
+                toInspect.push_back({"program", m_artifacts.pathOf(*stored).toStdString()});
+            }
+        }
+    } else if (in.pieFile) {
+        toInspect.push_back(in.pieFile->asInput("pie"));
+        fallbackCode = "INVALID_PIE_FILE";
+    } else {
+        toInspect.push_back(in.proofFile->asInput("proof"));
+        fallbackCode = "INVALID_PROOF_FILE";
+    }
+    sources.facts = toInspect.empty()
+                        ? nlohmann::json::object()
+                        : m_sandbox.inspect(toInspect, checkNativeHints, fallbackCode);
+    if (checkNativeHints && sources.facts.contains("program") &&
+        sources.facts.at("program").contains("firstPythonOnlyHintPc")) {
+        badRequest("INPUT_FILE_NEEDS_CAIRO_VM_PYTHON",
+                   "with an inputFile the program's hints read it, and the hint at pc " +
+                       sources.facts.at("program").at("firstPythonOnlyHintPc").dump() +
+                       " has no native implementation: submit with cairoVm=python to run it as "
+                       "Python");
+    }
+    if (in.programFile && !sources.programHash) {
+        sources.programHash = sources.facts.at("program").value("programHash", std::string());
+    }
+    return sources;
+}
+
+void ProofIntake::planSource(const Submission& in, const InspectedSources& sources,
+                             CheckedSubmission& checked) {
+    api::ProofQuery& query = checked.query;
+    nlohmann::json& inputs = checked.inputs;
+    if (in.programFile || checked.hasProgramHash) {
+        inputs["source"] = "program";
+        if (in.programFile) {
+            inputs["program"] = registerProgram(*in.programFile, *sources.programDigest,
+                                                *sources.programHash, query.cairoVersion);
+        }
+        query.steps = {"TRACE_GENERATION"};
+        if (query.result != "TRACE_GENERATION") {
+            query.steps.push_back("PROOF_GENERATION");
+        }
+    } else if (in.pieFile) {
+        if (query.result == "TRACE_GENERATION") {
+            badRequest("INVALID_RESULT_FOR_PIE_FILE",
+                       "a pieFile is already a trace: ask for PROOF_GENERATION or a "
+                       "PROOF_VERIFICATION_ON_* result");
+        }
+        inputs["source"] = "pie";
+        inputs["pie"] = storeUpload(*in.pieFile);
+        query.steps = {"PROOF_GENERATION"};
+    } else {
+        if (chainFor(query.result) == "OFFCHAIN") {
+            badRequest("INVALID_RESULT_FOR_PROOF_FILE",
+                       "a proofFile is verified: ask for a PROOF_VERIFICATION_ON_* result");
+        }
+        const std::string statedLayout = sources.facts.at("proof").value("layout", std::string());
+        inputs["source"] = "proof";
+        inputs["proof"] = storeUpload(*in.proofFile);
+        inputs["layout"] = statedLayout;
+        checked.layout = statedLayout;
+        query.steps = {};
+    }
+    query.chain = chainFor(query.result);
+    if (query.chain != "OFFCHAIN") {
+        query.steps.push_back("PROOF_VERIFICATION");
+    }
+    if (query.result == "PROOF_VERIFICATION_ON_L2" &&
+        (checked.layout == "dynamic" || checked.layout == "all_cairo")) {
+        badRequest("INVALID_LAYOUT_FOR_PROOF_VERIFICATION_ON_INTEGRITY_L2",
+                   "Integrity cannot verify proofs of layout " + checked.layout);
+    }
+    if (in.inputFile) {
+        inputs["input"] = storeUpload(*in.inputFile);
+    }
+    query.step = query.steps.front();
+    query.layout =
+        checked.layout == "auto" ? std::nullopt : std::optional<std::string>(checked.layout);
+}
+
+} // namespace proofdesk::proof

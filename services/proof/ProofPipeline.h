@@ -1,0 +1,63 @@
+#pragma once
+
+#include "ArtifactStore.h"
+#include "ProofQueries.h"
+#include "Provers.h"
+#include "SandboxedWork.h"
+#include "StageRecorder.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+#include "crypto/Felt.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace proofdesk::proof {
+
+// The stages of a proof query (docs/architecture.md), one job each on the job engine: trace
+// generation (the program run in a sandboxed child), proof generation (our prover, Stone's, or
+// the visible mock), and proof verification (our verifier or Stone's), which registers the fact.
+class ProofPipeline {
+public:
+    ProofPipeline(Store& store, JobEngine& jobs, ArtifactStore& artifacts,
+                  const ProverSettings& provers, SandboxedWork& sandbox, ProofQueries& queries,
+                  StageRecorder& stages, const QString& workDir);
+
+    // After the job engine has started: fails queries whose job ran out of attempts while the
+    // server was down.
+    void reconcile();
+
+private:
+    JobOutcome runStage(const JobRecord& job, JobContext& context);
+    // The program file and input file of a query, for a sandboxed run.
+    std::vector<sandbox::SandboxInput> programInputs(const WorkingQuery& working) const;
+    void traceGeneration(WorkingQuery& working, JobContext& context);
+    void proofGeneration(WorkingQuery& working, JobContext& context);
+    void proveWithOurProver(WorkingQuery& working, JobContext& context);
+    void proofVerification(WorkingQuery& working, JobContext& context);
+    // Our own verifier, in a sandboxed child: the verdict, or StageFailure (permanent) naming the
+    // failed check, a stoneVersion the proof was not made with, or a memoryVerification its
+    // public memory does not meet.
+    nlohmann::json verifyBuiltin(const std::string& proofPath, const nlohmann::json& parts,
+                                 JobContext& context);
+    void describeStatement(WorkingQuery& working, const std::string& programHash,
+                           const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
+                           const nlohmann::json& executionResources,
+                           const std::vector<std::string>& builtins, const std::string& layout);
+
+    Store& m_store;
+    JobEngine& m_jobs;
+    ArtifactStore& m_artifacts;
+    const ProverSettings& m_provers;
+    SandboxedWork& m_sandbox;
+    ProofQueries& m_queries;
+    StageRecorder& m_stages;
+    QString m_workDir;
+};
+
+} // namespace proofdesk::proof

@@ -1,0 +1,260 @@
+#include "ProofQueries.h"
+
+#include "core/QtText.h"
+#include "core/ServiceError.h"
+
+#include <QSqlQuery>
+#include <QStringList>
+
+namespace proofdesk::proof {
+
+ProofQueries::ProofQueries(Store& store, ArtifactStore& artifacts)
+    : m_store(store), m_artifacts(artifacts) {}
+
+// --- writes -----------------------------------------------------------------------------------
+
+void ProofQueries::insertIn(const api::ProofQuery& query, const nlohmann::json& inputs) {
+    m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, dedup_id, "
+                                "external_id, status, bucket_id, bucket_job_index, "
+                                "created_at, doc, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                "?)"),
+                 {qstr(query.id), qstr(query.projectId),
+                  query.dedupId ? QVariant(qstr(*query.dedupId)) : QVariant(),
+                  qstr(query.externalId), qstr(query.status),
+                  query.bucketId ? QVariant(qstr(*query.bucketId)) : QVariant(),
+                  query.bucketJobIndex ? QVariant(*query.bucketJobIndex) : QVariant(),
+                  qstr(query.createdAt), qstr(api::toJson(query).dump()), qstr(inputs.dump())});
+}
+
+void ProofQueries::saveIn(const WorkingQuery& working) {
+    m_bodies.invalidate(working.query.id);
+    m_store.afterCommit([this, id = working.query.id] { m_bodies.invalidate(id); });
+    m_store.exec(QStringLiteral("UPDATE proof_queries SET status = ?, doc = ?, inputs = ? WHERE "
+                                "id = ?"),
+                 {qstr(working.query.status), qstr(api::toJson(working.query).dump()),
+                  qstr(working.inputs.dump()), qstr(working.query.id)});
+}
+
+void ProofQueries::recordArtifactsIn(const std::string& queryId,
+                                     const std::vector<NewArtifact>& artifacts) {
+    for (const NewArtifact& artifact : artifacts) {
+        m_store.exec(QStringLiteral("INSERT INTO proof_artifacts (query_id, name, sha256, size, "
+                                    "position) VALUES (?, ?, ?, ?, (SELECT COUNT(*) FROM "
+                                    "proof_artifacts WHERE query_id = ?)) ON CONFLICT (query_id, "
+                                    "name) DO UPDATE SET sha256 = excluded.sha256, size = "
+                                    "excluded.size"),
+                     {qstr(queryId), qstr(artifact.name), qstr(artifact.sha256),
+                      qlonglong(artifact.size), qstr(queryId)});
+    }
+}
+
+// --- the pipeline's reads ---------------------------------------------------------------------
+
+std::optional<WorkingQuery> ProofQueries::load(const std::string& id) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT doc, inputs FROM proof_queries WHERE id = ?"), {qstr(id)});
+    if (!row.next()) {
+        return std::nullopt;
+    }
+    WorkingQuery working;
+    working.query = api::proofQueryFromJson(nlohmann::json::parse(str(row.value(0))));
+    working.inputs = nlohmann::json::parse(str(row.value(1)));
+    return working;
+}
+
+std::optional<std::string> ProofQueries::idByDedupId(const QString& projectId,
+                                                     const std::string& dedupId) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
+        {projectId, qstr(dedupId)});
+    return row.next() ? std::optional<std::string>(str(row.value(0))) : std::nullopt;
+}
+
+std::optional<std::string> ProofQueries::idAtBucketIndex(const std::string& bucketId,
+                                                         int bucketJobIndex) {
+    QSqlQuery row = m_store.exec(QStringLiteral("SELECT id FROM proof_queries WHERE bucket_id = ? "
+                                                "AND bucket_job_index = ?"),
+                                 {qstr(bucketId), bucketJobIndex});
+    return row.next() ? std::optional<std::string>(str(row.value(0))) : std::nullopt;
+}
+
+std::vector<api::ProofQuery> ProofQueries::inBucket(const std::string& bucketId) {
+    // Members by bucketJobIndex, then the aggregator (bucketJobIndex -1).
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE bucket_id "
+                                                 "= ? ORDER BY bucket_job_index < 0, "
+                                                 "bucket_job_index"),
+                                  {qstr(bucketId)});
+    std::vector<api::ProofQuery> queries;
+    while (rows.next()) {
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(str(rows.value(0)))));
+    }
+    return queries;
+}
+
+std::vector<std::string> ProofQueries::statusesInBucket(const std::string& bucketId,
+                                                        const std::string& exceptId) {
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT status FROM proof_queries WHERE "
+                                                 "bucket_id = ? AND id != ?"),
+                                  {qstr(bucketId), qstr(exceptId)});
+    std::vector<std::string> statuses;
+    while (rows.next()) {
+        statuses.push_back(str(rows.value(0)));
+    }
+    return statuses;
+}
+
+std::vector<std::string> ProofQueries::unfinishedIds() {
+    QSqlQuery rows = m_store.exec(
+        QStringLiteral("SELECT id FROM proof_queries WHERE status IN ('RECEIVED', 'IN_PROGRESS')"));
+    std::vector<std::string> ids;
+    while (rows.next()) {
+        ids.push_back(str(rows.value(0)));
+    }
+    return ids;
+}
+
+// --- the routes' reads ------------------------------------------------------------------------
+
+std::string ProofQueries::artifactUrl(const std::string& queryId, const std::string& name) const {
+    return m_publicUrl + "/artifacts/" + queryId + "/" + name;
+}
+
+std::vector<std::string> ProofQueries::metadataUrls(const std::string& queryId) {
+    std::vector<std::string> urls;
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT name FROM proof_artifacts WHERE "
+                                                 "query_id = ? ORDER BY position"),
+                                  {qstr(queryId)});
+    while (rows.next()) {
+        urls.push_back(artifactUrl(queryId, str(rows.value(0))));
+    }
+    return urls;
+}
+
+api::CoreQueryResponse ProofQueries::coreQuery(const std::string& id) {
+    QSqlQuery row =
+        m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE id = ?"), {qstr(id)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+    }
+    api::CoreQueryResponse response;
+    response.coreQuery = api::proofQueryFromJson(nlohmann::json::parse(str(row.value(0))));
+    row.finish();
+    response.metadataUrls = metadataUrls(id);
+    return response;
+}
+
+std::string ProofQueries::coreQueryBody(const std::string& id) {
+    if (auto cached = m_bodies.get(id)) {
+        return *cached;
+    }
+    const std::uint64_t readAt = m_bodies.version();
+    // The stored doc is api::toJson(query) in the full view: the response's coreQuery as is.
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT doc, (SELECT group_concat(name, ' ') FROM (SELECT name FROM "
+                       "proof_artifacts WHERE query_id = q.id ORDER BY position)) FROM "
+                       "proof_queries q WHERE q.id = ?"),
+        {qstr(id)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+    }
+    std::string body = R"({"coreQuery":)";
+    body.append(row.value(0).toString().toStdString());
+    body.append(R"(,"metadataUrls":[)");
+    const QStringList names = row.value(1).toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (i > 0) {
+            body.push_back(',');
+        }
+        body.append(nlohmann::json(artifactUrl(id, names[i].toStdString())).dump());
+    }
+    body.append("]}");
+    m_bodies.put(id, body, readAt);
+    return body;
+}
+
+api::CoreQueryResponse ProofQueries::coreQueryByDedupId(const std::string& projectId,
+                                                        const std::string& dedupId) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
+        {qstr(projectId), qstr(dedupId)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+    }
+    const std::string id = str(row.value(0));
+    row.finish();
+    return coreQuery(id);
+}
+
+std::pair<std::vector<api::ProofQuery>, int> ProofQueries::list(const QString& projectId,
+                                                                const QueryFilter& filter) {
+    QString where = QStringLiteral(" WHERE project_id = ?");
+    QVariantList bindings{projectId};
+    if (filter.search && !filter.search->empty()) {
+        // A prefix of the id (any case: ids are Crockford base 32), the dedup id or the external
+        // id, as the console's search field says.
+        where += QStringLiteral(" AND (id LIKE ? ESCAPE '\\' OR dedup_id LIKE ? ESCAPE '\\' "
+                                "OR external_id LIKE ? ESCAPE '\\')");
+        QString like = qstr(*filter.search);
+        like.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+        like += QLatin1Char('%');
+        bindings << like << like << like;
+    }
+    if (filter.status) {
+        where += QStringLiteral(" AND status = ?");
+        bindings << qstr(*filter.status);
+    }
+    if (filter.network) {
+        where += QStringLiteral(" AND json_extract(doc, '$.network') = ?");
+        bindings << qstr(*filter.network);
+    }
+    QSqlQuery count =
+        m_store.exec(QStringLiteral("SELECT COUNT(*) FROM proof_queries") + where, bindings);
+    count.next();
+    const int total = count.value(0).toInt();
+    count.finish();
+    QVariantList pageBindings = bindings;
+    pageBindings << filter.limit << filter.offset;
+    QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries") + where +
+                                      QStringLiteral(" ORDER BY id DESC LIMIT ? OFFSET ?"),
+                                  pageBindings);
+    std::vector<api::ProofQuery> queries;
+    while (rows.next()) {
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(str(rows.value(0)))));
+    }
+    return {queries, total};
+}
+
+Artifact ProofQueries::artifact(const std::string& queryId, const std::string& name,
+                                bool withBytes) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT sha256 FROM proof_artifacts WHERE query_id = ? AND name = ?"),
+        {qstr(queryId), qstr(name)});
+    if (!row.next()) {
+        throw ServiceError(ErrorKind::NotFound, "ARTIFACT_NOT_FOUND");
+    }
+    Artifact artifact;
+    artifact.name = name;
+    artifact.path = m_artifacts.pathOf(str(row.value(0))).toStdString();
+    std::optional<std::string> bytes;
+    if (withBytes ? !(bytes = m_artifacts.get(str(row.value(0))))
+                  : !m_artifacts.contains(str(row.value(0)))) {
+        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                           "artifact file missing for " + queryId + "/" + name);
+    }
+    if (bytes) {
+        artifact.bytes = std::move(*bytes);
+    }
+    const auto endsWith = [&name](const char* suffix) {
+        const std::string tail(suffix);
+        return name.size() >= tail.size() &&
+               name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    artifact.contentType = endsWith(".json")  ? "application/json"
+                           : endsWith(".zip") ? "application/zip"
+                                              : "application/octet-stream";
+    return artifact;
+}
+
+} // namespace proofdesk::proof

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "ArtifactStore.h"
+#include "QueryBodyCache.h"
+#include "api/ProofWire.h"
+#include "core/Store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace proofdesk::proof {
+
+// GET /core-query's filters.
+struct QueryFilter {
+    int limit = 50;
+    int offset = 0;
+    std::optional<std::string> search; // id, dedupId, or a prefix of externalId
+    std::optional<std::string> status;
+    std::optional<std::string> network;
+};
+
+// One artifact of a query, as GET /artifacts/{id}/{name} serves it.
+struct Artifact {
+    std::string name;
+    std::string contentType;
+    std::string bytes; // unless read without them
+    std::string path;  // the stored file
+};
+
+// What a running stage produced, recorded when the stage ends (StageRecorder).
+struct NewArtifact {
+    std::string name;
+    std::string sha256;
+    std::size_t size = 0;
+};
+struct NewFact {
+    std::string chain;
+    std::string factHash;
+    bool mocked = false;
+};
+
+// A query as the pipeline works on it: the record, its inputs (source, artifact digests, options,
+// the current job), and what the running stage produced, written when it finishes.
+struct WorkingQuery {
+    api::ProofQuery query;
+    nlohmann::json inputs;
+    std::vector<NewArtifact> newArtifacts;
+    std::optional<NewFact> newFact;
+};
+
+// The stored proof queries and the names of their artifacts: the one unit that holds the SQL of
+// `proof_queries` and `proof_artifacts`. The writes (…In) run inside the caller's Store::write;
+// the reads answer the query routes, the hot GET /core-query/{id} from a cache of bodies.
+class ProofQueries {
+public:
+    ProofQueries(Store& store, ArtifactStore& artifacts);
+
+    // The proof service's base URL, for metadataUrls. Set before serving.
+    void setPublicUrl(const std::string& proofUrl) { m_publicUrl = proofUrl; }
+    const std::string& publicUrl() const { return m_publicUrl; }
+
+    void insertIn(const api::ProofQuery& query, const nlohmann::json& inputs);
+    void saveIn(const WorkingQuery& working);
+    // Adds (or replaces, by name) artifacts of a query, after those it has.
+    void recordArtifactsIn(const std::string& queryId, const std::vector<NewArtifact>& artifacts);
+
+    std::optional<WorkingQuery> load(const std::string& id);
+    std::optional<std::string> idByDedupId(const QString& projectId, const std::string& dedupId);
+    std::optional<std::string> idAtBucketIndex(const std::string& bucketId, int bucketJobIndex);
+    // A bucket's queries: its members by bucketJobIndex, then its aggregator.
+    std::vector<api::ProofQuery> inBucket(const std::string& bucketId);
+    // The statuses of a bucket's queries other than `exceptId`.
+    std::vector<std::string> statusesInBucket(const std::string& bucketId,
+                                              const std::string& exceptId);
+    // The queries a stop may have left RECEIVED or IN_PROGRESS.
+    std::vector<std::string> unfinishedIds();
+
+    api::CoreQueryResponse coreQuery(const std::string& id);
+    // The body of GET /core-query/{id}, {"coreQuery": full record, "metadataUrls": [...]}, built
+    // from the stored record without parsing it again (the hot read path).
+    std::string coreQueryBody(const std::string& id);
+    api::CoreQueryResponse coreQueryByDedupId(const std::string& projectId,
+                                              const std::string& dedupId);
+    std::pair<std::vector<api::ProofQuery>, int> list(const QString& projectId,
+                                                      const QueryFilter& filter);
+    Artifact artifact(const std::string& queryId, const std::string& name, bool withBytes = true);
+
+private:
+    std::vector<std::string> metadataUrls(const std::string& queryId);
+    std::string artifactUrl(const std::string& queryId, const std::string& name) const;
+
+    Store& m_store;
+    ArtifactStore& m_artifacts;
+    QueryBodyCache m_bodies;
+    std::string m_publicUrl;
+};
+
+} // namespace proofdesk::proof

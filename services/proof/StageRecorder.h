@@ -1,0 +1,59 @@
+#pragma once
+
+#include "ArtifactStore.h"
+#include "FactRegistry.h"
+#include "ProofQueries.h"
+#include "core/Clock.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+
+#include <QString>
+
+#include <functional>
+#include <string>
+
+namespace proofdesk::proof {
+
+// The job kind of one stage of one proof query (payload: queryId, stage).
+inline const QString kStageJob = QStringLiteral("proof.stage");
+
+// How a query moves along its steps. What a running stage produces (artifact files, a fact) is
+// kept in its WorkingQuery and written together with the move to the next step (its job) or to
+// DONE or FAILED, in one transaction, so a crash repeats at most the stage that was running. A
+// bucket's member that ends tells the bucket (onMemberEnded).
+class StageRecorder {
+public:
+    StageRecorder(Store& store, const Clock& clock, JobEngine& jobs, ArtifactStore& artifacts,
+                  ProofQueries& queries, FactRegistry& facts);
+
+    // Called, inside the write, when a query of a bucket ends.
+    void onMemberEnded(std::function<void(const std::string& bucketId)> hook) {
+        m_memberEnded = std::move(hook);
+    }
+
+    // Stores `bytes` now; names it with the stage's end.
+    void addArtifact(WorkingQuery& working, const std::string& name, const std::string& bytes);
+    // Names an artifact already stored (an upload) with the stage's end.
+    void addStoredArtifact(WorkingQuery& working, const std::string& name,
+                           const std::string& sha256);
+
+    // Within a write: records what the stage produced and enqueues the next step, or ends the
+    // query DONE after its last.
+    void finishStageIn(WorkingQuery& working);
+    // Within a write: ends the query FAILED, dropping what the stage produced.
+    void failIn(WorkingQuery& working, const std::string& reason, const char* blockedReason);
+
+private:
+    void writeProducedIn(WorkingQuery& working);
+    void endedIn(const WorkingQuery& working);
+
+    Store& m_store;
+    const Clock& m_clock;
+    JobEngine& m_jobs;
+    ArtifactStore& m_artifacts;
+    ProofQueries& m_queries;
+    FactRegistry& m_facts;
+    std::function<void(const std::string&)> m_memberEnded;
+};
+
+} // namespace proofdesk::proof
