@@ -91,37 +91,38 @@ HttpResponse submitRequest(const Services& services, const HttpRequest& request)
     if (body.is_discarded()) {
         throw ServiceError(ErrorKind::BadRequest, "MALFORMED_JSON", "the body is not JSON");
     }
-    const std::string id = services.requests.submit(caller.projectId, body);
+    const std::string id = services.requests.intake().submit(caller.projectId, body);
     return HttpResponse::json(200, {{"status", "success"}, {"request_id", id}});
 }
 
 HttpResponse getQueries(const Services& services, const HttpRequest& request) {
-    return HttpResponse::json(200,
-                              {{"queries", services.requests.queries(request.pathParams.at(0))}});
+    return HttpResponse::json(
+        200, {{"queries", services.requests.queries().queries(request.pathParams.at(0))}});
 }
 
 HttpResponse getActions(const Services& services, const HttpRequest& request) {
-    return HttpResponse::json(200,
-                              {{"actions", services.requests.actions(request.pathParams.at(0))}});
+    return HttpResponse::json(
+        200, {{"actions", services.requests.queries().actions(request.pathParams.at(0))}});
 }
 
 HttpResponse getGrowOrders(const Services& services, const HttpRequest& request) {
     const auth::KeyIdentity caller = requireApiKey(request, services.keys);
-    return HttpResponse::json(200,
-                              {{"grow_orders", services.requests.growOrders(caller.projectId)}});
+    return HttpResponse::json(
+        200, {{"grow_orders", services.requests.growOrders().list(caller.projectId)}});
 }
 
 HttpResponse postGrowOrder(const Services& services, const HttpRequest& request) {
     const auth::KeyIdentity caller = requireApiKey(request, services.keys);
     const json body = parseJsonObject(request, "MALFORMED_JSON");
     const api::GrowOrder order =
-        services.requests.createGrowOrder(caller.projectId, parseCreateGrowOrder(body));
+        services.requests.growOrders().create(caller.projectId, parseCreateGrowOrder(body));
     return HttpResponse::json(200, {{"grow_order", order}});
 }
 
 HttpResponse getGrowOrder(const Services& services, const HttpRequest& request) {
     const auth::KeyIdentity caller = requireApiKey(request, services.keys);
-    const auto order = services.requests.growOrder(caller.projectId, request.pathParams.at(0));
+    const auto order =
+        services.requests.growOrders().order(caller.projectId, request.pathParams.at(0));
     if (!order) {
         throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
     }
@@ -131,7 +132,7 @@ HttpResponse getGrowOrder(const Services& services, const HttpRequest& request) 
 HttpResponse cancelGrowOrder(const Services& services, const HttpRequest& request) {
     const auth::KeyIdentity caller = requireApiKey(request, services.keys);
     const auto order =
-        services.requests.cancelGrowOrder(caller.projectId, request.pathParams.at(0));
+        services.requests.growOrders().cancel(caller.projectId, request.pathParams.at(0));
     if (!order) {
         throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
     }
@@ -156,14 +157,14 @@ HttpResponse getProvenValues(const Services& services, const HttpRequest& reques
         throw ServiceError(ErrorKind::BadRequest, "INVALID_LIMIT",
                            "limit is 1..500 and offset >= 0");
     }
-    const auto [values, total] = services.requests.provenValues(filter);
+    const auto [values, total] = services.requests.provenData().values(filter);
     return HttpResponse::json(200, {{"proven_values", values}, {"total", total}});
 }
 
 HttpResponse getMmrs(const Services& services, const HttpRequest& request) {
     const auto chainId = request.queryParam("chain_id");
     json list = json::array();
-    for (const request::MmrStateView& mmr : services.requests.mmrStates(chainId)) {
+    for (const request::MmrStateView& mmr : services.requests.provenData().mmrStates(chainId)) {
         list.push_back({{"chain_id", mmr.chainId},
                         {"hashing_function", mmr.hashingFunction},
                         {"leaves", mmr.leaves},

@@ -1,5 +1,7 @@
 // The actions that read the origin chain: resolve_blocks, prove_headers and prove_account. Each
 // checks what the RPC answers against hashes it already trusts (a header's hash, a state root).
+#include "ActionExecutor.h"
+
 #include "RequestInternal.h"
 #include "chain/BlockHeader.h"
 #include "chain/ChainError.h"
@@ -134,7 +136,7 @@ Ranges allBlocks(const json& resolveMethod) {
 
 } // namespace detail
 
-std::int64_t RequestService::resolveTimestamp(chain::JsonRpcClient& rpc, const std::string& chainId,
+std::int64_t ActionExecutor::resolveTimestamp(chain::JsonRpcClient& rpc, const std::string& chainId,
                                               std::int64_t timestamp, std::int64_t head) {
     auto timeOf = [&](std::int64_t number) {
         {
@@ -181,14 +183,14 @@ std::int64_t RequestService::resolveTimestamp(chain::JsonRpcClient& rpc, const s
 
 // Each action's work. `actions` are the query's actions as stored when this one started (those it
 // depends on have completed, so their results are there).
-RequestService::Outcome RequestService::resolveBlocks(const QueryRow& /*query*/,
-                                                      const ActionRow& action,
-                                                      const std::vector<ActionRow>& /*actions*/,
+ActionExecutor::Outcome ActionExecutor::resolveBlocks(const StoredQuery& /*query*/,
+                                                      const StoredAction& action,
+                                                      const Actions& /*actions*/,
                                                       JobContext& context) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string chainId = inputs.at("chain_id");
-    auto rpc = rpcFor(chainId, &context);
+    auto rpc = rpcFor(m_settings, chainId, &context);
     const auto head = std::int64_t(
         chain::parseQuantity(rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
     json blocks = json::object();
@@ -220,10 +222,9 @@ RequestService::Outcome RequestService::resolveBlocks(const QueryRow& /*query*/,
     return outcome;
 }
 
-RequestService::Outcome RequestService::proveHeaders(const QueryRow& /*query*/,
-                                                     const ActionRow& action,
-                                                     const std::vector<ActionRow>& actions,
-                                                     JobContext& context) {
+ActionExecutor::Outcome ActionExecutor::proveHeaders(const StoredQuery& /*query*/,
+                                                     const StoredAction& action,
+                                                     const Actions& actions, JobContext& context) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string chainId = inputs.at("chain_id");
@@ -242,7 +243,7 @@ RequestService::Outcome RequestService::proveHeaders(const QueryRow& /*query*/,
             }
         }
     }
-    auto rpc = rpcFor(chainId, &context);
+    auto rpc = rpcFor(m_settings, chainId, &context);
     json perBlock = json::object();
     QByteArray previousHash;
     std::int64_t previousNumber = -1;
@@ -316,17 +317,16 @@ RequestService::Outcome RequestService::proveHeaders(const QueryRow& /*query*/,
     return outcome;
 }
 
-RequestService::Outcome RequestService::proveAccount(const QueryRow& /*query*/,
-                                                     const ActionRow& action,
-                                                     const std::vector<ActionRow>& actions,
-                                                     JobContext& context) {
+ActionExecutor::Outcome ActionExecutor::proveAccount(const StoredQuery& /*query*/,
+                                                     const StoredAction& action,
+                                                     const Actions& actions, JobContext& context) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string chainId = inputs.at("chain_id");
     const std::string address = inputs.at("account");
     const bool apeChain = chain::chainKind(qstr(chainId)) == chain::ChainKind::ApeChain;
     const json& resolve = actions.at(0).method;
-    auto rpc = rpcFor(chainId, &context);
+    auto rpc = rpcFor(m_settings, chainId, &context);
     struct Item {
         std::string selector;
         std::int64_t block;

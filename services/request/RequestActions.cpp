@@ -1,5 +1,7 @@
 // The actions that run on what the chain actions proved: accumulate_mmr, check_facts and
-// deliver; and how any action is performed and completed.
+// deliver.
+#include "ActionExecutor.h"
+
 #include "RequestInternal.h"
 #include "chain/BlockHeader.h"
 #include "chain/ChainError.h"
@@ -20,9 +22,9 @@ using namespace detail;
 using chain::ChainError;
 using nlohmann::json;
 
-RequestService::Outcome RequestService::accumulateMmr(const QueryRow& /*query*/,
-                                                      const ActionRow& action,
-                                                      const std::vector<ActionRow>& actions,
+ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query*/,
+                                                      const StoredAction& action,
+                                                      const Actions& actions,
                                                       JobContext& /*context*/) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
@@ -108,9 +110,9 @@ RequestService::Outcome RequestService::accumulateMmr(const QueryRow& /*query*/,
     return outcome;
 }
 
-RequestService::Outcome RequestService::checkFacts(const QueryRow& /*query*/,
-                                                   const ActionRow& action,
-                                                   const std::vector<ActionRow>& /*actions*/,
+ActionExecutor::Outcome ActionExecutor::checkFacts(const StoredQuery& /*query*/,
+                                                   const StoredAction& action,
+                                                   const Actions& /*actions*/,
                                                    JobContext& /*context*/) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
@@ -130,8 +132,8 @@ RequestService::Outcome RequestService::checkFacts(const QueryRow& /*query*/,
     return outcome;
 }
 
-RequestService::Outcome RequestService::deliver(const QueryRow& query, const ActionRow& action,
-                                                const std::vector<ActionRow>& actions,
+ActionExecutor::Outcome ActionExecutor::deliver(const StoredQuery& query,
+                                                const StoredAction& action, const Actions& actions,
                                                 JobContext& /*context*/) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
@@ -188,68 +190,6 @@ RequestService::Outcome RequestService::deliver(const QueryRow& query, const Act
         }
     };
     return outcome;
-}
-
-RequestService::Outcome RequestService::perform(const QueryRow& query, const ActionRow& action,
-                                                JobContext& context) {
-    using Work = Outcome (RequestService::*)(const QueryRow&, const ActionRow&,
-                                             const std::vector<ActionRow>&, JobContext&);
-    static const std::map<std::string, Work> kWork{{kResolveBlocks, &RequestService::resolveBlocks},
-                                                   {kProveHeaders, &RequestService::proveHeaders},
-                                                   {kAccumulateMmr, &RequestService::accumulateMmr},
-                                                   {kProveAccount, &RequestService::proveAccount},
-                                                   {kCheckFacts, &RequestService::checkFacts},
-                                                   {kDeliver, &RequestService::deliver}};
-    const std::string name = action.method.at("name");
-    const auto work = kWork.find(name);
-    if (work == kWork.end()) {
-        throw ChainError("unknown action method " + name);
-    }
-    return (this->*work->second)(query, action, loadActions(query.id), context);
-}
-
-void RequestService::completeIn(const QueryRow& query, const ActionRow& action, Outcome& outcome) {
-    QSqlQuery current = m_store.exec(QStringLiteral("SELECT status FROM request_actions WHERE "
-                                                    "query_id = ? AND idx = ?"),
-                                     {qstr(query.id), action.index});
-    if (!current.next() || str(current.value(0)) != "IN_PROGRESS") {
-        return; // cancelled while it ran: its results are not kept
-    }
-    if (outcome.commit) {
-        outcome.commit(outcome.results);
-    }
-    const QString now = toIsoTimestamp(m_clock.now());
-    json method = action.method;
-    method["results"] = outcome.results;
-    m_store.exec(QStringLiteral("UPDATE request_actions SET status = 'COMPLETED', method = ?, "
-                                "completed_at = ? WHERE query_id = ? AND idx = ?"),
-                 {qstr(method.dump()), now, qstr(query.id), action.index});
-    const std::vector<ActionRow> actions = loadActions(query.id);
-    QSqlDatabase db = m_store.connection();
-    for (int next : action.canTrigger) {
-        const ActionRow& candidate = actions.at(std::size_t(next));
-        const bool ready = std::all_of(
-            candidate.dependsOn.begin(), candidate.dependsOn.end(), [&](int dependency) {
-                return actions.at(std::size_t(dependency)).status == "COMPLETED";
-            });
-        if (ready && candidate.status == "PENDING" && !candidate.trackingId) {
-            const QString jobId =
-                m_jobs.enqueueIn(db, kActionJob, {{"query_id", query.id}, {"index", next}},
-                                 QStringLiteral("request:") + QString::fromStdString(query.id));
-            m_store.exec(QStringLiteral("UPDATE request_actions SET tracking_id = ? WHERE "
-                                        "query_id = ? AND idx = ?"),
-                         {jobId, qstr(query.id), next});
-        }
-    }
-    const bool finished = std::all_of(actions.begin(), actions.end(), [](const ActionRow& row) {
-        return row.status == "COMPLETED";
-    });
-    if (finished) {
-        m_store.exec(QStringLiteral("UPDATE request_queries SET status = 'COMPLETED', "
-                                    "completed_at = ? WHERE id = ?"),
-                     {now, qstr(query.id)});
-        settleGrowOrderIn(query.id, true);
-    }
 }
 
 } // namespace proofdesk::request

@@ -1,3 +1,5 @@
+#include "GrowOrderScheduler.h"
+
 #include "RequestInternal.h"
 #include "chain/BlockHeader.h"
 #include "chain/ChainError.h"
@@ -33,16 +35,43 @@ bool isFinished(const std::string& status) {
 
 } // namespace
 
-void RequestService::wakeScheduler() {
-    {
-        std::lock_guard lock(m_schedulerMutex);
-        m_schedulerPending = true;
-    }
-    m_schedulerWake.notify_all();
+GrowOrderScheduler::GrowOrderScheduler(Store& store, const Clock& clock, JobEngine& jobs,
+                                       const RequestSettings& settings, RequestQueries& queries)
+    : m_store(store), m_clock(clock), m_jobs(jobs), m_settings(settings), m_queries(queries) {}
+
+GrowOrderScheduler::~GrowOrderScheduler() {
+    stop();
 }
 
-api::GrowOrder RequestService::createGrowOrder(const QString& projectId,
-                                               const CreateGrowOrder& request) {
+void GrowOrderScheduler::start() {
+    m_stopping = false;
+    if (!m_thread.joinable()) {
+        m_thread = std::thread([this] { loop(); });
+    }
+}
+
+void GrowOrderScheduler::stop() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = true;
+        m_pending = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable()) {
+        m_thread.join();
+    }
+}
+
+void GrowOrderScheduler::wake() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_pending = true;
+    }
+    m_wake.notify_all();
+}
+
+api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
+                                          const CreateGrowOrder& request) {
     for (const auto& [name, id] : {std::pair{"accumulated_chain_id", request.accumulatedChainId},
                                    std::pair{"settle_chain_id", request.settleChainId}}) {
         if (!chain::knownChainIds().contains(qstr(id))) {
@@ -95,7 +124,7 @@ api::GrowOrder RequestService::createGrowOrder(const QString& projectId,
             start = row.value(0).toLongLong() + 1;
         } else {
             try {
-                auto rpc = rpcFor(request.accumulatedChainId, nullptr);
+                auto rpc = rpcFor(m_settings, request.accumulatedChainId, nullptr);
                 start = std::int64_t(chain::parseQuantity(
                     rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
             } catch (const chain::ChainError& failure) {
@@ -126,11 +155,11 @@ api::GrowOrder RequestService::createGrowOrder(const QString& projectId,
                            "VALUES (?, ?, ?, ?)"),
             {qstr(order.internalId), projectId, qstr(order.status), qstr(json(order).dump())});
     });
-    wakeScheduler();
+    wake();
     return order;
 }
 
-std::vector<api::GrowOrder> RequestService::growOrders(const QString& projectId) {
+std::vector<api::GrowOrder> GrowOrderScheduler::list(const QString& projectId) {
     std::vector<api::GrowOrder> out;
     QSqlQuery rows = m_store.exec(
         QStringLiteral("SELECT doc FROM grow_orders WHERE project_id = ? ORDER BY id DESC"),
@@ -141,7 +170,7 @@ std::vector<api::GrowOrder> RequestService::growOrders(const QString& projectId)
     return out;
 }
 
-std::optional<api::GrowOrder> RequestService::growOrder(const QString& projectId,
+std::optional<api::GrowOrder> GrowOrderScheduler::order(const QString& projectId,
                                                         const std::string& id) {
     QSqlQuery row =
         m_store.exec(QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND project_id = ?"),
@@ -149,8 +178,8 @@ std::optional<api::GrowOrder> RequestService::growOrder(const QString& projectId
     return orderFrom(row);
 }
 
-std::optional<api::GrowOrder> RequestService::cancelGrowOrder(const QString& projectId,
-                                                              const std::string& id) {
+std::optional<api::GrowOrder> GrowOrderScheduler::cancel(const QString& projectId,
+                                                         const std::string& id) {
     std::optional<api::GrowOrder> result;
     m_store.write([&](QSqlDatabase&) {
         QSqlQuery row = m_store.exec(
@@ -175,16 +204,19 @@ std::optional<api::GrowOrder> RequestService::cancelGrowOrder(const QString& pro
     return result;
 }
 
-void RequestService::settleGrowOrderIn(const std::string& queryId, bool succeeded) {
-    QSqlQuery row = m_store.exec(
-        QStringLiteral("SELECT g.doc, q.typ FROM grow_orders g JOIN request_queries q ON "
-                       "q.grow_order_id = g.id WHERE q.id = ?"),
-        {qstr(queryId)});
-    if (!row.next()) {
+void GrowOrderScheduler::settleIn(const std::string& queryId, bool succeeded) {
+    const std::optional<StoredQuery> batch = m_queries.load(queryId);
+    if (!batch || !batch->growOrderId) {
         return;
     }
-    auto order = json::parse(str(row.value(0))).get<api::GrowOrder>();
-    const json typ = json::parse(str(row.value(1)));
+    QSqlQuery row = m_store.exec(QStringLiteral("SELECT doc FROM grow_orders WHERE id = ?"),
+                                 {qstr(*batch->growOrderId)});
+    std::optional<api::GrowOrder> found = orderFrom(row);
+    if (!found) {
+        return;
+    }
+    api::GrowOrder& order = *found;
+    const json& typ = batch->typ;
     const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
     order.updatedAt = now;
     if (!succeeded) {
@@ -210,29 +242,29 @@ void RequestService::settleGrowOrderIn(const std::string& queryId, bool succeede
     }
     m_store.exec(QStringLiteral("UPDATE grow_orders SET status = ?, doc = ? WHERE id = ?"),
                  {qstr(order.status), qstr(json(order).dump()), qstr(order.internalId)});
-    wakeScheduler();
+    wake();
 }
 
-void RequestService::schedulerLoop() {
+void GrowOrderScheduler::loop() {
     for (;;) {
         {
-            std::unique_lock lock(m_schedulerMutex);
-            m_schedulerWake.wait_for(lock, std::chrono::milliseconds(m_settings.growPollMs),
-                                     [this] { return m_schedulerPending; });
-            m_schedulerPending = false;
+            std::unique_lock lock(m_mutex);
+            m_wake.wait_for(lock, std::chrono::milliseconds(m_settings.growPollMs),
+                            [this] { return m_pending; });
+            m_pending = false;
             if (m_stopping) {
                 return;
             }
         }
         try {
-            scheduleGrowOrders();
+            scheduleBatches();
         } catch (const std::exception&) {
             // A store hiccup: the next round tries again.
         }
     }
 }
 
-void RequestService::scheduleGrowOrders() {
+void GrowOrderScheduler::scheduleBatches() {
     std::vector<api::GrowOrder> waiting;
     {
         QSqlQuery rows =
@@ -251,7 +283,7 @@ void RequestService::scheduleGrowOrders() {
         auto& head = heads[order.accumulatedChainId];
         if (!heads.count(order.accumulatedChainId) || !head) {
             try {
-                auto rpc = rpcFor(order.accumulatedChainId, nullptr);
+                auto rpc = rpcFor(m_settings, order.accumulatedChainId, nullptr);
                 head = std::int64_t(chain::parseQuantity(
                     rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
             } catch (const chain::ChainError&) {
@@ -288,88 +320,17 @@ void RequestService::scheduleGrowOrders() {
                            {"from_block", from},
                            {"to_block", to},
                            {"hashing_functions", current->hashingFunctions}};
-            json plan = json::array();
-            for (const PlannedAction& action :
-                 planGrowBatch(current->accumulatedChainId, current->settleChainId,
-                               current->hashingFunctions, from, to)) {
-                plan.push_back({{"name", action.name},
-                                {"inputs", action.inputs},
-                                {"depends_on", action.dependsOn}});
-            }
-            current->activeQueryId = planQueryIn({}, current->internalId, typ, plan, std::nullopt);
+            current->activeQueryId = m_queries.planQueryIn(
+                {}, current->internalId, typ,
+                planGrowBatch(current->accumulatedChainId, current->settleChainId,
+                              current->hashingFunctions, from, to),
+                std::nullopt);
             current->updatedAt = toIsoTimestamp(m_clock.now()).toStdString();
             m_store.exec(QStringLiteral("UPDATE grow_orders SET doc = ? WHERE id = ?"),
                          {qstr(json(*current).dump()), qstr(current->internalId)});
         });
         m_jobs.wake();
     }
-}
-
-std::pair<std::vector<api::ProvenValue>, int>
-RequestService::provenValues(const ProvenValueFilter& filter) {
-    QString where = QStringLiteral("destination_chain_id = ?");
-    QVariantList bindings{qstr(filter.destinationChainId)};
-    if (filter.originChainId) {
-        where += QStringLiteral(" AND origin_chain_id = ?");
-        bindings << qstr(*filter.originChainId);
-    }
-    if (filter.blockNumber) {
-        where += QStringLiteral(" AND block_number = ?");
-        bindings << qlonglong(*filter.blockNumber);
-    }
-    if (filter.queryId) {
-        where += QStringLiteral(" AND query_id = ?");
-        bindings << qstr(*filter.queryId);
-    }
-    QSqlQuery count =
-        m_store.exec(QStringLiteral("SELECT COUNT(*) FROM proven_values WHERE ") + where, bindings);
-    const int total = count.next() ? count.value(0).toInt() : 0;
-    QVariantList page = bindings;
-    page << filter.limit << filter.offset;
-    QSqlQuery rows = m_store.exec(
-        QStringLiteral("SELECT destination_chain_id, origin_chain_id, block_number, kind, "
-                       "account, name, value, query_id, created_at FROM proven_values WHERE ") +
-            where + QStringLiteral(" ORDER BY seq DESC LIMIT ? OFFSET ?"),
-        page);
-    std::vector<api::ProvenValue> out;
-    while (rows.next()) {
-        api::ProvenValue value;
-        value.destinationChainId = str(rows.value(0));
-        value.originChainId = str(rows.value(1));
-        value.blockNumber = rows.value(2).toLongLong();
-        value.kind = str(rows.value(3));
-        if (!rows.value(4).isNull()) {
-            value.account = str(rows.value(4));
-        }
-        value.name = str(rows.value(5));
-        value.value = str(rows.value(6));
-        value.queryId = str(rows.value(7));
-        value.createdAt = str(rows.value(8));
-        out.push_back(std::move(value));
-    }
-    return {out, total};
-}
-
-std::vector<MmrStateView> RequestService::mmrStates(const std::optional<std::string>& chainId) {
-    std::vector<MmrStateView> out;
-    QSqlQuery rows = m_store.exec(
-        QStringLiteral("SELECT chain_id, hashing_function, leaves, size, root, peaks, updated_at "
-                       "FROM mmr_state WHERE ? IS NULL OR chain_id = ? ORDER BY chain_id, "
-                       "hashing_function"),
-        {chainId ? QVariant(qstr(*chainId)) : QVariant(),
-         chainId ? QVariant(qstr(*chainId)) : QVariant()});
-    while (rows.next()) {
-        MmrStateView view;
-        view.chainId = str(rows.value(0));
-        view.hashingFunction = str(rows.value(1));
-        view.leaves = rows.value(2).toULongLong();
-        view.size = rows.value(3).toULongLong();
-        view.root = str(rows.value(4));
-        view.peaks = json::parse(str(rows.value(5))).get<std::vector<std::string>>();
-        view.updatedAt = str(rows.value(6));
-        out.push_back(std::move(view));
-    }
-    return out;
 }
 
 } // namespace proofdesk::request

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "RequestQueries.h"
+#include "RequestSettings.h"
+#include "api/RequestWire.h"
+#include "core/Clock.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+
+#include <QString>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace proofdesk::request {
+
+// POST /grow-orders.
+struct CreateGrowOrder {
+    std::string accumulatedChainId;
+    std::string settleChainId;
+    std::vector<std::string> hashingFunctions;
+    std::int64_t minBatchSize = 1;
+    std::optional<std::int64_t> startBlockNumber;
+    std::optional<std::int64_t> finishBlockNumber;
+};
+
+// Grow orders (docs/api.md): each extends a chain's MMRs in batches. A scheduler thread watches
+// the chain heads and plans a batch query (RequestQueries) when enough new blocks are there; a
+// batch's end (settleIn) moves its order on. The one unit that holds the SQL of `grow_orders`.
+class GrowOrderScheduler {
+public:
+    GrowOrderScheduler(Store& store, const Clock& clock, JobEngine& jobs,
+                       const RequestSettings& settings, RequestQueries& queries);
+    ~GrowOrderScheduler();
+    GrowOrderScheduler(const GrowOrderScheduler&) = delete;
+    GrowOrderScheduler& operator=(const GrowOrderScheduler&) = delete;
+
+    void start();
+    void stop();
+    // Wakes the scheduler now (tests, and after a create).
+    void wake();
+
+    api::GrowOrder create(const QString& projectId, const CreateGrowOrder& order);
+    std::vector<api::GrowOrder> list(const QString& projectId);
+    std::optional<api::GrowOrder> order(const QString& projectId, const std::string& id);
+    std::optional<api::GrowOrder> cancel(const QString& projectId, const std::string& id);
+
+    // Within a write, when a query ended: if it is a batch, its order moves on (or fails).
+    void settleIn(const std::string& queryId, bool succeeded);
+
+private:
+    void loop();
+    void scheduleBatches();
+
+    Store& m_store;
+    const Clock& m_clock;
+    JobEngine& m_jobs;
+    const RequestSettings& m_settings;
+    RequestQueries& m_queries;
+
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_pending = false;
+    std::atomic<bool> m_stopping{false};
+    std::thread m_thread;
+};
+
+} // namespace proofdesk::request

@@ -1,0 +1,35 @@
+#pragma once
+
+#include "RequestQueries.h"
+#include "core/Clock.h"
+#include "core/JobEngine.h"
+#include "core/Store.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+
+#include <string>
+
+namespace proofdesk::request {
+
+// POST /submit-request: a data request is validated (parseUserRequest, every failure a 400
+// with a named code), planned as one query per origin chain (the action DAG of
+// planChainQuery), and stored with the jobs of the actions that wait for nothing, in one
+// transaction.
+class RequestIntake {
+public:
+    RequestIntake(Store& store, const Clock& clock, JobEngine& jobs, RequestQueries& queries)
+        : m_store(store), m_clock(clock), m_jobs(jobs), m_queries(queries) {}
+
+    // Returns the request id.
+    std::string submit(const QString& projectId, const nlohmann::json& body);
+
+private:
+    Store& m_store;
+    const Clock& m_clock;
+    JobEngine& m_jobs;
+    RequestQueries& m_queries;
+};
+
+} // namespace proofdesk::request

@@ -1,0 +1,23 @@
+#include "RequestSettings.h"
+
+#include "chain/ChainError.h"
+#include "core/QtText.h"
+
+namespace proofdesk::request {
+
+std::unique_ptr<chain::JsonRpcClient> rpcFor(const RequestSettings& settings,
+                                             const std::string& chainId, JobContext* context) {
+    const auto url = settings.chains.rpcUrl(qstr(chainId));
+    if (!url) {
+        throw chain::ChainError(
+            "no JSON-RPC URL is set for chain " + chainId + ": start the server with --chain-rpc " +
+            chainId + "=http://HOST:PORT (or set it in the console's Settings), then submit again");
+    }
+    auto client = std::make_unique<chain::JsonRpcClient>(*url, settings.rpc);
+    if (context) {
+        client->setCancelled([context] { return context->stopRequested(); });
+    }
+    return client;
+}
+
+} // namespace proofdesk::request
