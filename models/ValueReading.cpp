@@ -1,5 +1,7 @@
 #include "ValueReading.h"
 
+#include "crypto/HexDigit.h"
+
 #include <QDateTime>
 
 #include <array>
@@ -7,18 +9,7 @@
 #include <vector>
 
 namespace proofdesk::models {
-namespace {
-
-// A hex digit's value, or -1.
-int hexDigit(QChar c) {
-    const char16_t u = c.unicode();
-    return u >= '0' && u <= '9'   ? u - '0'
-           : u >= 'a' && u <= 'f' ? u - 'a' + 10
-           : u >= 'A' && u <= 'F' ? u - 'A' + 10
-                                  : -1;
-}
-
-} // namespace
+namespace {} // namespace
 
 QString hexToDecimal(const QString& hex) {
     if (!hex.startsWith(QLatin1String("0x")) || hex.size() < 3 || hex.size() > 66) {
@@ -28,7 +19,7 @@ QString hexToDecimal(const QString& hex) {
     std::vector<quint64> limbs{0};
     constexpr quint64 kBase = 1'000'000'000;
     for (qsizetype i = 2; i < hex.size(); ++i) {
-        const int digit = hexDigit(hex[i]);
+        const int digit = crypto::hexDigitValue(hex[i].unicode());
         if (digit < 0) {
             return {};
         }
@@ -59,7 +50,7 @@ std::optional<U256> parseU256(const QString& hex) {
     }
     U256 value{};
     for (qsizetype i = 2; i < hex.size(); ++i) {
-        const int digit = hexDigit(hex[i]);
+        const int digit = crypto::hexDigitValue(hex[i].unicode());
         if (digit < 0) {
             return std::nullopt;
         }

@@ -4,6 +4,7 @@
 #include "Rlp.h"
 #include "api/RequestWire.h"
 #include "crypto/Hex.h"
+#include "crypto/HexDigit.h"
 #include "crypto/Keccak.h"
 
 #include <array>
@@ -206,15 +207,7 @@ std::uint64_t parseQuantity(const nlohmann::json& value, const char* what) {
     }
     std::uint64_t result = 0;
     for (std::size_t i = 2; i < text.size(); ++i) {
-        const char c = text[i];
-        int digit = -1;
-        if (c >= '0' && c <= '9') {
-            digit = c - '0';
-        } else if (c >= 'a' && c <= 'f') {
-            digit = c - 'a' + 10;
-        } else if (c >= 'A' && c <= 'F') {
-            digit = c - 'A' + 10;
-        }
+        const int digit = crypto::hexDigitValue(static_cast<unsigned char>(text[i]));
         if (digit < 0) {
             throw ChainError(std::string(what) + " is not hex: " + text);
         }

@@ -1,5 +1,7 @@
 #include "BigInt.h"
 
+#include "HexDigit.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -65,14 +67,7 @@ std::optional<BigInt> BigInt::parse(std::string_view text) {
     BigInt value;
     if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
         for (char c : text.substr(2)) {
-            int digit = -1;
-            if (c >= '0' && c <= '9') {
-                digit = c - '0';
-            } else if (c >= 'a' && c <= 'f') {
-                digit = c - 'a' + 10;
-            } else if (c >= 'A' && c <= 'F') {
-                digit = c - 'A' + 10;
-            }
+            const int digit = hexDigitValue(static_cast<unsigned char>(c));
             if (digit < 0) {
                 return std::nullopt;
             }

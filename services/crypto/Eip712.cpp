@@ -1,5 +1,7 @@
 #include "Eip712.h"
 
+#include "HexDigit.h"
+
 #include "Hex.h"
 #include "Keccak.h"
 
@@ -280,10 +282,7 @@ QByteArray encodeIntegerWord(const nlohmann::json& value, int bits, bool isSigne
                 fail("integer out of range");
             }
             for (char c : digits) {
-                const int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-                              : (c >= 'a' && c <= 'f')                    ? c - 'a' + 10
-                              : (c >= 'A' && c <= 'F')                    ? c - 'A' + 10
-                                                                          : -1;
+                const int d = hexDigitValue(static_cast<unsigned char>(c));
                 if (d < 0 || !mulAdd(word, 16, static_cast<unsigned>(d))) {
                     fail("malformed integer " + value.get<std::string>());
                 }

@@ -1,5 +1,7 @@
 #include "Felt.h"
 
+#include "HexDigit.h"
+
 #include "MontField.h"
 
 #ifdef PROOFDESK_MONT_MULX
@@ -110,10 +112,7 @@ std::optional<Limbs> parse(std::string_view text) {
     };
     if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
         for (char c : text.substr(2)) {
-            const int d = (c >= '0' && c <= '9')   ? c - '0'
-                          : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                          : (c >= 'A' && c <= 'F') ? c - 'A' + 10
-                                                   : -1;
+            const int d = hexDigitValue(static_cast<unsigned char>(c));
             if (d < 0 || !mulAdd(16, static_cast<std::uint64_t>(d))) {
                 return std::nullopt;
             }

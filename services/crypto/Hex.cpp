@@ -1,5 +1,7 @@
 #include "Hex.h"
 
+#include "HexDigit.h"
+
 #include "Keccak.h"
 
 namespace proofdesk::crypto {
@@ -17,22 +19,9 @@ std::optional<QByteArray> fromHex(QStringView text) {
     }
     QByteArray out;
     out.reserve(text.size() / 2);
-    auto nibble = [](QChar c) -> int {
-        const char16_t u = c.unicode();
-        if (u >= u'0' && u <= u'9') {
-            return u - u'0';
-        }
-        if (u >= u'a' && u <= u'f') {
-            return u - u'a' + 10;
-        }
-        if (u >= u'A' && u <= u'F') {
-            return u - u'A' + 10;
-        }
-        return -1;
-    };
     for (qsizetype i = 0; i < text.size(); i += 2) {
-        const int hi = nibble(text[i]);
-        const int lo = nibble(text[i + 1]);
+        const int hi = hexDigitValue(text[i].unicode());
+        const int lo = hexDigitValue(text[i + 1].unicode());
         if (hi < 0 || lo < 0) {
             return std::nullopt;
         }

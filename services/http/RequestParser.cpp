@@ -1,5 +1,7 @@
 #include "RequestParser.h"
 
+#include "crypto/HexDigit.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -325,27 +327,16 @@ std::size_t RequestParser::feedBody(const char* data, std::size_t size) {
 namespace proofdesk::http {
 namespace {
 
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 std::string percentDecode(const std::string& text, bool plusIsSpace) {
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
-        if (c == '%' && i + 2 < text.size() && hexValue(text[i + 1]) >= 0 &&
-            hexValue(text[i + 2]) >= 0) {
-            out += static_cast<char>(hexValue(text[i + 1]) * 16 + hexValue(text[i + 2]));
+        const auto digit = [&text](std::size_t at) {
+            return crypto::hexDigitValue(static_cast<unsigned char>(text[at]));
+        };
+        if (c == '%' && i + 2 < text.size() && digit(i + 1) >= 0 && digit(i + 2) >= 0) {
+            out += static_cast<char>(digit(i + 1) * 16 + digit(i + 2));
             i += 2;
         } else if (c == '+' && plusIsSpace) {
             out += ' ';

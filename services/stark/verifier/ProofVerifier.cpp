@@ -2,6 +2,7 @@
 
 #include "air/Layout.h"
 #include "core/BoundedJson.h"
+#include "crypto/HexDigit.h"
 
 #include <chrono>
 
@@ -9,19 +10,6 @@ namespace proofdesk::stark {
 namespace {
 
 constexpr std::size_t kMaxProofBytes = std::size_t(64) << 20;
-
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
 
 void readStatementInto(Verdict& verdict, const VerifyOptions& options) {
     const air::LayoutSpec* layout = air::layoutNamed(verdict.publicInput->layout);
@@ -71,8 +59,8 @@ std::vector<std::uint8_t> proofBytesFromHex(const std::string& hex) {
     std::vector<std::uint8_t> bytes;
     bytes.reserve(digits / 2);
     for (; at < hex.size(); at += 2) {
-        const int high = hexValue(hex[at]);
-        const int low = hexValue(hex[at + 1]);
+        const int high = crypto::hexDigitValue(static_cast<unsigned char>(hex[at]));
+        const int low = crypto::hexDigitValue(static_cast<unsigned char>(hex[at + 1]));
         if (high < 0 || low < 0) {
             throw Rejection(Stage::Transcript,
                             "proof_hex has a non-hex character at offset " + std::to_string(at));
