@@ -82,6 +82,8 @@ protected:
 
 private:
     QWidget* buildForm();
+    QWidget* buildJobList();
+    void addJobRowMenu();
     QWidget* buildDetail();
     QWidget* buildArtifactsPane();
     Kind kind() const;
