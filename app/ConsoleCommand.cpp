@@ -51,6 +51,57 @@ QString consoleKey(http::LocalServer& server) {
             : existing.data.front().apiKey);
 }
 
+// The console's HTTP clients, pointed at the embedded server once it listens.
+struct ConsoleClients {
+    QNetworkAccessManager* network;
+    client::ProofClient* proofs;
+    client::AuthClient* auth;
+    client::RequestClient* requests;
+};
+
+// Starts the embedded server of the Local profile on `dataDir`, with the saved provers and chain
+// RPC URLs; its request log feeds the console's. Says why in a message box and returns null when
+// it does not start.
+std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
+                                                    QSettings& settingsStore,
+                                                    ConsoleClients clients,
+                                                    models::RequestLogModel& requestLog) {
+    http::ServerOptions options;
+    options.dataDir = dataDir;
+    options.provers = proverSettings(settingsStore);
+    QString chainError;
+    if (!loadChainRpcUrls(settingsStore, {}, &options.requests.chains, &chainError)) {
+        QMessageBox::warning(nullptr, QStringLiteral("Proofdesk"),
+                             QObject::tr("A chain RPC setting is ignored: %1").arg(chainError));
+    }
+    auto server = std::make_unique<EmbeddedServer>(options, [clients, &requestLog](
+                                                                http::LocalServer& started) {
+        clients.proofs->setBaseUrl(QUrl(started.proofUrl()));
+        clients.auth->setBaseUrl(QUrl(started.authUrl()));
+        clients.requests->setBaseUrl(QUrl(started.requestUrl()));
+        if (clients.proofs->apiKey().isEmpty()) {
+            clients.proofs->setApiKey(consoleKey(started));
+        }
+        started.requestLog().setSink([&requestLog](const http::RequestLogEntry& entry) {
+            const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs),
+                                            entry.method, entry.path, entry.status,
+                                            entry.milliseconds};
+            // Served on a listener thread; the model lives on the GUI thread.
+            QMetaObject::invokeMethod(
+                &requestLog, [&requestLog, row] { requestLog.append(row); }, Qt::QueuedConnection);
+        });
+    });
+    QNetworkAccessManager* network = clients.network;
+    server->setBeforeStop([network] { network->clearConnectionCache(); });
+    QString error;
+    if (!server->start(&error)) {
+        QMessageBox::critical(nullptr, QStringLiteral("Proofdesk"),
+                              QObject::tr("The embedded server did not start: %1").arg(error));
+        return nullptr;
+    }
+    return server;
+}
+
 } // namespace
 
 int runConsole(int argc, char** argv) {
@@ -87,36 +138,10 @@ int runConsole(int argc, char** argv) {
     std::unique_ptr<EmbeddedServer> server;
     ui::ServerEndpoints endpoints{settings.requestUrl, settings.proofUrl, settings.authUrl, {}};
     if (!settings.isRemote()) {
-        http::ServerOptions options;
-        options.dataDir = parser.value(dataDir);
-        options.provers = proverSettings(settingsStore);
-        QString chainError;
-        if (!loadChainRpcUrls(settingsStore, {}, &options.requests.chains, &chainError)) {
-            QMessageBox::warning(nullptr, QStringLiteral("Proofdesk"),
-                                 QObject::tr("A chain RPC setting is ignored: %1").arg(chainError));
-        }
-        server = std::make_unique<EmbeddedServer>(options, [&](http::LocalServer& started) {
-            proofClient.setBaseUrl(QUrl(started.proofUrl()));
-            authClient.setBaseUrl(QUrl(started.authUrl()));
-            requestClient.setBaseUrl(QUrl(started.requestUrl()));
-            if (proofClient.apiKey().isEmpty()) {
-                proofClient.setApiKey(consoleKey(started));
-            }
-            started.requestLog().setSink([&requestLog](const http::RequestLogEntry& entry) {
-                const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs),
-                                                entry.method, entry.path, entry.status,
-                                                entry.milliseconds};
-                // Served on a listener thread; the model lives on the GUI thread.
-                QMetaObject::invokeMethod(
-                    &requestLog, [&requestLog, row] { requestLog.append(row); },
-                    Qt::QueuedConnection);
-            });
-        });
-        server->setBeforeStop([&network] { network.clearConnectionCache(); });
-        QString error;
-        if (!server->start(&error)) {
-            QMessageBox::critical(nullptr, QStringLiteral("Proofdesk"),
-                                  QObject::tr("The embedded server did not start: %1").arg(error));
+        server =
+            startEmbeddedServer(parser.value(dataDir), settingsStore,
+                                {&network, &proofClient, &authClient, &requestClient}, requestLog);
+        if (!server) {
             return 1;
         }
         endpoints = server->endpoints();

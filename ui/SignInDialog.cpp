@@ -38,87 +38,9 @@ SignInDialog::SignInDialog(client::WalletSession* session, client::SecretStore* 
     m_tabs->setObjectName(QStringLiteral("signInMethodTabWidget"));
     layout->addWidget(m_tabs, 1);
 
-    // New wallet.
-    auto* fresh = new QWidget;
-    auto* freshForm = new QFormLayout(fresh);
-    m_createWallet = new QPushButton(tr("Create a new wallet"));
-    m_createWallet->setObjectName(QStringLiteral("createWalletPushButton"));
-    freshForm->addRow(m_createWallet);
-    m_newAddress = new QLabel(tr("(none yet)"));
-    m_newAddress->setObjectName(QStringLiteral("newWalletAddressLabel"));
-    m_newAddress->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    freshForm->addRow(tr("Address"), m_newAddress);
-    m_newKey = new QLineEdit;
-    m_newKey->setObjectName(QStringLiteral("newWalletKeyLineEdit"));
-    m_newKey->setAccessibleName(tr("Private key of the new wallet"));
-    m_newKey->setReadOnly(true);
-    m_newKey->setEchoMode(QLineEdit::Password);
-    auto* keyRow = new QHBoxLayout;
-    keyRow->addWidget(m_newKey, 1);
-    auto* reveal = new QPushButton(tr("Show"));
-    reveal->setObjectName(QStringLiteral("revealKeyPushButton"));
-    reveal->setCheckable(true);
-    connect(reveal, &QPushButton::toggled, this, [this](bool shown) {
-        m_newKey->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
-    });
-    keyRow->addWidget(reveal);
-    freshForm->addRow(tr("Private key"), keyRow);
-    auto* backup = new QLabel(tr("Write the private key down somewhere safe: it is the wallet."));
-    backup->setWordWrap(true);
-    freshForm->addRow(backup);
-    m_signInNew = new QPushButton(tr("Sign in with this wallet"));
-    m_signInNew->setObjectName(QStringLiteral("signInNewWalletPushButton"));
-    m_signInNew->setEnabled(false);
-    freshForm->addRow(m_signInNew);
-    m_tabs->addTab(fresh, tr("New wallet"));
-
-    // Import a key.
-    auto* import = new QWidget;
-    auto* importForm = new QFormLayout(import);
-    m_importKey = new QLineEdit;
-    m_importKey->setObjectName(QStringLiteral("importKeyLineEdit"));
-    m_importKey->setEchoMode(QLineEdit::Password);
-    m_importKey->setPlaceholderText(tr("0x followed by 64 hex digits"));
-    importForm->addRow(tr("Private key"), m_importKey);
-    m_signInImport = new QPushButton(tr("Import and sign in"));
-    m_signInImport->setObjectName(QStringLiteral("importSignInPushButton"));
-    importForm->addRow(m_signInImport);
-    m_tabs->addTab(import, tr("Import key"));
-
-    // External signer.
-    auto* external = new QWidget;
-    auto* externalForm = new QFormLayout(external);
-    auto* addressRow = new QHBoxLayout;
-    m_externalAddress = new QLineEdit;
-    m_externalAddress->setObjectName(QStringLiteral("externalAddressLineEdit"));
-    m_externalAddress->setAccessibleName(tr("Address of the signing wallet"));
-    m_externalAddress->setPlaceholderText(tr("0x… wallet address"));
-    addressRow->addWidget(m_externalAddress, 1);
-    m_getChallenge = new QPushButton(tr("Get challenge"));
-    m_getChallenge->setObjectName(QStringLiteral("getChallengePushButton"));
-    addressRow->addWidget(m_getChallenge);
-    externalForm->addRow(tr("Address"), addressRow);
-    m_typedData = new QPlainTextEdit;
-    m_typedData->setObjectName(QStringLiteral("typedDataPlainTextEdit"));
-    m_typedData->setAccessibleName(tr("EIP-712 typed data to sign"));
-    m_typedData->setReadOnly(true);
-    m_typedData->setPlaceholderText(
-        tr("The EIP-712 typed data to sign (eth_signTypedData_v4) appears here."));
-    auto* typedColumn = new QVBoxLayout;
-    typedColumn->addWidget(m_typedData, 1);
-    typedColumn->addWidget(copyButton(QStringLiteral("copyTypedDataPushButton"),
-                                      [this] { return m_typedData->toPlainText(); }),
-                           0, Qt::AlignRight);
-    externalForm->addRow(tr("Typed data"), typedColumn);
-    m_signature = new QLineEdit;
-    m_signature->setObjectName(QStringLiteral("signatureLineEdit"));
-    m_signature->setPlaceholderText(tr("0x… 65-byte signature"));
-    externalForm->addRow(tr("Signature"), m_signature);
-    m_signInExternal = new QPushButton(tr("Sign in"));
-    m_signInExternal->setObjectName(QStringLiteral("externalSignInPushButton"));
-    m_signInExternal->setEnabled(false);
-    externalForm->addRow(m_signInExternal);
-    m_tabs->addTab(external, tr("External signer"));
+    m_tabs->addTab(buildNewWalletTab(), tr("New wallet"));
+    m_tabs->addTab(buildImportTab(), tr("Import key"));
+    m_tabs->addTab(buildExternalSignerTab(), tr("External signer"));
 
     m_banner = reservedBanner(QStringLiteral("signInErrorBannerLabel"));
     layout->addWidget(m_banner);
@@ -159,6 +81,94 @@ SignInDialog::SignInDialog(client::WalletSession* session, client::SecretStore* 
             withoutKeychain(answer.error);
         }
     });
+}
+
+// Creating a wallet here: its address, its key (hidden until shown) and signing in with it.
+QWidget* SignInDialog::buildNewWalletTab() {
+    auto* fresh = new QWidget;
+    auto* freshForm = new QFormLayout(fresh);
+    m_createWallet = new QPushButton(tr("Create a new wallet"));
+    m_createWallet->setObjectName(QStringLiteral("createWalletPushButton"));
+    freshForm->addRow(m_createWallet);
+    m_newAddress = new QLabel(tr("(none yet)"));
+    m_newAddress->setObjectName(QStringLiteral("newWalletAddressLabel"));
+    m_newAddress->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    freshForm->addRow(tr("Address"), m_newAddress);
+    m_newKey = new QLineEdit;
+    m_newKey->setObjectName(QStringLiteral("newWalletKeyLineEdit"));
+    m_newKey->setAccessibleName(tr("Private key of the new wallet"));
+    m_newKey->setReadOnly(true);
+    m_newKey->setEchoMode(QLineEdit::Password);
+    auto* keyRow = new QHBoxLayout;
+    keyRow->addWidget(m_newKey, 1);
+    auto* reveal = new QPushButton(tr("Show"));
+    reveal->setObjectName(QStringLiteral("revealKeyPushButton"));
+    reveal->setCheckable(true);
+    connect(reveal, &QPushButton::toggled, this, [this](bool shown) {
+        m_newKey->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
+    });
+    keyRow->addWidget(reveal);
+    freshForm->addRow(tr("Private key"), keyRow);
+    auto* backup = new QLabel(tr("Write the private key down somewhere safe: it is the wallet."));
+    backup->setWordWrap(true);
+    freshForm->addRow(backup);
+    m_signInNew = new QPushButton(tr("Sign in with this wallet"));
+    m_signInNew->setObjectName(QStringLiteral("signInNewWalletPushButton"));
+    m_signInNew->setEnabled(false);
+    freshForm->addRow(m_signInNew);
+    return fresh;
+}
+
+// Importing a private key.
+QWidget* SignInDialog::buildImportTab() {
+    auto* import = new QWidget;
+    auto* importForm = new QFormLayout(import);
+    m_importKey = new QLineEdit;
+    m_importKey->setObjectName(QStringLiteral("importKeyLineEdit"));
+    m_importKey->setEchoMode(QLineEdit::Password);
+    m_importKey->setPlaceholderText(tr("0x followed by 64 hex digits"));
+    importForm->addRow(tr("Private key"), m_importKey);
+    m_signInImport = new QPushButton(tr("Import and sign in"));
+    m_signInImport->setObjectName(QStringLiteral("importSignInPushButton"));
+    importForm->addRow(m_signInImport);
+    return import;
+}
+
+// An external signer: the challenge's typed data to sign elsewhere, and the signature back.
+QWidget* SignInDialog::buildExternalSignerTab() {
+    auto* external = new QWidget;
+    auto* externalForm = new QFormLayout(external);
+    auto* addressRow = new QHBoxLayout;
+    m_externalAddress = new QLineEdit;
+    m_externalAddress->setObjectName(QStringLiteral("externalAddressLineEdit"));
+    m_externalAddress->setAccessibleName(tr("Address of the signing wallet"));
+    m_externalAddress->setPlaceholderText(tr("0x… wallet address"));
+    addressRow->addWidget(m_externalAddress, 1);
+    m_getChallenge = new QPushButton(tr("Get challenge"));
+    m_getChallenge->setObjectName(QStringLiteral("getChallengePushButton"));
+    addressRow->addWidget(m_getChallenge);
+    externalForm->addRow(tr("Address"), addressRow);
+    m_typedData = new QPlainTextEdit;
+    m_typedData->setObjectName(QStringLiteral("typedDataPlainTextEdit"));
+    m_typedData->setAccessibleName(tr("EIP-712 typed data to sign"));
+    m_typedData->setReadOnly(true);
+    m_typedData->setPlaceholderText(
+        tr("The EIP-712 typed data to sign (eth_signTypedData_v4) appears here."));
+    auto* typedColumn = new QVBoxLayout;
+    typedColumn->addWidget(m_typedData, 1);
+    typedColumn->addWidget(copyButton(QStringLiteral("copyTypedDataPushButton"),
+                                      [this] { return m_typedData->toPlainText(); }),
+                           0, Qt::AlignRight);
+    externalForm->addRow(tr("Typed data"), typedColumn);
+    m_signature = new QLineEdit;
+    m_signature->setObjectName(QStringLiteral("signatureLineEdit"));
+    m_signature->setPlaceholderText(tr("0x… 65-byte signature"));
+    externalForm->addRow(tr("Signature"), m_signature);
+    m_signInExternal = new QPushButton(tr("Sign in"));
+    m_signInExternal->setObjectName(QStringLiteral("externalSignInPushButton"));
+    m_signInExternal->setEnabled(false);
+    externalForm->addRow(m_signInExternal);
+    return external;
 }
 
 void SignInDialog::withoutKeychain(const QString& reason) {

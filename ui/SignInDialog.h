@@ -33,6 +33,9 @@ signals:
     void pasteKeyInstead();
 
 private:
+    QWidget* buildNewWalletTab();
+    QWidget* buildImportTab();
+    QWidget* buildExternalSignerTab();
     void createWallet();
     void signInWithNewWallet();
     void importKey();
