@@ -159,6 +159,234 @@ bool terminalProof(const std::string& status) {
     return status == "DONE" || status == "FAILED";
 }
 
+// What the clients sent and what the server acknowledged.
+struct Submitted {
+    Acknowledged acknowledged;
+    std::atomic<int> sent{0};
+    std::atomic<int> retries{0};
+    std::atomic<int> poisonsAnswered{0};
+};
+
+// What the acknowledged submissions became.
+struct Outcomes {
+    int lost = 0, unfinished = 0, failedWithoutReason = 0, done = 0, failed = 0, completed = 0;
+};
+
+// The soak's setting: the server's URL and key, the program submitted, how many submissions.
+struct Load {
+    QString url;
+    std::string key;
+    std::string program;
+    int total = 0;
+    int clients = 1;
+    bool withChain = false;
+};
+
+// `clients` threads submit `total` proof queries and data requests (every tenth preceded by a
+// poison request), retrying while the server is down; the server is killed `kills` times at
+// random moments meanwhile. Returns false when the server does not come back.
+bool submitWhileKilling(const Load& load, Server& server, int kills, Submitted& out) {
+    std::atomic<int> next{0};
+    std::vector<std::thread> threads;
+    for (int c = 0; c < load.clients; ++c) {
+        threads.emplace_back([&, c] {
+            test::TestHttp http(load.url);
+            std::mt19937 random(std::uint32_t(c) + 1);
+            for (int i = next++; i < load.total; i = next++) {
+                if (i % 10 == 9) {
+                    for (int attempt = 0; attempt < 600; ++attempt) {
+                        const int status = sendPoison(http, load.key, i / 10).status;
+                        if (status >= 200 && status < 500) {
+                            ++out.poisonsAnswered;
+                            break;
+                        }
+                        QThread::msleep(50); // the server is down or restarting
+                    }
+                }
+                const bool dataRequest = load.withChain && i % 4 == 3;
+                const std::string dedupId = "soak-" + std::to_string(i);
+                for (int attempt = 0; attempt < 600; ++attempt) {
+                    test::Reply reply;
+                    if (dataRequest) {
+                        const json body{{"destination_chain_id", "1"},
+                                        {"data",
+                                         {{"11155111",
+                                           {{"block:" + std::to_string(1 + random() % 20),
+                                             {{"header", {"StateRoot"}}}}}}}}};
+                        reply = http.postJson("/submit-request", body, {{"api-key", load.key}});
+                    } else {
+                        reply = http.postMultipart("/core-query",
+                                                   {{"programFile", load.program, "fibonacci.json"},
+                                                    {"dedupId", dedupId},
+                                                    {"externalId", "soak " + std::to_string(i)}},
+                                                   {{"api-key", load.key}});
+                    }
+                    ++out.sent;
+                    const json answer = reply.json();
+                    std::lock_guard lock(out.acknowledged.mutex);
+                    if (dataRequest && reply.status == 200) {
+                        out.acknowledged.requestIds.push_back(answer.value("request_id", ""));
+                        break;
+                    }
+                    if (!dataRequest && (reply.status == 201 || reply.status == 409)) {
+                        // 409: an earlier attempt was stored although its answer was lost.
+                        const std::string id = answer.contains("coreQueryId")
+                                                   ? answer["coreQueryId"].get<std::string>()
+                                                   : answer.value("id", std::string());
+                        out.acknowledged.proofIds.push_back(id);
+                        out.acknowledged.dedupIds.insert(dedupId);
+                        break;
+                    }
+                    ++out.retries;
+                    QThread::msleep(50); // the server is down or restarting
+                }
+            }
+        });
+    }
+    // Kill at random moments while submissions flow.
+    std::mt19937 random(42);
+    for (int k = 0; k < kills; ++k) {
+        const int target = load.total * (k + 1) / (kills + 1);
+        while (next.load() < target) {
+            QThread::msleep(5);
+        }
+        QThread::msleep(random() % 100);
+        server.kill();
+        std::printf("SIGKILL %d after %d submissions started\n", k + 1, next.load());
+        if (!server.start()) {
+            for (std::thread& thread : threads) {
+                thread.join();
+            }
+            return false;
+        }
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    return true;
+}
+
+// Every acknowledged proof query exists and ends DONE, or FAILED with a reason.
+void checkProofQueries(test::TestHttp& http, const std::set<std::string>& uniqueProofIds,
+                       Outcomes& out) {
+    for (const std::string& id : uniqueProofIds) {
+        QDeadlineTimer deadline(120000);
+        json query;
+        int status = 0;
+        while (!deadline.hasExpired()) {
+            const test::Reply reply = http.get("/core-query/" + id);
+            status = reply.status;
+            query = reply.json()["coreQuery"];
+            if (status != 200 || terminalProof(query.value("status", ""))) {
+                break;
+            }
+            QThread::msleep(20);
+        }
+        if (status != 200) {
+            ++out.lost;
+        } else if (!terminalProof(query.value("status", ""))) {
+            ++out.unfinished;
+        } else if (query["status"] == "DONE") {
+            ++out.done;
+        } else {
+            ++out.failed;
+            if (!query["errorReason"].is_string() ||
+                query["errorReason"].get<std::string>().empty()) {
+                ++out.failedWithoutReason;
+            }
+        }
+    }
+}
+
+// Every acknowledged data request's queries exist and end COMPLETED, or FAILED with an action
+// saying why.
+void checkDataRequests(test::TestHttp& http, const std::vector<std::string>& requestIds,
+                       Outcomes& out) {
+    for (const std::string& id : requestIds) {
+        QDeadlineTimer deadline(120000);
+        json queries;
+        bool finished = false;
+        while (!deadline.hasExpired()) {
+            queries = http.get("/get_queries/" + id).json()["queries"];
+            finished = !queries.empty();
+            for (const json& query : queries) {
+                const std::string status = query.value("status", "");
+                finished = finished && (status == "COMPLETED" || status == "FAILED");
+            }
+            if (finished || queries.empty()) {
+                break;
+            }
+            QThread::msleep(20);
+        }
+        if (queries.empty()) {
+            ++out.lost;
+            continue;
+        }
+        if (!finished) {
+            ++out.unfinished;
+            continue;
+        }
+        for (const json& query : queries) {
+            if (query.value("status", "") == "COMPLETED") {
+                ++out.completed;
+                continue;
+            }
+            ++out.failed;
+            bool reason = false;
+            const json actions =
+                http.get("/get_actions/" + query.value("internal_id", "")).json()["actions"];
+            for (const json& action : actions) {
+                reason = reason ||
+                         action.value("method", json::object()).value("error", json()).is_string();
+            }
+            out.failedWithoutReason += reason ? 0 : 1;
+        }
+    }
+}
+
+// The stored proof queries, and how many dedupIds are stored twice (none may be).
+std::pair<int, int> storedAndDuplicates(test::TestHttp& http, const std::string& key) {
+    int stored = 0, duplicates = 0;
+    std::map<std::string, int> perDedup;
+    for (int offset = 0;; offset += 500) {
+        const json page =
+            http.get("/core-queries?limit=500&offset=" + std::to_string(offset), {{"api-key", key}})
+                .json();
+        const json data = page.value("coreQueries", json::array());
+        for (const json& query : data) {
+            ++stored;
+            const json dedupId = query.value("dedupId", json());
+            if (dedupId.is_string() && ++perDedup[dedupId.get<std::string>()] == 2) {
+                ++duplicates;
+            }
+        }
+        if (data.size() < 500) {
+            break;
+        }
+    }
+    return {stored, duplicates};
+}
+
+// Every artifact on disk still has the digest it is stored under: (artifacts, bad ones).
+std::pair<int, int> verifyArtifacts(const QTemporaryDir& dataDir) {
+    int artifacts = 0, badArtifacts = 0;
+    {
+        Store store(dataDir.filePath(QStringLiteral("proofdesk.sqlite")));
+        proof::ArtifactStore files(dataDir.filePath(QStringLiteral("artifacts")));
+        QSqlQuery rows = store.exec(QStringLiteral("SELECT DISTINCT sha256 FROM proof_artifacts"));
+        while (rows.next()) {
+            const std::string digest = rows.value(0).toString().toStdString();
+            const auto bytes = files.get(digest);
+            ++artifacts;
+            if (!bytes || proof::ArtifactStore::sha256Of(*bytes) != digest) {
+                ++badArtifacts;
+            }
+        }
+    }
+
+    return {artifacts, badArtifacts};
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -222,215 +450,43 @@ int main(int argc, char** argv) {
     if (!server.start()) {
         return 2;
     }
-    const QString url = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    const Load load{
+        QStringLiteral("http://127.0.0.1:%1").arg(port), key, program, total, clients, withChain};
+    Submitted submitted;
+    if (!submitWhileKilling(load, server, kills, submitted)) {
+        return 2;
+    }
+    const Acknowledged& acknowledged = submitted.acknowledged;
 
-    Acknowledged acknowledged;
-    std::atomic<int> next{0};
-    std::atomic<int> sent{0};
-    std::atomic<int> retries{0};
-    std::atomic<int> poisonsAnswered{0};
-    std::vector<std::thread> threads;
-    for (int c = 0; c < clients; ++c) {
-        threads.emplace_back([&, c] {
-            test::TestHttp http(url);
-            std::mt19937 random(std::uint32_t(c) + 1);
-            for (int i = next++; i < total; i = next++) {
-                if (i % 10 == 9) {
-                    for (int attempt = 0; attempt < 600; ++attempt) {
-                        const int status = sendPoison(http, key, i / 10).status;
-                        if (status >= 200 && status < 500) {
-                            ++poisonsAnswered;
-                            break;
-                        }
-                        QThread::msleep(50); // the server is down or restarting
-                    }
-                }
-                const bool dataRequest = withChain && i % 4 == 3;
-                const std::string dedupId = "soak-" + std::to_string(i);
-                for (int attempt = 0; attempt < 600; ++attempt) {
-                    test::Reply reply;
-                    if (dataRequest) {
-                        const json body{{"destination_chain_id", "1"},
-                                        {"data",
-                                         {{"11155111",
-                                           {{"block:" + std::to_string(1 + random() % 20),
-                                             {{"header", {"StateRoot"}}}}}}}}};
-                        reply = http.postJson("/submit-request", body, {{"api-key", key}});
-                    } else {
-                        reply = http.postMultipart("/core-query",
-                                                   {{"programFile", program, "fibonacci.json"},
-                                                    {"dedupId", dedupId},
-                                                    {"externalId", "soak " + std::to_string(i)}},
-                                                   {{"api-key", key}});
-                    }
-                    ++sent;
-                    const json answer = reply.json();
-                    std::lock_guard lock(acknowledged.mutex);
-                    if (dataRequest && reply.status == 200) {
-                        acknowledged.requestIds.push_back(answer.value("request_id", ""));
-                        break;
-                    }
-                    if (!dataRequest && (reply.status == 201 || reply.status == 409)) {
-                        // 409: an earlier attempt was stored although its answer was lost.
-                        const std::string id = answer.contains("coreQueryId")
-                                                   ? answer["coreQueryId"].get<std::string>()
-                                                   : answer.value("id", std::string());
-                        acknowledged.proofIds.push_back(id);
-                        acknowledged.dedupIds.insert(dedupId);
-                        break;
-                    }
-                    ++retries;
-                    QThread::msleep(50); // the server is down or restarting
-                }
-            }
-        });
-    }
-    // Kill at random moments while submissions flow.
-    std::mt19937 random(42);
-    for (int k = 0; k < kills; ++k) {
-        const int target = total * (k + 1) / (kills + 1);
-        while (next.load() < target) {
-            QThread::msleep(5);
-        }
-        QThread::msleep(random() % 100);
-        server.kill();
-        std::printf("SIGKILL %d after %d submissions started\n", k + 1, next.load());
-        if (!server.start()) {
-            return 2;
-        }
-    }
-    for (std::thread& thread : threads) {
-        thread.join();
-    }
-
-    // Every acknowledged submission exists and finishes with a reason.
-    test::TestHttp http(url);
-    int lost = 0, unfinished = 0, failedWithoutReason = 0, done = 0, failed = 0;
-    std::set<std::string> uniqueProofIds(acknowledged.proofIds.begin(),
-                                         acknowledged.proofIds.end());
-    for (const std::string& id : uniqueProofIds) {
-        QDeadlineTimer deadline(120000);
-        json query;
-        int status = 0;
-        while (!deadline.hasExpired()) {
-            const test::Reply reply = http.get("/core-query/" + id);
-            status = reply.status;
-            query = reply.json()["coreQuery"];
-            if (status != 200 || terminalProof(query.value("status", ""))) {
-                break;
-            }
-            QThread::msleep(20);
-        }
-        if (status != 200) {
-            ++lost;
-        } else if (!terminalProof(query.value("status", ""))) {
-            ++unfinished;
-        } else if (query["status"] == "DONE") {
-            ++done;
-        } else {
-            ++failed;
-            if (!query["errorReason"].is_string() ||
-                query["errorReason"].get<std::string>().empty()) {
-                ++failedWithoutReason;
-            }
-        }
-    }
-    int completed = 0;
-    for (const std::string& id : acknowledged.requestIds) {
-        QDeadlineTimer deadline(120000);
-        json queries;
-        bool finished = false;
-        while (!deadline.hasExpired()) {
-            queries = http.get("/get_queries/" + id).json()["queries"];
-            finished = !queries.empty();
-            for (const json& query : queries) {
-                const std::string status = query.value("status", "");
-                finished = finished && (status == "COMPLETED" || status == "FAILED");
-            }
-            if (finished || queries.empty()) {
-                break;
-            }
-            QThread::msleep(20);
-        }
-        if (queries.empty()) {
-            ++lost;
-            continue;
-        }
-        if (!finished) {
-            ++unfinished;
-            continue;
-        }
-        for (const json& query : queries) {
-            if (query.value("status", "") == "COMPLETED") {
-                ++completed;
-                continue;
-            }
-            ++failed;
-            bool reason = false;
-            const json actions =
-                http.get("/get_actions/" + query.value("internal_id", "")).json()["actions"];
-            for (const json& action : actions) {
-                reason = reason ||
-                         action.value("method", json::object()).value("error", json()).is_string();
-            }
-            failedWithoutReason += reason ? 0 : 1;
-        }
-    }
-    // No duplicates: each dedupId is stored once.
-    int stored = 0, duplicates = 0;
-    std::map<std::string, int> perDedup;
-    for (int offset = 0;; offset += 500) {
-        const json page =
-            http.get("/core-queries?limit=500&offset=" + std::to_string(offset), {{"api-key", key}})
-                .json();
-        const json data = page.value("coreQueries", json::array());
-        for (const json& query : data) {
-            ++stored;
-            const json dedupId = query.value("dedupId", json());
-            if (dedupId.is_string() && ++perDedup[dedupId.get<std::string>()] == 2) {
-                ++duplicates;
-            }
-        }
-        if (data.size() < 500) {
-            break;
-        }
-    }
+    test::TestHttp http(load.url);
+    Outcomes outcomes;
+    const std::set<std::string> uniqueProofIds(acknowledged.proofIds.begin(),
+                                               acknowledged.proofIds.end());
+    checkProofQueries(http, uniqueProofIds, outcomes);
+    checkDataRequests(http, acknowledged.requestIds, outcomes);
+    const auto [stored, duplicates] = storedAndDuplicates(http, key);
     server.checkAlive();
     server.stop();
-
-    // Every artifact on disk still has the digest it is stored under.
-    int artifacts = 0, badArtifacts = 0;
-    {
-        Store store(dataDir.filePath(QStringLiteral("proofdesk.sqlite")));
-        proof::ArtifactStore files(dataDir.filePath(QStringLiteral("artifacts")));
-        QSqlQuery rows = store.exec(QStringLiteral("SELECT DISTINCT sha256 FROM proof_artifacts"));
-        while (rows.next()) {
-            const std::string digest = rows.value(0).toString().toStdString();
-            const auto bytes = files.get(digest);
-            ++artifacts;
-            if (!bytes || proof::ArtifactStore::sha256Of(*bytes) != digest) {
-                ++badArtifacts;
-            }
-        }
-    }
+    const auto [artifacts, badArtifacts] = verifyArtifacts(dataDir);
 
     std::printf("submissions %d (HTTP attempts %d, retried while down %d), SIGKILLs %d\n", total,
-                sent.load(), retries.load(), kills);
+                submitted.sent.load(), submitted.retries.load(), kills);
     std::printf("acknowledged: %zu proof queries, %zu data requests\n", uniqueProofIds.size(),
                 acknowledged.requestIds.size());
     std::printf("stored proof queries %d (acknowledged %zu; a few more when an answer was lost)\n",
                 stored, uniqueProofIds.size());
     std::printf("terminal: proof DONE %d, request queries COMPLETED %d, FAILED %d (without a "
                 "reason: %d)\n",
-                done, completed, failed, failedWithoutReason);
+                outcomes.done, outcomes.completed, outcomes.failed, outcomes.failedWithoutReason);
     std::printf("lost acknowledged %d, unfinished %d, duplicates %d, artifacts verified %d (bad "
                 "%d)\n",
-                lost, unfinished, duplicates, artifacts, badArtifacts);
+                outcomes.lost, outcomes.unfinished, duplicates, artifacts, badArtifacts);
     std::printf("poison requests answered %d of %d; unexpected server exits %d\n",
-                poisonsAnswered.load(), total / 10, server.unexpectedExits());
-    const bool ok = lost == 0 && unfinished == 0 && duplicates == 0 && badArtifacts == 0 &&
-                    server.unexpectedExits() == 0 && poisonsAnswered.load() == total / 10 &&
-                    stored >= int(uniqueProofIds.size()) && failedWithoutReason == 0 &&
+                submitted.poisonsAnswered.load(), total / 10, server.unexpectedExits());
+    const bool ok = outcomes.lost == 0 && outcomes.unfinished == 0 && duplicates == 0 &&
+                    badArtifacts == 0 && server.unexpectedExits() == 0 &&
+                    submitted.poisonsAnswered.load() == total / 10 &&
+                    stored >= int(uniqueProofIds.size()) && outcomes.failedWithoutReason == 0 &&
                     int(uniqueProofIds.size() + acknowledged.requestIds.size()) == total;
     std::printf("%s\n", ok ? "SOAK OK" : "SOAK FAILED");
     return ok ? 0 : 1;
