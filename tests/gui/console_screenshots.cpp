@@ -59,6 +59,157 @@ void submit(QWidget* window, int kind, const QString& path, const QString& resul
     waitFor([button] { return button->isEnabled(); });
 }
 
+// True when the jobs table has rows and every one is DONE or FAILED.
+bool allJobsEnded(QTableView* table) {
+    for (int row = 0; row < table->model()->rowCount(); ++row) {
+        const QString status = table->model()->index(row, 1).data().toString();
+        if (status != QLatin1String("DONE") && status != QLatin1String("FAILED")) {
+            return false;
+        }
+    }
+    return table->model()->rowCount() > 0;
+}
+
+// A bucket with five mocked members and node width 2, closed through its confirmation.
+void closeAMockedBucket(ui::MainWindow& window, const QString& program) {
+    window.showPage(QStringLiteral("bucketsPageWidget"));
+    window.findChild<QSpinBox*>(QStringLiteral("nodeWidthSpinBox"))->setValue(2);
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("createBucketPushButton")),
+                      Qt::LeftButton);
+    auto* buckets = window.findChild<QTableView*>(QStringLiteral("bucketsTableView"));
+    waitFor([&] { return buckets->model()->rowCount() == 1; });
+    const QString bucketId = buckets->model()->index(0, 0).data().toString();
+    window.findChild<QComboBox*>(QStringLiteral("submissionKindComboBox"))->setCurrentIndex(0);
+    window.showPage(QStringLiteral("proofJobsPageWidget"));
+    for (int i = 0; i < 5; ++i) {
+        submit(&window, 0, program, QStringLiteral("PROOF_VERIFICATION_ON_L1"), true, bucketId);
+    }
+    auto* table = window.findChild<QTableView*>(QStringLiteral("proofQueriesTableView"));
+    waitFor([&] { return table->model()->rowCount() == 5 && allJobsEnded(table); });
+    window.showPage(QStringLiteral("bucketsPageWidget"));
+    buckets->selectRow(0);
+    auto* close = window.findChild<QPushButton*>(QStringLiteral("closeBucketPushButton"));
+    waitFor([&] { return close->isEnabled(); });
+    QTest::mouseClick(close, Qt::LeftButton);
+    QWidget* confirm = nullptr;
+    waitFor([&] {
+        confirm = window.findChild<QWidget*>(QStringLiteral("confirmCloseBucketMessageBox"));
+        return confirm && confirm->isVisible();
+    });
+    QTest::mouseClick(confirm->findChild<QPushButton*>(QStringLiteral("confirmPushButton")),
+                      Qt::LeftButton);
+}
+
+// The jobs page (the sample through trace generation, a mocked verification, a failure), also at
+// 1024x640; the closed bucket's tree; a registered program.
+void shootJobsBucketsAndFacts(ui::MainWindow& window, const QString& out, const QString& sample,
+                              const QString& broken) {
+    window.showPage(QStringLiteral("proofJobsPageWidget"));
+    submit(&window, 1, sample, {}, false);
+    QTest::qWait(200);
+    submit(&window, 0, sample, QStringLiteral("PROOF_VERIFICATION_ON_L1"), true);
+    QTest::qWait(200);
+    submit(&window, 0, broken, QStringLiteral("TRACE_GENERATION"), false);
+    auto* table = window.findChild<QTableView*>(QStringLiteral("proofQueriesTableView"));
+    waitFor([&] { return table->model()->rowCount() >= 8 && allJobsEnded(table); });
+    table->selectRow(1);
+    QTest::qWait(800);
+    window.grab().save(out + QStringLiteral("/proof-jobs.png"));
+    // The smallest size the console is made for.
+    window.resize(1024, 640);
+    QTest::qWait(300);
+    window.grab().save(out + QStringLiteral("/proof-jobs-1024x640.png"));
+    window.resize(1280, 800);
+    QTest::qWait(300);
+
+    window.showPage(QStringLiteral("bucketsPageWidget"));
+    auto* buckets = window.findChild<QTableView*>(QStringLiteral("bucketsTableView"));
+    waitFor(
+        [&] { return buckets->model()->index(0, 1).data().toString() == QLatin1String("DONE"); });
+    buckets->selectRow(0);
+    QTest::qWait(800);
+    window.grab().save(out + QStringLiteral("/buckets.png"));
+
+    window.showPage(QStringLiteral("factsPageWidget"));
+    window.findChild<QLineEdit*>(QStringLiteral("registerProgramPathLineEdit"))->setText(sample);
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("registerProgramPushButton")),
+                      Qt::LeftButton);
+    QTest::qWait(800);
+    window.grab().save(out + QStringLiteral("/programs-and-facts.png"));
+
+    window.showPage(QStringLiteral("keysPageWidget"));
+    QTest::qWait(500);
+    window.grab().save(out + QStringLiteral("/wallet-and-keys.png"));
+}
+
+// A data request over the dev chain with an action's record shown, and two grow orders.
+void shootDataRequestsAndGrowOrders(ui::MainWindow& window, const QString& out) {
+    window.showPage(QStringLiteral("dataRequestsPageWidget"));
+    auto* kind = window.findChild<QComboBox*>(QStringLiteral("selectorKindComboBox"));
+    kind->setCurrentIndex(kind->findData(QStringLiteral("block_ranges")));
+    window.findChild<QLineEdit*>(QStringLiteral("selectorValueLineEdit"))
+        ->setText(QStringLiteral("30-33"));
+    auto* fields = window.findChild<QListWidget*>(QStringLiteral("headerFieldsListWidget"));
+    for (const char* field : {"StateRoot", "Timestamp"}) {
+        fields->findItems(QLatin1String(field), Qt::MatchExactly)
+            .first()
+            ->setCheckState(Qt::Checked);
+    }
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("addAccountPushButton")),
+                      Qt::LeftButton);
+    auto* accounts = window.findChild<QTableWidget*>(QStringLiteral("accountsTableWidget"));
+    accounts->item(0, 0)->setText(QString::fromStdString(test::DevChain::firstAccount()));
+    window.findChild<QCheckBox*>(QStringLiteral("poseidonCheckBox"))->setChecked(true);
+    window.findChild<QCheckBox*>(QStringLiteral("keccakCheckBox"))->setChecked(true);
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("submitRequestPushButton")),
+                      Qt::LeftButton);
+    auto* queries = window.findChild<QTableView*>(QStringLiteral("requestQueriesTableView"));
+    waitFor([queries] {
+        return queries->model()->index(0, 1).data().toString() == QLatin1String("COMPLETED");
+    });
+    QTest::qWait(600);
+    // An action's whole record beside the table.
+    window.findChild<QTableView*>(QStringLiteral("requestActionsTableView"))->selectRow(1);
+    QTest::qWait(100);
+    window.grab().save(out + QStringLiteral("/data-requests.png"));
+
+    window.showPage(QStringLiteral("growOrdersPageWidget"));
+    auto* minBatch = window.findChild<QLineEdit*>(QStringLiteral("minBatchSizeLineEdit"));
+    minBatch->setText(QStringLiteral("10"));
+    window.findChild<QLineEdit*>(QStringLiteral("startBlockLineEdit"))
+        ->setText(QStringLiteral("1"));
+    window.findChild<QLineEdit*>(QStringLiteral("finishBlockLineEdit"))
+        ->setText(QStringLiteral("30"));
+    auto* create = window.findChild<QPushButton*>(QStringLiteral("createGrowOrderPushButton"));
+    QTest::mouseClick(create, Qt::LeftButton);
+    auto* orders = window.findChild<QTableView*>(QStringLiteral("growOrdersTableView"));
+    waitFor([orders] {
+        return orders->model()->index(0, 1).data().toString() == QLatin1String("COMPLETED");
+    });
+    minBatch->setText(QStringLiteral("500"));
+    window.findChild<QLineEdit*>(QStringLiteral("startBlockLineEdit"))->clear();
+    window.findChild<QLineEdit*>(QStringLiteral("finishBlockLineEdit"))
+        ->setText(QStringLiteral("5000"));
+    QTest::mouseClick(create, Qt::LeftButton);
+    waitFor([orders] { return orders->model()->rowCount() == 2; });
+    orders->selectRow(0);
+    QTest::qWait(600);
+    window.grab().save(out + QStringLiteral("/grow-orders.png"));
+}
+
+// The sign-in dialog with a freshly created wallet.
+void shootSignInDialog(ui::MainWindow& window, const QString& out) {
+    window.showPage(QStringLiteral("keysPageWidget"));
+    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("signInPushButton")),
+                      Qt::LeftButton);
+    QWidget* dialog = nullptr;
+    waitFor([&] { return (dialog = window.findChild<QWidget*>(QStringLiteral("signInDialog"))); });
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("createWalletPushButton")),
+                      Qt::LeftButton);
+    QTest::qWait(300);
+    dialog->grab().save(out + QStringLiteral("/sign-in-dialog.png"));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -124,146 +275,19 @@ int main(int argc, char** argv) {
     }
     const QString sample = QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/fibonacci.json");
 
-    // A bucket with five mocked members and node width 2, closed.
-    window.showPage(QStringLiteral("bucketsPageWidget"));
-    window.findChild<QSpinBox*>(QStringLiteral("nodeWidthSpinBox"))->setValue(2);
-    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("createBucketPushButton")),
-                      Qt::LeftButton);
-    auto* buckets = window.findChild<QTableView*>(QStringLiteral("bucketsTableView"));
-    waitFor([&] { return buckets->model()->rowCount() == 1; });
-    const QString bucketId = buckets->model()->index(0, 0).data().toString();
-    window.findChild<QComboBox*>(QStringLiteral("submissionKindComboBox"))->setCurrentIndex(0);
-    window.showPage(QStringLiteral("proofJobsPageWidget"));
-    for (int i = 0; i < 5; ++i) {
-        submit(&window, 0, program, QStringLiteral("PROOF_VERIFICATION_ON_L1"), true, bucketId);
-    }
-    auto* table = window.findChild<QTableView*>(QStringLiteral("proofQueriesTableView"));
-    const auto allDone = [&] {
-        for (int row = 0; row < table->model()->rowCount(); ++row) {
-            const QString status = table->model()->index(row, 1).data().toString();
-            if (status != QLatin1String("DONE") && status != QLatin1String("FAILED")) {
-                return false;
-            }
-        }
-        return table->model()->rowCount() > 0;
-    };
-    waitFor([&] { return table->model()->rowCount() == 5 && allDone(); });
-    window.showPage(QStringLiteral("bucketsPageWidget"));
-    buckets->selectRow(0);
-    auto* close = window.findChild<QPushButton*>(QStringLiteral("closeBucketPushButton"));
-    waitFor([&] { return close->isEnabled(); });
-    QTest::mouseClick(close, Qt::LeftButton);
-    QWidget* confirm = nullptr;
-    waitFor([&] {
-        confirm = window.findChild<QWidget*>(QStringLiteral("confirmCloseBucketMessageBox"));
-        return confirm && confirm->isVisible();
-    });
-    QTest::mouseClick(confirm->findChild<QPushButton*>(QStringLiteral("confirmPushButton")),
-                      Qt::LeftButton);
+    closeAMockedBucket(window, program);
 
-    // Jobs: the sample through trace generation, a mocked verification, and a failure.
-    window.showPage(QStringLiteral("proofJobsPageWidget"));
-    submit(&window, 1, sample, {}, false);
-    QTest::qWait(200);
-    submit(&window, 0, sample, QStringLiteral("PROOF_VERIFICATION_ON_L1"), true);
-    QTest::qWait(200);
-    submit(&window, 0, broken, QStringLiteral("TRACE_GENERATION"), false);
-    waitFor([&] { return table->model()->rowCount() >= 8 && allDone(); });
-    table->selectRow(1);
-    QTest::qWait(800);
-    window.grab().save(out + QStringLiteral("/proof-jobs.png"));
-    // The smallest size the console is made for.
-    window.resize(1024, 640);
-    QTest::qWait(300);
-    window.grab().save(out + QStringLiteral("/proof-jobs-1024x640.png"));
-    window.resize(1280, 800);
-    QTest::qWait(300);
-
-    window.showPage(QStringLiteral("bucketsPageWidget"));
-    waitFor(
-        [&] { return buckets->model()->index(0, 1).data().toString() == QLatin1String("DONE"); });
-    buckets->selectRow(0);
-    QTest::qWait(800);
-    window.grab().save(out + QStringLiteral("/buckets.png"));
-
-    window.showPage(QStringLiteral("factsPageWidget"));
-    window.findChild<QLineEdit*>(QStringLiteral("registerProgramPathLineEdit"))->setText(sample);
-    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("registerProgramPushButton")),
-                      Qt::LeftButton);
-    QTest::qWait(800);
-    window.grab().save(out + QStringLiteral("/programs-and-facts.png"));
-
-    window.showPage(QStringLiteral("keysPageWidget"));
-    QTest::qWait(500);
-    window.grab().save(out + QStringLiteral("/wallet-and-keys.png"));
+    shootJobsBucketsAndFacts(window, out, sample, broken);
 
     if (haveChain) {
-        window.showPage(QStringLiteral("dataRequestsPageWidget"));
-        auto* kind = window.findChild<QComboBox*>(QStringLiteral("selectorKindComboBox"));
-        kind->setCurrentIndex(kind->findData(QStringLiteral("block_ranges")));
-        window.findChild<QLineEdit*>(QStringLiteral("selectorValueLineEdit"))
-            ->setText(QStringLiteral("30-33"));
-        auto* fields = window.findChild<QListWidget*>(QStringLiteral("headerFieldsListWidget"));
-        for (const char* field : {"StateRoot", "Timestamp"}) {
-            fields->findItems(QLatin1String(field), Qt::MatchExactly)
-                .first()
-                ->setCheckState(Qt::Checked);
-        }
-        QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("addAccountPushButton")),
-                          Qt::LeftButton);
-        auto* accounts = window.findChild<QTableWidget*>(QStringLiteral("accountsTableWidget"));
-        accounts->item(0, 0)->setText(QString::fromStdString(test::DevChain::firstAccount()));
-        window.findChild<QCheckBox*>(QStringLiteral("poseidonCheckBox"))->setChecked(true);
-        window.findChild<QCheckBox*>(QStringLiteral("keccakCheckBox"))->setChecked(true);
-        QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("submitRequestPushButton")),
-                          Qt::LeftButton);
-        auto* queries = window.findChild<QTableView*>(QStringLiteral("requestQueriesTableView"));
-        waitFor([queries] {
-            return queries->model()->index(0, 1).data().toString() == QLatin1String("COMPLETED");
-        });
-        QTest::qWait(600);
-        // An action's whole record beside the table.
-        window.findChild<QTableView*>(QStringLiteral("requestActionsTableView"))->selectRow(1);
-        QTest::qWait(100);
-        window.grab().save(out + QStringLiteral("/data-requests.png"));
-
-        window.showPage(QStringLiteral("growOrdersPageWidget"));
-        auto* minBatch = window.findChild<QLineEdit*>(QStringLiteral("minBatchSizeLineEdit"));
-        minBatch->setText(QStringLiteral("10"));
-        window.findChild<QLineEdit*>(QStringLiteral("startBlockLineEdit"))
-            ->setText(QStringLiteral("1"));
-        window.findChild<QLineEdit*>(QStringLiteral("finishBlockLineEdit"))
-            ->setText(QStringLiteral("30"));
-        auto* create = window.findChild<QPushButton*>(QStringLiteral("createGrowOrderPushButton"));
-        QTest::mouseClick(create, Qt::LeftButton);
-        auto* orders = window.findChild<QTableView*>(QStringLiteral("growOrdersTableView"));
-        waitFor([orders] {
-            return orders->model()->index(0, 1).data().toString() == QLatin1String("COMPLETED");
-        });
-        minBatch->setText(QStringLiteral("500"));
-        window.findChild<QLineEdit*>(QStringLiteral("startBlockLineEdit"))->clear();
-        window.findChild<QLineEdit*>(QStringLiteral("finishBlockLineEdit"))
-            ->setText(QStringLiteral("5000"));
-        QTest::mouseClick(create, Qt::LeftButton);
-        waitFor([orders] { return orders->model()->rowCount() == 2; });
-        orders->selectRow(0);
-        QTest::qWait(600);
-        window.grab().save(out + QStringLiteral("/grow-orders.png"));
+        shootDataRequestsAndGrowOrders(window, out);
     }
 
     window.showPage(QStringLiteral("localServerPageWidget"));
     QTest::qWait(300);
     window.grab().save(out + QStringLiteral("/local-server.png"));
 
-    window.showPage(QStringLiteral("keysPageWidget"));
-    QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("signInPushButton")),
-                      Qt::LeftButton);
-    QWidget* dialog = nullptr;
-    waitFor([&] { return (dialog = window.findChild<QWidget*>(QStringLiteral("signInDialog"))); });
-    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("createWalletPushButton")),
-                      Qt::LeftButton);
-    QTest::qWait(300);
-    dialog->grab().save(out + QStringLiteral("/sign-in-dialog.png"));
+    shootSignInDialog(window, out);
     std::printf("screenshots written to %s\n", qPrintable(out));
     return 0;
 }
