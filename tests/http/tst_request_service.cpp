@@ -15,6 +15,7 @@
 #include <QDeadlineTimer>
 #include <QTest>
 
+#include <functional>
 #include <set>
 
 using namespace proofdesk;
@@ -112,6 +113,147 @@ private:
         QVERIFY2(m_server->ok(), qPrintable(m_server->error()));
         m_http = std::make_unique<TestHttp>(m_server->url());
         m_key = {{"api-key", m_server->mintKey(QStringLiteral("requests")).toStdString()}};
+    }
+
+    // The timestamp resolved to the block in force at that time.
+    void checkTheTimestampResolvedToTheBlockInForce(const json& actions, std::int64_t writeTime) {
+        const json resolve = actionNamed(actions, "resolve_blocks")["method"]["results"];
+        std::int64_t inForce = m_chain->head();
+        while (std::stoll(m_chain->rpc("eth_getBlockByNumber", {hexOf(inForce), false})["timestamp"]
+                              .get<std::string>(),
+                          nullptr, 16) > writeTime) {
+            --inForce;
+        }
+        QCOMPARE(inForce, m_writeBlock);
+        QCOMPARE(resolve["timestamps"]["timestamp:" + std::to_string(writeTime)]["block"]
+                     .get<std::int64_t>(),
+                 inForce);
+    }
+
+    // Header fields equal the chain's own JSON.
+    void checkHeaderFieldsEqualTheChains(const json& actions) {
+        const json headers = actionNamed(actions, "prove_headers")["method"]["results"]["headers"];
+        const json deployBlock =
+            m_chain->rpc("eth_getBlockByNumber", {hexOf(m_deployBlock), false});
+        const json& fields = headers[std::to_string(m_deployBlock)]["fields"];
+        QCOMPARE(fields.size(), std::size_t(15));
+        const std::map<std::string, std::string> jsonName{{"ParentHash", "parentHash"},
+                                                          {"OmmersHash", "sha3Uncles"},
+                                                          {"Beneficiary", "miner"},
+                                                          {"StateRoot", "stateRoot"},
+                                                          {"TransactionsRoot", "transactionsRoot"},
+                                                          {"ReceiptsRoot", "receiptsRoot"},
+                                                          {"LogsBloom", "logsBloom"},
+                                                          {"Difficulty", "difficulty"},
+                                                          {"Number", "number"},
+                                                          {"GasLimit", "gasLimit"},
+                                                          {"GasUsed", "gasUsed"},
+                                                          {"Timestamp", "timestamp"},
+                                                          {"ExtraData", "extraData"},
+                                                          {"MixHash", "mixHash"},
+                                                          {"Nonce", "nonce"}};
+        for (const auto& [field, name] : jsonName) {
+            QCOMPARE(fields[field].get<std::string>(), deployBlock[name].get<std::string>());
+        }
+        QCOMPARE(headers[std::to_string(m_deployBlock)]["block_hash"].get<std::string>(),
+                 deployBlock["hash"].get<std::string>());
+        QVERIFY(headers.contains(std::to_string(m_writeBlock + 2)));
+        QVERIFY(headers.contains("2"));
+    }
+
+    // Accounts and storage equal the chain's answers at those blocks.
+    void checkAccountsAndStorageEqualTheChains(const json& actions, const std::string& eoa,
+                                               const std::string& absent) {
+        std::map<std::string, json> accountResults;
+        for (const json& action : actions) {
+            if (action["method"]["name"] == "prove_account") {
+                accountResults[action["method"]["results"]["account"]] =
+                    action["method"]["results"]["values"];
+            }
+        }
+        auto quantity = [](const json& value) {
+            return QString::fromStdString(value.get<std::string>()).toLower().toStdString();
+        };
+        const std::string contract = QString::fromStdString(m_contract).toLower().toStdString();
+        for (const json& entry : accountResults[contract]) {
+            const std::string block = hexOf(entry["block"].get<std::int64_t>());
+            for (const auto& [slot, value] : entry["slots"].items()) {
+                const json chainValue = m_chain->rpc("eth_getStorageAt", {m_contract, slot, block});
+                QCOMPARE(std::stoull(value.get<std::string>(), nullptr, 16),
+                         std::stoull(chainValue.get<std::string>(), nullptr, 16));
+            }
+            if (entry["block"] == m_deployBlock) {
+                QCOMPARE(entry["slots"].size(), std::size_t(4));
+                QCOMPARE(entry["slots"]
+                              ["0x0000000000000000000000000000000000000000000000000000000000000000"]
+                                  .get<std::string>(),
+                         std::string("0x2a"));
+                const json proof = m_chain->rpc("eth_getProof", {m_contract, json::array(), block});
+                QCOMPARE(entry["props"]["StorageRoot"].get<std::string>(),
+                         proof["storageHash"].get<std::string>());
+                QCOMPARE(entry["props"]["Balance"].get<std::string>(), quantity(proof["balance"]));
+                QCOMPARE(entry["props"]["Nonce"].get<std::string>(), quantity(proof["nonce"]));
+                const auto code = crypto::fromHex(QString::fromStdString(
+                    m_chain->rpc("eth_getCode", {m_contract, block}).get<std::string>()));
+                QCOMPARE(entry["props"]["CodeHash"].get<std::string>(),
+                         crypto::toHex0x(crypto::keccak256(*code)).toStdString());
+            } else {
+                QCOMPARE(entry["slots"].begin()->get<std::string>(), std::string("0xbeef"));
+            }
+        }
+        const json eoaEntry =
+            accountResults[QString::fromStdString(eoa).toLower().toStdString()][0];
+        QCOMPARE(eoaEntry["props"]["Balance"].get<std::string>(),
+                 quantity(m_chain->rpc("eth_getBalance", {eoa, hexOf(m_writeBlock)})));
+        QCOMPARE(eoaEntry["props"]["Nonce"].get<std::string>(),
+                 quantity(m_chain->rpc("eth_getTransactionCount", {eoa, hexOf(m_writeBlock)})));
+        const json absentEntry = accountResults[absent][0];
+        QCOMPARE(absentEntry["account_exists"].get<bool>(), false);
+        QCOMPARE(absentEntry["props"]["Balance"].get<std::string>(), std::string("0x0"));
+    }
+
+    // The MMRs hold exactly the request's blocks, appended newest first after the genesis leaf.
+    void checkTheMmrsHoldTheRequestsBlocks(const json& actions) {
+        std::vector<std::int64_t> blocks{
+            1, 2, 3, m_deployBlock, m_writeBlock - 1, m_writeBlock, m_writeBlock + 2};
+        std::sort(blocks.begin(), blocks.end());
+        blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+        chain::Mmr expected = chain::Mmr::withGenesis(chain::HashingFunction::Keccak);
+        for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
+            const json block = m_chain->rpc("eth_getBlockByNumber", {hexOf(*it), false});
+            expected.append(chain::toMmrHash(
+                *crypto::fromHex(QString::fromStdString(block["hash"].get<std::string>()))));
+        }
+        const json accumulated = actionNamed(actions, "accumulate_mmr")["method"]["results"];
+        const json mmrs = m_http->get("/mmrs?chain_id=11155111").json()["mmrs"];
+        bool keccakChecked = false;
+        for (const json& mmr : mmrs) {
+            if (mmr["hashing_function"] == "KECCAK" && mmr["leaves"] == expected.leaves()) {
+                QCOMPARE(mmr["root"].get<std::string>(),
+                         chain::toHex(expected.root()).toStdString());
+                keccakChecked = true;
+            }
+        }
+        QVERIFY2(keccakChecked, mmrs.dump().c_str());
+    }
+
+    // Delivery wrote the proven values to the destination chain's registry.
+    void checkDeliveryWroteTheProvenValues(const json& query, const json& actions) {
+        const json delivered = m_http
+                                   ->get("/proven-values/SN_SEPOLIA?query_id=" +
+                                         query["internal_id"].get<std::string>() + "&limit=500")
+                                   .json();
+        const auto deliveredCount =
+            actionNamed(actions, "deliver")["method"]["results"]["values_written"].get<int>();
+        QCOMPARE(delivered["total"].get<int>(), deliveredCount);
+        bool sawSlot = false;
+        for (const json& value : delivered["proven_values"]) {
+            if (value["kind"] == "storage" && value["block_number"] == m_writeBlock) {
+                QCOMPARE(value["value"].get<std::string>(), std::string("0xbeef"));
+                sawSlot = true;
+            }
+        }
+        QVERIFY(sawSlot);
     }
 
 private slots:
@@ -236,136 +378,18 @@ private slots:
         QCOMPARE(queries[0]["typ"]["kind"].get<std::string>(), std::string("DATA_REQUEST"));
         QCOMPARE(queries[0]["typ"]["chain_id"].get<std::string>(), std::string("11155111"));
 
-        // The timestamp resolved to the block in force at that time.
-        const json resolve = actionNamed(actions, "resolve_blocks")["method"]["results"];
-        std::int64_t inForce = m_chain->head();
-        while (std::stoll(m_chain->rpc("eth_getBlockByNumber", {hexOf(inForce), false})["timestamp"]
-                              .get<std::string>(),
-                          nullptr, 16) > writeTime) {
-            --inForce;
-        }
-        QCOMPARE(inForce, m_writeBlock);
-        QCOMPARE(resolve["timestamps"]["timestamp:" + std::to_string(writeTime)]["block"]
-                     .get<std::int64_t>(),
-                 inForce);
-
-        // Header fields equal the chain's own JSON.
-        const json headers = actionNamed(actions, "prove_headers")["method"]["results"]["headers"];
-        const json deployBlock =
-            m_chain->rpc("eth_getBlockByNumber", {hexOf(m_deployBlock), false});
-        const json& fields = headers[std::to_string(m_deployBlock)]["fields"];
-        QCOMPARE(fields.size(), std::size_t(15));
-        const std::map<std::string, std::string> jsonName{{"ParentHash", "parentHash"},
-                                                          {"OmmersHash", "sha3Uncles"},
-                                                          {"Beneficiary", "miner"},
-                                                          {"StateRoot", "stateRoot"},
-                                                          {"TransactionsRoot", "transactionsRoot"},
-                                                          {"ReceiptsRoot", "receiptsRoot"},
-                                                          {"LogsBloom", "logsBloom"},
-                                                          {"Difficulty", "difficulty"},
-                                                          {"Number", "number"},
-                                                          {"GasLimit", "gasLimit"},
-                                                          {"GasUsed", "gasUsed"},
-                                                          {"Timestamp", "timestamp"},
-                                                          {"ExtraData", "extraData"},
-                                                          {"MixHash", "mixHash"},
-                                                          {"Nonce", "nonce"}};
-        for (const auto& [field, name] : jsonName) {
-            QCOMPARE(fields[field].get<std::string>(), deployBlock[name].get<std::string>());
-        }
-        QCOMPARE(headers[std::to_string(m_deployBlock)]["block_hash"].get<std::string>(),
-                 deployBlock["hash"].get<std::string>());
-        QVERIFY(headers.contains(std::to_string(m_writeBlock + 2)));
-        QVERIFY(headers.contains("2"));
-
-        // Accounts and storage equal the chain's answers at those blocks.
-        std::map<std::string, json> accountResults;
-        for (const json& action : actions) {
-            if (action["method"]["name"] == "prove_account") {
-                accountResults[action["method"]["results"]["account"]] =
-                    action["method"]["results"]["values"];
+        // Each check stops the test at its first failure.
+        for (const auto& check : std::initializer_list<std::function<void()>>{
+                 [&] { checkTheTimestampResolvedToTheBlockInForce(actions, writeTime); },
+                 [&] { checkHeaderFieldsEqualTheChains(actions); },
+                 [&] { checkAccountsAndStorageEqualTheChains(actions, eoa, absent); },
+                 [&] { checkTheMmrsHoldTheRequestsBlocks(actions); },
+                 [&] { checkDeliveryWroteTheProvenValues(queries[0], actions); }}) {
+            check();
+            if (QTest::currentTestFailed()) {
+                return;
             }
         }
-        auto quantity = [](const json& value) {
-            return QString::fromStdString(value.get<std::string>()).toLower().toStdString();
-        };
-        const std::string contract = QString::fromStdString(m_contract).toLower().toStdString();
-        for (const json& entry : accountResults[contract]) {
-            const std::string block = hexOf(entry["block"].get<std::int64_t>());
-            for (const auto& [slot, value] : entry["slots"].items()) {
-                const json chainValue = m_chain->rpc("eth_getStorageAt", {m_contract, slot, block});
-                QCOMPARE(std::stoull(value.get<std::string>(), nullptr, 16),
-                         std::stoull(chainValue.get<std::string>(), nullptr, 16));
-            }
-            if (entry["block"] == m_deployBlock) {
-                QCOMPARE(entry["slots"].size(), std::size_t(4));
-                QCOMPARE(entry["slots"]
-                              ["0x0000000000000000000000000000000000000000000000000000000000000000"]
-                                  .get<std::string>(),
-                         std::string("0x2a"));
-                const json proof = m_chain->rpc("eth_getProof", {m_contract, json::array(), block});
-                QCOMPARE(entry["props"]["StorageRoot"].get<std::string>(),
-                         proof["storageHash"].get<std::string>());
-                QCOMPARE(entry["props"]["Balance"].get<std::string>(), quantity(proof["balance"]));
-                QCOMPARE(entry["props"]["Nonce"].get<std::string>(), quantity(proof["nonce"]));
-                const auto code = crypto::fromHex(QString::fromStdString(
-                    m_chain->rpc("eth_getCode", {m_contract, block}).get<std::string>()));
-                QCOMPARE(entry["props"]["CodeHash"].get<std::string>(),
-                         crypto::toHex0x(crypto::keccak256(*code)).toStdString());
-            } else {
-                QCOMPARE(entry["slots"].begin()->get<std::string>(), std::string("0xbeef"));
-            }
-        }
-        const json eoaEntry =
-            accountResults[QString::fromStdString(eoa).toLower().toStdString()][0];
-        QCOMPARE(eoaEntry["props"]["Balance"].get<std::string>(),
-                 quantity(m_chain->rpc("eth_getBalance", {eoa, hexOf(m_writeBlock)})));
-        QCOMPARE(eoaEntry["props"]["Nonce"].get<std::string>(),
-                 quantity(m_chain->rpc("eth_getTransactionCount", {eoa, hexOf(m_writeBlock)})));
-        const json absentEntry = accountResults[absent][0];
-        QCOMPARE(absentEntry["account_exists"].get<bool>(), false);
-        QCOMPARE(absentEntry["props"]["Balance"].get<std::string>(), std::string("0x0"));
-
-        // The MMRs hold exactly the request's blocks, appended newest first after the genesis leaf.
-        std::vector<std::int64_t> blocks{
-            1, 2, 3, m_deployBlock, m_writeBlock - 1, m_writeBlock, m_writeBlock + 2};
-        std::sort(blocks.begin(), blocks.end());
-        blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
-        chain::Mmr expected = chain::Mmr::withGenesis(chain::HashingFunction::Keccak);
-        for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
-            const json block = m_chain->rpc("eth_getBlockByNumber", {hexOf(*it), false});
-            expected.append(chain::toMmrHash(
-                *crypto::fromHex(QString::fromStdString(block["hash"].get<std::string>()))));
-        }
-        const json accumulated = actionNamed(actions, "accumulate_mmr")["method"]["results"];
-        const json mmrs = m_http->get("/mmrs?chain_id=11155111").json()["mmrs"];
-        bool keccakChecked = false;
-        for (const json& mmr : mmrs) {
-            if (mmr["hashing_function"] == "KECCAK" && mmr["leaves"] == expected.leaves()) {
-                QCOMPARE(mmr["root"].get<std::string>(),
-                         chain::toHex(expected.root()).toStdString());
-                keccakChecked = true;
-            }
-        }
-        QVERIFY2(keccakChecked, mmrs.dump().c_str());
-
-        // Delivery wrote the proven values to the destination chain's registry.
-        const json delivered =
-            m_http
-                ->get("/proven-values/SN_SEPOLIA?query_id=" +
-                      queries[0]["internal_id"].get<std::string>() + "&limit=500")
-                .json();
-        const auto deliveredCount =
-            actionNamed(actions, "deliver")["method"]["results"]["values_written"].get<int>();
-        QCOMPARE(delivered["total"].get<int>(), deliveredCount);
-        bool sawSlot = false;
-        for (const json& value : delivered["proven_values"]) {
-            if (value["kind"] == "storage" && value["block_number"] == m_writeBlock) {
-                QCOMPARE(value["value"].get<std::string>(), std::string("0xbeef"));
-                sawSlot = true;
-            }
-        }
-        QVERIFY(sawSlot);
     }
 
     void rpcFaultsFailTheRightAction_data() {
