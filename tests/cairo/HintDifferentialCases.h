@@ -7,19 +7,20 @@
 
 namespace proofdesk::test::differential {
 
-inline std::vector<HintCase> cases() {
+// A pointer to `count` drawn values in a new segment (count may exceed what is written).
+inline void putArray(Fixture& f, StateGenerator& random, const std::string& name,
+                     std::uint64_t count, Draw kind) {
+    const Relocatable start = f.memory.addSegment();
+    for (std::uint64_t i = 0; i < count; ++i) {
+        f.memory.set(start + static_cast<std::int64_t>(i), random.draw(kind).toFelt());
+    }
+    f.set(name, start);
+}
+
+// The cases of the 256-bit integers' hints (and the felt add carry).
+inline std::vector<HintCase> wideIntegerCases() {
     const std::string shift = BigInt::powerOfTwo(128).toDecimal();
-    // A pointer to `count` drawn values in a new segment (count may exceed what is written).
-    const auto array = [](Fixture& f, StateGenerator& random, const std::string& name,
-                          std::uint64_t count, Draw kind) {
-        const Relocatable start = f.memory.addSegment();
-        for (std::uint64_t i = 0; i < count; ++i) {
-            f.memory.set(start + static_cast<std::int64_t>(i), random.draw(kind).toFelt());
-        }
-        f.set(name, start);
-    };
-    std::vector<HintCase> all = {
-        // --- wide unsigned integers ---
+    return {
         {"uint256_mul_div_mod",
          nativeHint({"quotient_high.high = quotient >> 384"}),
          {"a", "b", "div", "quotient_low", "quotient_high", "remainder"},
@@ -102,7 +103,13 @@ inline std::vector<HintCase> cases() {
          {"xx", "x"},
          {{"xx", "Uint256"}, {"x", "Uint256"}},
          {},
-         {{"xx", Draw::Limb128}}},
+         {{"xx", Draw::Limb128}}}};
+}
+
+// The cases of the wider integers' hints (uint384, uint512, uint768).
+inline std::vector<HintCase> widerIntegerCases() {
+    const std::string shift = BigInt::powerOfTwo(128).toDecimal();
+    return {
         {"uint512 inverse mod p",
          nativeHint({"x_inverse_mod_p = pow(x,-1, p)"}),
          {"x", "p", "x_inverse_mod_p"},
@@ -176,90 +183,100 @@ inline std::vector<HintCase> cases() {
          {"a"},
          {{"a", "Uint384"}},
          {},
-         {{"a", Draw::Felt}}},
-        // --- felts ---
-        {"split 128",
-         nativeHint({"ids.low = ids.a & ((1<<128) - 1)\nids.high = ids.a >> 128"}),
-         {"a", "low", "high"},
-         {},
-         {},
-         {{"a", Draw::Felt}}},
-        {"split_64",
-         nativeHint({"ids.low = ids.a & ((1<<64) - 1)\nids.high = ids.a >> 64"}),
-         {"a", "low", "high"},
-         {},
-         {},
-         {{"a", Draw::Felt}}},
-        {"normalize_address",
-         nativeHint({"ids.is_small = 1 if ids.addr < ADDR_BOUND else 0"}),
-         {"addr", "is_small"},
-         {},
-         {{"ADDR_BOUND", (BigInt::powerOfTwo(251) - BigInt(256)).toDecimal()}},
-         {{"addr", Draw::Felt}}},
-        {"normalize_address with a bad bound",
-         nativeHint({"ids.is_small = 1 if ids.addr < ADDR_BOUND else 0"}),
-         {"addr", "is_small"},
-         {},
-         {{"ADDR_BOUND", BigInt::powerOfTwo(249).toDecimal()}},
-         {{"addr", Draw::Felt}},
-         {},
-         {},
-         {},
-         0},
-        // --- elliptic curves ---
-        {"scalar lowest bits",
-         nativeHint({"ids.a_lsb = ids.a & 1"}),
-         {"a", "b", "a_lsb", "b_lsb"},
-         {},
-         {},
-         {{"a", Draw::Felt}, {"b", Draw::Felt}}},
-        {"dibit",
-         nativeHint({"ids.dibit = ((ids.scalar_u >> ids.m) & 1)"}),
-         {"scalar_u", "scalar_v", "m", "dibit"},
-         {},
-         {},
-         {{"scalar_u", Draw::Felt}, {"scalar_v", Draw::Felt}, {"m", Draw::Shift}}},
-        {"quad_bit",
-         nativeHint({"ids.quad_bit = ("}),
-         {"scalar_u", "scalar_v", "m", "quad_bit"},
-         {},
-         {},
-         {{"scalar_u", Draw::Felt}, {"scalar_v", Draw::Felt}, {"m", Draw::Shift}}},
-        {"len_hi",
-         nativeHint({"ids.len_hi = max("}),
-         {"scalar_u", "scalar_v", "len_hi"},
-         {{"scalar_u", "BigInt3"}, {"scalar_v", "BigInt3"}},
-         {},
-         {{"scalar_u", Draw::Limb86}, {"scalar_v", Draw::Limb86}}},
-        {"y from x or x / 3",
-         nativeHint({"sqrt(div_mod(x, 3, FIELD_PRIME), FIELD_PRIME)"}),
-         {"x", "y"},
-         {},
-         {},
-         {{"x", Draw::Felt}}},
-        {"ec_op random point",
-         nativeHint({"ids.m, ids.q.x, ids.q.y]"}),
-         {"p", "m", "q", "s"},
-         {{"p", "StarkPoint"}, {"q", "StarkPoint"}, {"s", "StarkPoint"}},
-         {},
-         {{"p", Draw::Felt}, {"m", Draw::Felt}, {"q", Draw::Felt}}},
-        {"chained_ec_op random point",
-         nativeHint({"chained_ec_op() can only be used"}),
-         {"p", "m", "q", "len", "s"},
-         {{"p", "StarkPoint"}, {"q", "StarkPoint*"}, {"s", "StarkPoint"}},
-         {},
-         {{"p", Draw::Felt}},
-         {},
-         {},
-         [array](Fixture& f, StateGenerator& random) {
-             const std::uint64_t length = random.below(5);
-             // Now and then the arrays are one cell short: both engines must fail.
-             const std::uint64_t missing = random.below(8) == 0 ? 1 : 0;
-             f.set("len", Felt::fromU64(length));
-             array(f, random, "m", length, Draw::Felt);
-             array(f, random, "q", 2 * length - (length ? missing : 0), Draw::Felt);
-         }},
-        // --- secp ---
+         {{"a", Draw::Felt}}}};
+}
+
+// The cases of the felts' hints.
+inline std::vector<HintCase> feltCases() {
+    return {{"split 128",
+             nativeHint({"ids.low = ids.a & ((1<<128) - 1)\nids.high = ids.a >> 128"}),
+             {"a", "low", "high"},
+             {},
+             {},
+             {{"a", Draw::Felt}}},
+            {"split_64",
+             nativeHint({"ids.low = ids.a & ((1<<64) - 1)\nids.high = ids.a >> 64"}),
+             {"a", "low", "high"},
+             {},
+             {},
+             {{"a", Draw::Felt}}},
+            {"normalize_address",
+             nativeHint({"ids.is_small = 1 if ids.addr < ADDR_BOUND else 0"}),
+             {"addr", "is_small"},
+             {},
+             {{"ADDR_BOUND", (BigInt::powerOfTwo(251) - BigInt(256)).toDecimal()}},
+             {{"addr", Draw::Felt}}},
+            {"normalize_address with a bad bound",
+             nativeHint({"ids.is_small = 1 if ids.addr < ADDR_BOUND else 0"}),
+             {"addr", "is_small"},
+             {},
+             {{"ADDR_BOUND", BigInt::powerOfTwo(249).toDecimal()}},
+             {{"addr", Draw::Felt}},
+             {},
+             {},
+             {},
+             0}};
+}
+
+// The cases of the elliptic curves' hints.
+inline std::vector<HintCase> ellipticCurveCases() {
+    return {{"scalar lowest bits",
+             nativeHint({"ids.a_lsb = ids.a & 1"}),
+             {"a", "b", "a_lsb", "b_lsb"},
+             {},
+             {},
+             {{"a", Draw::Felt}, {"b", Draw::Felt}}},
+            {"dibit",
+             nativeHint({"ids.dibit = ((ids.scalar_u >> ids.m) & 1)"}),
+             {"scalar_u", "scalar_v", "m", "dibit"},
+             {},
+             {},
+             {{"scalar_u", Draw::Felt}, {"scalar_v", Draw::Felt}, {"m", Draw::Shift}}},
+            {"quad_bit",
+             nativeHint({"ids.quad_bit = ("}),
+             {"scalar_u", "scalar_v", "m", "quad_bit"},
+             {},
+             {},
+             {{"scalar_u", Draw::Felt}, {"scalar_v", Draw::Felt}, {"m", Draw::Shift}}},
+            {"len_hi",
+             nativeHint({"ids.len_hi = max("}),
+             {"scalar_u", "scalar_v", "len_hi"},
+             {{"scalar_u", "BigInt3"}, {"scalar_v", "BigInt3"}},
+             {},
+             {{"scalar_u", Draw::Limb86}, {"scalar_v", Draw::Limb86}}},
+            {"y from x or x / 3",
+             nativeHint({"sqrt(div_mod(x, 3, FIELD_PRIME), FIELD_PRIME)"}),
+             {"x", "y"},
+             {},
+             {},
+             {{"x", Draw::Felt}}},
+            {"ec_op random point",
+             nativeHint({"ids.m, ids.q.x, ids.q.y]"}),
+             {"p", "m", "q", "s"},
+             {{"p", "StarkPoint"}, {"q", "StarkPoint"}, {"s", "StarkPoint"}},
+             {},
+             {{"p", Draw::Felt}, {"m", Draw::Felt}, {"q", Draw::Felt}}},
+            {"chained_ec_op random point",
+             nativeHint({"chained_ec_op() can only be used"}),
+             {"p", "m", "q", "len", "s"},
+             {{"p", "StarkPoint"}, {"q", "StarkPoint*"}, {"s", "StarkPoint"}},
+             {},
+             {{"p", Draw::Felt}},
+             {},
+             {},
+             [](Fixture& f, StateGenerator& random) {
+                 const std::uint64_t length = random.below(5);
+                 // Now and then the arrays are one cell short: both engines must fail.
+                 const std::uint64_t missing = random.below(8) == 0 ? 1 : 0;
+                 f.set("len", Felt::fromU64(length));
+                 putArray(f, random, "m", length, Draw::Felt);
+                 putArray(f, random, "q", 2 * length - (length ? missing : 0), Draw::Felt);
+             }}};
+}
+
+// The cases of the secp hints.
+inline std::vector<HintCase> secpCases() {
+    return {
         {"secp new_x with SECP_P from the scope",
          nativeHint({"import pack\n\nslope = pack(ids.slope, PRIME)\nx0 = pack(ids.point0.x"}),
          {"slope", "point0", "point1"},
@@ -305,8 +322,12 @@ inline std::vector<HintCase> cases() {
          {},
          {{"a", Draw::Limb86}, {"b", Draw::Limb86}, {"m", Draw::Limb86}},
          {"k", "value"},
-         {nativeHint({"value = res = product % m"})}},
-        // --- arrays: find_element, search_sorted_lower, set_add ---
+         {nativeHint({"value = res = product % m"})}}};
+}
+
+// The cases of the array hints.
+inline std::vector<HintCase> arrayCases() {
+    return {
         {"find_element",
          nativeHint({"raise ValueError(f'Key {key} was not found.')"}),
          {"array_ptr", "elm_size", "n_elms", "key", "index"},
@@ -315,13 +336,13 @@ inline std::vector<HintCase> cases() {
          {},
          {},
          {},
-         [array](Fixture& f, StateGenerator& random) {
+         [](Fixture& f, StateGenerator& random) {
              // Small keys, so the key is often there; sometimes n_elms runs past the array.
              const std::uint64_t size = 1 + random.below(3);
              const std::uint64_t count = random.below(6);
              f.set("elm_size", Felt::fromU64(size));
              f.set("n_elms", Felt::fromU64(count + (random.below(8) == 0 ? 1 : 0)));
-             array(f, random, "array_ptr", size * count, Draw::Small);
+             putArray(f, random, "array_ptr", size * count, Draw::Small);
              // Mostly a key the array holds (as a Cairo caller would ask), sometimes not.
              const Relocatable start = f.memory.get(f.frame + f.offsets.at("array_ptr")).address();
              f.set("key",
@@ -337,13 +358,13 @@ inline std::vector<HintCase> cases() {
          {},
          {},
          {},
-         [array](Fixture& f, StateGenerator& random) {
+         [](Fixture& f, StateGenerator& random) {
              const std::uint64_t size = 1 + random.below(3);
              const std::uint64_t count = random.below(6);
              f.set("elm_size", Felt::fromU64(size));
              f.set("n_elms", Felt::fromU64(count));
              f.set("key", random.draw(Draw::Small).toFelt());
-             array(f, random, "array_ptr", size * count, Draw::Small);
+             putArray(f, random, "array_ptr", size * count, Draw::Small);
          }},
         {"set_add",
          nativeHint({"if memory.get_range(ids.set_ptr + i, ids.elm_size) == elm_list:"}),
@@ -353,12 +374,12 @@ inline std::vector<HintCase> cases() {
          {},
          {},
          {},
-         [array](Fixture& f, StateGenerator& random) {
+         [](Fixture& f, StateGenerator& random) {
              const std::uint64_t size = 1 + random.below(2);
              const std::uint64_t count = random.below(5);
              f.set("elm_size", Felt::fromU64(size));
-             array(f, random, "elm_ptr", size, Draw::Small);
-             array(f, random, "set_ptr", size * count, Draw::Small);
+             putArray(f, random, "elm_ptr", size, Draw::Small);
+             putArray(f, random, "set_ptr", size * count, Draw::Small);
              f.set("set_end_ptr", f.memory.get(f.frame + f.offsets.at("set_ptr")).address() +
                                       static_cast<std::int64_t>(size * count));
          }},
@@ -370,67 +391,82 @@ inline std::vector<HintCase> cases() {
          {},
          {},
          {"vm_enter_scope(dict(__usort_max_size = globals().get('__usort_max_size')))"},
-         [array](Fixture& f, StateGenerator& random) {
+         [](Fixture& f, StateGenerator& random) {
              const std::uint64_t count = random.below(9);
              f.set("input_len", Felt::fromU64(count));
-             array(f, random, "input", count, random.below(2) ? Draw::Small : Draw::Felt);
-         }},
-        // --- sha256 ---
-        {"sha256 compression from the IV",
-         nativeHint({"new_state = sha2_compress_function(IV, w)"}),
-         {"sha256_start", "output"},
-         {},
-         {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"}},
-         {},
-         {},
-         {},
-         [array](Fixture& f, StateGenerator& random) {
-             array(f, random, "sha256_start", 16, Draw::Word32);
-             array(f, random, "output", 0, Draw::Word32);
-         },
-         kStatesPerHint / 8},
-        {"sha256 compression from a state",
-         nativeHint({"sha2_compress_function(memory.get_range(ids.state"}),
-         {"sha256_start", "state", "output"},
-         {},
-         {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"}, {"SHA256_STATE_SIZE_FELTS", "8"}},
-         {},
-         {},
-         {},
-         [array](Fixture& f, StateGenerator& random) {
-             array(f, random, "sha256_start", 16, Draw::Word32);
-             array(f, random, "state", 8, Draw::Word32);
-             array(f, random, "output", 0, Draw::Word32);
-         },
-         kStatesPerHint / 8},
-        {"sha256 finalize",
-         nativeHint({"segments.write_arg(ids.sha256_ptr_end, padding)"}),
-         {"sha256_ptr_end"},
-         {},
-         {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"},
-          {"SHA256_STATE_SIZE_FELTS", "8"},
-          {"BLOCK_SIZE", "3"}},
-         {},
-         {},
-         {},
-         [array](Fixture& f, StateGenerator& random) {
-             array(f, random, "sha256_ptr_end", 0, Draw::Word32);
-         }},
-        // --- blake2s ---
-        {"blake2s one-block message",
-         nativeHint({"t0=ids.n_bytes"}),
-         {"blake2s_start", "n_bytes", "output"},
-         {},
-         {{"BLAKE2S_INPUT_CHUNK_SIZE_FELTS", "16"}},
-         {{"n_bytes", Draw::Word32}},
-         {},
-         {},
-         [array](Fixture& f, StateGenerator& random) {
-             array(f, random, "blake2s_start", 16, Draw::Word32);
-             f.set("output", f.memory.addSegment());
-         },
-         kStatesPerHint / 8},
-    };
+             putArray(f, random, "input", count, random.below(2) ? Draw::Small : Draw::Felt);
+         }}};
+}
+
+// The cases of the sha256 hints.
+inline std::vector<HintCase> sha256Cases() {
+    return {{"sha256 compression from the IV",
+             nativeHint({"new_state = sha2_compress_function(IV, w)"}),
+             {"sha256_start", "output"},
+             {},
+             {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"}},
+             {},
+             {},
+             {},
+             [](Fixture& f, StateGenerator& random) {
+                 putArray(f, random, "sha256_start", 16, Draw::Word32);
+                 putArray(f, random, "output", 0, Draw::Word32);
+             },
+             kStatesPerHint / 8},
+            {"sha256 compression from a state",
+             nativeHint({"sha2_compress_function(memory.get_range(ids.state"}),
+             {"sha256_start", "state", "output"},
+             {},
+             {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"}, {"SHA256_STATE_SIZE_FELTS", "8"}},
+             {},
+             {},
+             {},
+             [](Fixture& f, StateGenerator& random) {
+                 putArray(f, random, "sha256_start", 16, Draw::Word32);
+                 putArray(f, random, "state", 8, Draw::Word32);
+                 putArray(f, random, "output", 0, Draw::Word32);
+             },
+             kStatesPerHint / 8},
+            {"sha256 finalize",
+             nativeHint({"segments.write_arg(ids.sha256_ptr_end, padding)"}),
+             {"sha256_ptr_end"},
+             {},
+             {{"SHA256_INPUT_CHUNK_SIZE_FELTS", "16"},
+              {"SHA256_STATE_SIZE_FELTS", "8"},
+              {"BLOCK_SIZE", "3"}},
+             {},
+             {},
+             {},
+             [](Fixture& f, StateGenerator& random) {
+                 putArray(f, random, "sha256_ptr_end", 0, Draw::Word32);
+             }}};
+}
+
+// The cases of the blake2s hints.
+inline std::vector<HintCase> blake2sCases() {
+    return {{"blake2s one-block message",
+             nativeHint({"t0=ids.n_bytes"}),
+             {"blake2s_start", "n_bytes", "output"},
+             {},
+             {{"BLAKE2S_INPUT_CHUNK_SIZE_FELTS", "16"}},
+             {{"n_bytes", Draw::Word32}},
+             {},
+             {},
+             [](Fixture& f, StateGenerator& random) {
+                 putArray(f, random, "blake2s_start", 16, Draw::Word32);
+                 f.set("output", f.memory.addSegment());
+             },
+             kStatesPerHint / 8}};
+}
+
+inline std::vector<HintCase> cases() {
+    std::vector<HintCase> all;
+    for (auto family : {wideIntegerCases, widerIntegerCases, feltCases, ellipticCurveCases,
+                        secpCases, arrayCases, sha256Cases, blake2sCases}) {
+        for (HintCase& hint : family()) {
+            all.push_back(std::move(hint));
+        }
+    }
     return all;
 }
 
