@@ -1,5 +1,7 @@
 #include "MultipartReader.h"
 
+#include "HeaderText.h"
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -8,20 +10,6 @@
 
 namespace proofdesk::http {
 namespace {
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
-std::string trim(const std::string& text) {
-    const std::size_t first = text.find_first_not_of(" \t");
-    if (first == std::string::npos) {
-        return {};
-    }
-    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
 
 // `key=value; key="quoted \" value"` parameters after the first `;` of a header value.
 std::vector<std::pair<std::string, std::string>> parameters(const std::string& value) {
@@ -33,7 +21,7 @@ std::vector<std::pair<std::string, std::string>> parameters(const std::string& v
         if (equals == std::string::npos) {
             break;
         }
-        const std::string key = lower(trim(value.substr(at, equals - at)));
+        const std::string key = lowerAscii(trimSpaces(value.substr(at, equals - at)));
         std::size_t pos = equals + 1;
         while (pos < value.size() && (value[pos] == ' ' || value[pos] == '\t')) {
             ++pos;
@@ -50,8 +38,8 @@ std::vector<std::pair<std::string, std::string>> parameters(const std::string& v
             at = value.find(';', pos);
         } else {
             const std::size_t end = value.find(';', pos);
-            parsed =
-                trim(value.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+            parsed = trimSpaces(
+                value.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
             at = end;
         }
         out.emplace_back(key, parsed);
@@ -62,7 +50,7 @@ std::vector<std::pair<std::string, std::string>> parameters(const std::string& v
 } // namespace
 
 std::optional<std::string> multipartBoundary(const std::string& contentType) {
-    const std::string type = lower(trim(contentType.substr(0, contentType.find(';'))));
+    const std::string type = lowerAscii(trimSpaces(contentType.substr(0, contentType.find(';'))));
     if (type != "multipart/form-data") {
         return std::nullopt;
     }
@@ -209,10 +197,10 @@ bool MultipartReader::startPart(const std::string& headerBlock) {
         if (colon == std::string::npos) {
             return fail("a part header has no ':'");
         }
-        const std::string name = lower(trim(line.substr(0, colon)));
-        const std::string value = trim(line.substr(colon + 1));
+        const std::string name = lowerAscii(trimSpaces(line.substr(0, colon)));
+        const std::string value = trimSpaces(line.substr(colon + 1));
         if (name == "content-disposition") {
-            if (lower(trim(value.substr(0, value.find(';')))) != "form-data") {
+            if (lowerAscii(trimSpaces(value.substr(0, value.find(';')))) != "form-data") {
                 return fail("a part is not form-data");
             }
             for (const auto& [key, parameter] : parameters(value)) {

@@ -1,5 +1,6 @@
 #include "RequestParser.h"
 
+#include "HeaderText.h"
 #include "crypto/HexDigit.h"
 
 #include <algorithm>
@@ -8,21 +9,6 @@
 
 namespace proofdesk::http {
 namespace {
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
-std::string trim(const std::string& text) {
-    const std::size_t first = text.find_first_not_of(" \t");
-    if (first == std::string::npos) {
-        return {};
-    }
-    const std::size_t last = text.find_last_not_of(" \t");
-    return text.substr(first, last - first + 1);
-}
 
 bool isToken(const std::string& text) {
     static const std::string kSpecials = "!#$%&'*+-.^_`|~";
@@ -43,7 +29,7 @@ bool parseDecimal(const std::string& text, std::uint64_t* out) {
 
 // A chunk size line: hex digits, then optional chunk extensions after ';' (ignored).
 bool parseChunkSize(const std::string& line, std::uint64_t* out) {
-    const std::string digits = trim(line.substr(0, line.find(';')));
+    const std::string digits = trimSpaces(line.substr(0, line.find(';')));
     if (digits.empty() || digits.size() > 15 ||
         !std::all_of(digits.begin(), digits.end(),
                      [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; })) {
@@ -161,7 +147,7 @@ bool RequestParser::headLine(const std::string& line) {
     if (m_headers.size() >= m_limits.maxHeaders) {
         return fail(431, "HEADERS_TOO_LARGE", "more than 100 headers");
     }
-    m_headers.emplace(line.substr(0, colon), trim(line.substr(colon + 1)));
+    m_headers.emplace(line.substr(0, colon), trimSpaces(line.substr(colon + 1)));
     return true;
 }
 
@@ -178,7 +164,7 @@ bool RequestParser::finishHead() {
         return fail(400, "BAD_REQUEST", "more than one Transfer-Encoding");
     }
     if (encodings == 1) {
-        if (lower(m_headers.find("Transfer-Encoding")->second) != "chunked" || !m_http11) {
+        if (lowerAscii(m_headers.find("Transfer-Encoding")->second) != "chunked" || !m_http11) {
             return fail(501, "NOT_IMPLEMENTED", "Transfer-Encoding other than chunked");
         }
         m_chunked = true;
@@ -190,7 +176,7 @@ bool RequestParser::finishHead() {
         return fail(400, "BAD_REQUEST", "an HTTP/1.1 request has exactly one Host");
     }
     if (auto it = m_headers.find("Connection"); it != m_headers.end()) {
-        const std::string value = lower(it->second);
+        const std::string value = lowerAscii(it->second);
         if (value.find("close") != std::string::npos) {
             m_keepAlive = false;
         } else if (value.find("keep-alive") != std::string::npos) {
@@ -198,7 +184,7 @@ bool RequestParser::finishHead() {
         }
     }
     if (auto it = m_headers.find("Expect"); it != m_headers.end()) {
-        if (lower(it->second) != "100-continue") {
+        if (lowerAscii(it->second) != "100-continue") {
             return fail(417, "EXPECTATION_FAILED", "only Expect: 100-continue");
         }
         m_expectContinue = m_http11;

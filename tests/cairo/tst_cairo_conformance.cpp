@@ -3,6 +3,8 @@
 // reference run is reproduced exactly (trace byte for byte, memory as an address -> value map,
 // AIR public and private input field by field), the bootloader's run included.
 
+#include "FixtureRuns.h"
+
 #include "cairo/Runner.h"
 #include "cairo/outputs/CairoPie.h"
 #include "cairo/outputs/FactHashes.h"
@@ -92,24 +94,8 @@ private slots:
         QFETCH(QString, name);
         const nlohmann::json expected = readJson(kFixtures + QStringLiteral("/EXPECTED.json"));
         const nlohmann::json& entry = expected["programs"][name.toStdString()];
-        const Program program =
-            Program::fromFile(QString(kFixtures + QLatin1Char('/') +
-                                      QString::fromStdString(entry["file"].get<std::string>()))
-                                  .toStdString());
+        auto [program, options] = proofdesk::test::fixtureRun(name, entry);
         QCOMPARE(programHash(program).toHex(), entry["program_hash"].get<std::string>());
-        RunOptions options;
-        options.proofMode = true;
-        options.layout = entry.value("layout_used_by_stone_cli_tests", std::string());
-        if (options.layout.empty()) {
-            options.layout = name == QStringLiteral("fibonacci_program_input")
-                                 ? "small"
-                                 : "starknet_with_keccak";
-        }
-        if (entry.contains("program_input")) {
-            options.programInput =
-                readJson(kFixtures + QLatin1Char('/') +
-                         QString::fromStdString(entry["program_input"].get<std::string>()));
-        }
         CairoRunner runner(program, options);
         runner.run();
         if (entry.contains("expected_output")) {

@@ -3,6 +3,7 @@
 // memory conflicts), and the public fixture programs run with their hints as Python giving the
 // same output and trace as the native hints (skipped without ../shared/fixtures).
 
+#include "FixtureRuns.h"
 #include "TestPrograms.h"
 
 #include "cairo/Runner.h"
@@ -291,23 +292,7 @@ private slots:
         QFETCH(int, execution);
         const nlohmann::json expected = readJson(kFixtures + QStringLiteral("/EXPECTED.json"));
         const nlohmann::json& entry = expected["programs"][name.toStdString()];
-        const Program program =
-            Program::fromFile(QString(kFixtures + QLatin1Char('/') +
-                                      QString::fromStdString(entry["file"].get<std::string>()))
-                                  .toStdString());
-        RunOptions options;
-        options.proofMode = true;
-        options.layout = entry.value("layout_used_by_stone_cli_tests", std::string());
-        if (options.layout.empty()) {
-            options.layout = name == QStringLiteral("fibonacci_program_input")
-                                 ? "small"
-                                 : "starknet_with_keccak";
-        }
-        if (entry.contains("program_input")) {
-            options.programInput =
-                readJson(kFixtures + QLatin1Char('/') +
-                         QString::fromStdString(entry["program_input"].get<std::string>()));
-        }
+        auto [program, options] = proofdesk::test::fixtureRun(name, entry);
         CairoRunner native(program, options);
         native.run();
         options.hints.execution = static_cast<HintExecution>(execution);

@@ -1,12 +1,12 @@
 // Issue #18: every parser of outside input is bounded. Nesting, list sizes and expansion are
 // refused with a clear message before any recursive walk or large allocation.
 
+#include "ZipOfZeros.h"
+
 #include "cairo/outputs/CairoPie.h"
 #include "cairo/vm/Memory.h"
 #include "cairo/vm/References.h"
 #include "core/BoundedJson.h"
-
-#include <zip.h>
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -17,30 +17,6 @@ namespace {
 
 std::string nested(std::size_t depth, const std::string& inner = "1") {
     return std::string(depth, '[') + inner + std::string(depth, ']');
-}
-
-// A zip holding one entry of `size` zero bytes (it compresses about a thousand times).
-std::string zipOfZeros(const char* name, std::size_t size) {
-    zip_error_t error;
-    zip_error_init(&error);
-    zip_source_t* out = zip_source_buffer_create(nullptr, 0, 0, &error);
-    zip_source_keep(out);
-    zip_t* archive = zip_open_from_source(out, ZIP_TRUNCATE, &error);
-    static std::string zeros;
-    zeros.assign(size, '\0');
-    zip_source_t* entry = zip_source_buffer(archive, zeros.data(), zeros.size(), 0);
-    zip_file_add(archive, name, entry, ZIP_FL_OVERWRITE);
-    zip_close(archive);
-    zip_source_open(out);
-    zip_source_seek(out, 0, SEEK_END);
-    const auto length = static_cast<std::size_t>(zip_source_tell(out));
-    zip_source_seek(out, 0, SEEK_SET);
-    std::string bytes(length, '\0');
-    zip_source_read(out, bytes.data(), length);
-    zip_source_close(out);
-    zip_source_free(out);
-    zip_error_fini(&error);
-    return bytes;
 }
 
 } // namespace
@@ -112,7 +88,7 @@ private slots:
     }
 
     void aZipBombIsRefusedEarly() {
-        const std::string bomb = zipOfZeros("metadata.json", std::size_t(64) << 20);
+        const std::string bomb = test::zipOfZeros("metadata.json", std::size_t(64) << 20);
         QVERIFY(bomb.size() < (std::size_t(1) << 20));
         try {
             cairo::CairoPie::fromZip(bomb);

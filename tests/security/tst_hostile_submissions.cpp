@@ -3,8 +3,7 @@
 // body shape, and the server keeps answering.
 
 #include "ProofHttpSupport.h"
-
-#include <zip.h>
+#include "ZipOfZeros.h"
 
 #include <QFile>
 #include <QTest>
@@ -23,30 +22,6 @@ std::string readSample(const char* name) {
                QString::fromUtf8(name));
     file.open(QIODevice::ReadOnly);
     return file.readAll().toStdString();
-}
-
-// A zip of one entry of zeros: a few hundred KiB that inflate to `size` bytes.
-std::string zipBomb(std::size_t size) {
-    zip_error_t error;
-    zip_error_init(&error);
-    zip_source_t* out = zip_source_buffer_create(nullptr, 0, 0, &error);
-    zip_source_keep(out);
-    zip_t* archive = zip_open_from_source(out, ZIP_TRUNCATE, &error);
-    static std::string zeros;
-    zeros.assign(size, '\0');
-    zip_file_add(archive, "metadata.json", zip_source_buffer(archive, zeros.data(), size, 0),
-                 ZIP_FL_OVERWRITE);
-    zip_close(archive);
-    zip_source_open(out);
-    zip_source_seek(out, 0, SEEK_END);
-    const auto length = static_cast<std::size_t>(zip_source_tell(out));
-    zip_source_seek(out, 0, SEEK_SET);
-    std::string bytes(length, '\0');
-    zip_source_read(out, bytes.data(), length);
-    zip_source_close(out);
-    zip_source_free(out);
-    zip_error_fini(&error);
-    return bytes;
 }
 
 } // namespace
@@ -132,7 +107,7 @@ private slots:
     }
 
     void aZipBombPie() {
-        const std::string bomb = zipBomb(std::size_t(256) << 20);
+        const std::string bomb = zipOfZeros("metadata.json", std::size_t(256) << 20);
         QVERIFY(bomb.size() < (std::size_t(1) << 20));
         expectRefused(
             submit({file("pieFile", bomb, "pie.zip"), text("result", "PROOF_GENERATION")}),
