@@ -37,6 +37,20 @@ const std::vector<std::string> kCoreQueryTextParts = {
 const std::vector<std::string> kCoreQueryFileParts = {"programFile", "inputFile", "pieFile",
                                                       "proofFile"};
 
+namespace v1 {
+const V1Route kTraceGeneration{"/v1/trace-generation",
+                               {"programFile", "programHash", "inputFile", "cairoVersion"}};
+const V1Route kTraceGenerationProofGeneration{
+    "/v1/trace-generation-proof-generation",
+    {"programFile", "programHash", "inputFile", "cairoVersion", "prover", "layout"}};
+const V1Route kL1ProofGenerationVerification{"/v1/l1/core-query/proof-generation-verification",
+                                             {"pieFile", "mockFactHash"}};
+const V1Route kL2ProofVerification{
+    "/v1/l2/core-query/proof-verification",
+    {"proofFile", "mockFactHash", "stoneVersion", "memoryVerification"}};
+const V1Route kSubmitProgram{"/v1/submit-program", {"programFile", "cairoVersion"}};
+} // namespace v1
+
 using detail::optionalOf;
 using detail::orNull;
 

@@ -31,6 +31,20 @@ bool contains(const std::vector<std::string>& values, const std::string& value);
 extern const std::vector<std::string> kCoreQueryTextParts;
 extern const std::vector<std::string> kCoreQueryFileParts;
 
+// A /v1 submission route: its path and every part it reads (the routes accept these and no
+// others; the client sends from these).
+struct V1Route {
+    const char* path;
+    std::vector<std::string> parts;
+};
+namespace v1 {
+extern const V1Route kTraceGeneration;                // programFile | programHash, inputFile
+extern const V1Route kTraceGenerationProofGeneration; // also served unversioned
+extern const V1Route kL1ProofGenerationVerification;  // a PIE, proven and verified on L1
+extern const V1Route kL2ProofVerification;            // a proof, verified for Integrity on L2
+extern const V1Route kSubmitProgram;                  // registers a program by hash
+} // namespace v1
+
 struct ProofClient {
     std::string clientId;
     std::string name;

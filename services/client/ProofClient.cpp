@@ -83,16 +83,16 @@ Submission toSubmission(const V1Form& form) {
     Submission submission;
     switch (form.route) {
     case Route::TraceGeneration:
-        submission.route = QStringLiteral("/v1/trace-generation");
+        submission.route = QString::fromLatin1(api::v1::kTraceGeneration.path);
         break;
     case Route::TraceAndProofGeneration:
-        submission.route = QStringLiteral("/v1/trace-generation-proof-generation");
+        submission.route = QString::fromLatin1(api::v1::kTraceGenerationProofGeneration.path);
         break;
     case Route::PieProofAndVerificationL1:
-        submission.route = QStringLiteral("/v1/l1/core-query/proof-generation-verification");
+        submission.route = QString::fromLatin1(api::v1::kL1ProofGenerationVerification.path);
         break;
     case Route::ProofVerificationL2:
-        submission.route = QStringLiteral("/v1/l2/core-query/proof-verification");
+        submission.route = QString::fromLatin1(api::v1::kL2ProofVerification.path);
         break;
     }
     const bool runsProgram =
@@ -257,7 +257,7 @@ void ProofClient::coreQuery(const QString& id, QObject* context,
 
 void ProofClient::submitProgram(const QString& programFilePath, QObject* context,
                                 std::function<void(Result<QString>)> done) {
-    submit({QStringLiteral("/v1/submit-program"),
+    submit({QString::fromLatin1(api::v1::kSubmitProgram.path),
             {{QStringLiteral("cairoVersion"), QStringLiteral("0")}},
             {{QStringLiteral("programFile"), programFilePath}}},
            context, std::move(done));

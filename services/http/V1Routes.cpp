@@ -6,6 +6,11 @@
 namespace proofdesk::http {
 namespace {
 
+// The parts of a request to a /v1 route, refusing any the route does not read.
+Parts partsOf(const HttpRequest& request, const api::V1Route& route) {
+    return Parts(request, std::set<std::string>(route.parts.begin(), route.parts.end()));
+}
+
 // /v1 trace routes take cairoVersion "0" (the only one they support).
 std::string traceCairoVersion(const Parts& parts) {
     const std::string version = parts.required("cairoVersion", "MISSING_CAIRO_VERSION");
@@ -17,7 +22,7 @@ std::string traceCairoVersion(const Parts& parts) {
 
 HttpResponse v1TraceGeneration(const ProofRouteServices& services, const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
-    const Parts parts(request, {"programFile", "programHash", "inputFile", "cairoVersion"});
+    const Parts parts = partsOf(request, api::v1::kTraceGeneration);
     proof::Submission submission;
     submission.cairoVersion = traceCairoVersion(parts);
     submission.programFile = parts.file("programFile");
@@ -30,7 +35,7 @@ HttpResponse v1TraceGeneration(const ProofRouteServices& services, const HttpReq
 HttpResponse v1L1ProofGenerationVerification(const ProofRouteServices& services,
                                              const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
-    const Parts parts(request, {"pieFile", "mockFactHash"});
+    const Parts parts = partsOf(request, api::v1::kL1ProofGenerationVerification);
     proof::Submission submission;
     submission.pieFile = parts.file("pieFile");
     if (!submission.pieFile) {
@@ -45,8 +50,7 @@ HttpResponse v1L1ProofGenerationVerification(const ProofRouteServices& services,
 HttpResponse v1TraceGenerationProofGeneration(const ProofRouteServices& services,
                                               const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
-    const Parts parts(
-        request, {"programFile", "programHash", "inputFile", "cairoVersion", "prover", "layout"});
+    const Parts parts = partsOf(request, api::v1::kTraceGenerationProofGeneration);
     proof::Submission submission;
     submission.cairoVersion = traceCairoVersion(parts);
     const std::string prover = parts.text("prover").value_or("vendor_sharp");
@@ -63,7 +67,7 @@ HttpResponse v1TraceGenerationProofGeneration(const ProofRouteServices& services
 
 HttpResponse v1L2ProofVerification(const ProofRouteServices& services, const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
-    const Parts parts(request, {"proofFile", "mockFactHash", "stoneVersion", "memoryVerification"});
+    const Parts parts = partsOf(request, api::v1::kL2ProofVerification);
     proof::Submission submission;
     submission.proofFile = parts.file("proofFile");
     if (!submission.proofFile) {
@@ -79,7 +83,7 @@ HttpResponse v1L2ProofVerification(const ProofRouteServices& services, const Htt
 
 HttpResponse v1SubmitProgram(const ProofRouteServices& services, const HttpRequest& request) {
     callerOf(request, services.keys);
-    const Parts parts(request, {"programFile", "cairoVersion"});
+    const Parts parts = partsOf(request, api::v1::kSubmitProgram);
     const auto programFile = parts.file("programFile");
     if (!programFile) {
         badRequest("MISSING_PROGRAM_FILE", "programFile is required");
@@ -101,16 +105,16 @@ void addV1Routes(Router& router, const ProofRouteServices& services) {
     const auto message = ErrorBody::MessageField;
     addNamedRoutes<ProofRouteServices>(
         router, RouteGroup::Proof, services,
-        {{"POST", "/v1/trace-generation", message, kUploadBodyLimit, v1TraceGeneration},
-         {"POST", "/v1/l1/core-query/proof-generation-verification", message, kUploadBodyLimit,
+        {{"POST", api::v1::kTraceGeneration.path, message, kUploadBodyLimit, v1TraceGeneration},
+         {"POST", api::v1::kL1ProofGenerationVerification.path, message, kUploadBodyLimit,
           v1L1ProofGenerationVerification},
-         {"POST", "/v1/trace-generation-proof-generation", message, kUploadBodyLimit,
+         {"POST", api::v1::kTraceGenerationProofGeneration.path, message, kUploadBodyLimit,
           v1TraceGenerationProofGeneration},
          {"POST", "/trace-generation-proof-generation", message, kUploadBodyLimit,
           v1TraceGenerationProofGeneration},
-         {"POST", "/v1/l2/core-query/proof-verification", message, kUploadBodyLimit,
+         {"POST", api::v1::kL2ProofVerification.path, message, kUploadBodyLimit,
           v1L2ProofVerification},
-         {"POST", "/v1/submit-program", message, kUploadBodyLimit, v1SubmitProgram}});
+         {"POST", api::v1::kSubmitProgram.path, message, kUploadBodyLimit, v1SubmitProgram}});
 }
 
 } // namespace proofdesk::http
