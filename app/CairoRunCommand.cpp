@@ -240,7 +240,7 @@ int runCairoRunCommand(int argc, char** argv) {
                 std::cerr << "cannot read layout params " << *path << "\n";
                 return 1;
             }
-            options.dynamicLayoutParams = proofdesk::parseJsonBounded(*text);
+            options.dynamicLayoutParams = proofdesk::core::parseJsonBounded(*text);
         }
         CairoRunner runner(program, options);
         runner.run();

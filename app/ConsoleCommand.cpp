@@ -118,7 +118,7 @@ int runConsole(int argc, char** argv) {
     parser.addHelpOption();
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
                                      QStringLiteral("Where the store and artifacts live."),
-                                     QStringLiteral("dir"), defaultDataDir());
+                                     QStringLiteral("dir"), core::defaultDataDir());
     const QCommandLineOption startupProbe(
         QStringLiteral("startup-probe"),
         QStringLiteral("Print the milliseconds from start to a shown window, then quit."));

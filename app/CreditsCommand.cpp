@@ -49,7 +49,7 @@ int runCreditsCommand(int argc, char** argv) {
     }
 
     QString error;
-    if (!prepareDataDir(parser.value(dataDir), &error)) {
+    if (!core::prepareDataDir(parser.value(dataDir), &error)) {
         err << error << Qt::endl;
         return 1;
     }

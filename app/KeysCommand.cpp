@@ -38,7 +38,7 @@ int runKeysCommand(int argc, char** argv) {
     }
 
     QString error;
-    if (!prepareDataDir(parser.value(dataDir), &error)) {
+    if (!core::prepareDataDir(parser.value(dataDir), &error)) {
         err << error << Qt::endl;
         return 1;
     }

@@ -4,5 +4,5 @@
 
 QCommandLineOption dataDirOption() {
     return {QStringLiteral("data-dir"), QStringLiteral("The server's data dir."),
-            QStringLiteral("dir"), proofdesk::defaultDataDir()};
+            QStringLiteral("dir"), proofdesk::core::defaultDataDir()};
 }

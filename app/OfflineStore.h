@@ -13,9 +13,9 @@
 struct OfflineStore {
     // Opens the store; throws ServiceError if it cannot.
     explicit OfflineStore(const QString& dataDir)
-        : store(proofdesk::storePathIn(dataDir)), keys(store, clock) {}
-    proofdesk::Store store;
-    proofdesk::SystemClock clock;
+        : store(proofdesk::core::storePathIn(dataDir)), keys(store, clock) {}
+    proofdesk::core::Store store;
+    proofdesk::core::SystemClock clock;
     proofdesk::auth::ApiKeyRegistry keys;
 };
 

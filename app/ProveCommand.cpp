@@ -66,11 +66,11 @@ void onInterrupt(int) {
 
 std::optional<nlohmann::json> readJsonFile(const std::string& path, std::string* error) {
     std::string text;
-    if (!readFileBounded(path, std::uint64_t(1) << 30, &text)) {
+    if (!core::readFileBounded(path, std::uint64_t(1) << 30, &text)) {
         *error = "cannot read " + path;
         return std::nullopt;
     }
-    nlohmann::json json = parseJsonBounded(text);
+    nlohmann::json json = core::parseJsonBounded(text);
     if (json.is_discarded()) {
         *error = path + " is not JSON";
         return std::nullopt;
@@ -205,7 +205,7 @@ CairoRun runToProve(std::map<std::string, std::string>& values) {
     }
     if (has("program_input")) {
         std::string text;
-        if (!readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
+        if (!core::readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
             throw std::invalid_argument("cannot read " + values["program_input"]);
         }
         runOptions.programInput = cairo::parseExactJson(text);

@@ -77,7 +77,7 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
                                     QStringLiteral("host:port"), QStringLiteral("127.0.0.1:7300"));
     const QCommandLineOption dataDir(QStringLiteral("data-dir"),
                                      QStringLiteral("Where the store and artifacts live."),
-                                     QStringLiteral("dir"), defaultDataDir());
+                                     QStringLiteral("dir"), core::defaultDataDir());
     const QCommandLineOption allowRemote(
         QStringLiteral("allow-remote"),
         QStringLiteral("Allow listening on addresses other than loopback."));

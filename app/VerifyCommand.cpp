@@ -74,7 +74,7 @@ int runVerifyCommand(int argc, char** argv) {
         return 2;
     }
     std::string text;
-    if (!proofdesk::readFileBounded(path, kMaxProofFile, &text)) {
+    if (!proofdesk::core::readFileBounded(path, kMaxProofFile, &text)) {
         std::fprintf(stderr,
                      "proofdesk verify: cannot read %s (missing, not a file, or over 256 "
                      "MiB)\n",
@@ -82,7 +82,7 @@ int runVerifyCommand(int argc, char** argv) {
         return 2;
     }
     std::string why;
-    const nlohmann::json proof = proofdesk::parseJsonBounded(text, &why);
+    const nlohmann::json proof = proofdesk::core::parseJsonBounded(text, &why);
     if (proof.is_discarded()) {
         std::fprintf(stderr, "proofdesk verify: %s is not JSON: %s\n", path.c_str(), why.c_str());
         return 2;

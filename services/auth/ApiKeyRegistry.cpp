@@ -23,29 +23,30 @@ api::ApiKeyRecord keyFromRow(const QSqlQuery& q) {
 
 } // namespace
 
-ApiKeyRegistry::ApiKeyRegistry(Store& store, const Clock& clock) : m_store(store), m_clock(clock) {
+ApiKeyRegistry::ApiKeyRegistry(core::Store& store, const core::Clock& clock)
+    : m_store(store), m_clock(clock) {
     m_store.migrate(QStringLiteral("auth"), authMigrations());
 }
 
 KeyIdentity ApiKeyRegistry::authenticate(const QString& apiKey) {
     if (apiKey.isEmpty()) {
-        throw ServiceError(ErrorKind::Unauthenticated, "MISSING_API_KEY");
+        throw core::ServiceError(core::ErrorKind::Unauthenticated, "MISSING_API_KEY");
     }
     // Looked up by the SHA-256 of the key: the comparison is on a hash index, so its timing says
     // nothing about how much of a guessed key was right.
     QSqlQuery q = m_store.exec(
         QStringLiteral("SELECT id, project_id, name FROM api_keys WHERE key_hash = ? AND "
                        "active = 1"),
-        {sha256Hex(apiKey)});
+        {core::sha256Hex(apiKey)});
     if (!q.next()) {
-        throw ServiceError(ErrorKind::Unauthenticated, "INVALID_API_KEY");
+        throw core::ServiceError(core::ErrorKind::Unauthenticated, "INVALID_API_KEY");
     }
     return {q.value(0).toString(), q.value(1).toString(), q.value(2).toString()};
 }
 
 QString ApiKeyRegistry::createProjectIn(const QString& name, const QString& ownerUserId) {
-    const QString id = newUlid(m_clock.nowMs());
-    const QString now = toIsoTimestamp(m_clock.now());
+    const QString id = core::newUlid(m_clock.nowMs());
+    const QString now = core::toIsoTimestamp(m_clock.now());
     m_store.exec(QStringLiteral("INSERT INTO projects (id, name, owner_user_id, created_at) "
                                 "VALUES (?, ?, ?, ?)"),
                  {id, name, ownerUserId.isEmpty() ? QVariant() : QVariant(ownerUserId), now});
@@ -59,12 +60,12 @@ QString ApiKeyRegistry::createProjectIn(const QString& name, const QString& owne
 api::ApiKeyRecord ApiKeyRegistry::mintKeyIn(const QString& projectId, const QString& name,
                                             const QString& color) {
     api::ApiKeyRecord key;
-    const QString id = newUlid(m_clock.nowMs());
-    const QString secret = secureRandomToken(QStringLiteral("pdk_"), 24);
-    const QString now = toIsoTimestamp(m_clock.now());
+    const QString id = core::newUlid(m_clock.nowMs());
+    const QString secret = core::secureRandomToken(QStringLiteral("pdk_"), 24);
+    const QString now = core::toIsoTimestamp(m_clock.now());
     m_store.exec(QStringLiteral("INSERT INTO api_keys (id, project_id, key_hash, api_key, name,"
                                 " color, active, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"),
-                 {id, projectId, sha256Hex(secret), secret, name, color, now});
+                 {id, projectId, core::sha256Hex(secret), secret, name, color, now});
     key.id = id.toStdString();
     key.apiKey = secret.toStdString();
     key.name = name.toStdString();

@@ -21,7 +21,7 @@ struct KeyIdentity {
 // request and proof services (authenticate()).
 class ApiKeyRegistry {
 public:
-    ApiKeyRegistry(Store& store, const Clock& clock);
+    ApiKeyRegistry(core::Store& store, const core::Clock& clock);
 
     // Throws ServiceError(Unauthenticated, MISSING_API_KEY / INVALID_API_KEY).
     KeyIdentity authenticate(const QString& apiKey);
@@ -43,8 +43,8 @@ public:
     std::optional<QString> findProject(const QString& idOrName);
 
 private:
-    Store& m_store;
-    const Clock& m_clock;
+    core::Store& m_store;
+    const core::Clock& m_clock;
 };
 
 } // namespace proofdesk::auth

@@ -2,7 +2,7 @@
 
 namespace proofdesk::auth {
 
-std::vector<Migration> authMigrations() {
+std::vector<core::Migration> authMigrations() {
     return {
         {1,
          QStringLiteral("users, projects, api keys, challenges, sessions, tokens"),

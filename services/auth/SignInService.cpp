@@ -16,14 +16,14 @@ const QString kStatement = QStringLiteral(
     "Sign in to Proofdesk. This request proves you own this wallet; it costs nothing and "
     "authorises no transaction.");
 
-[[noreturn]] void refuse(ErrorKind kind, const char* code, std::string detail = {}) {
-    throw ServiceError(kind, code, std::move(detail));
+[[noreturn]] void refuse(core::ErrorKind kind, const char* code, std::string detail = {}) {
+    throw core::ServiceError(kind, code, std::move(detail));
 }
 
 QByteArray requireWallet(const QString& wallet) {
     const auto address = crypto::parseAddress(wallet);
     if (!address) {
-        refuse(ErrorKind::BadRequest, "InvalidWallet",
+        refuse(core::ErrorKind::BadRequest, "InvalidWallet",
                "wallet must be 0x followed by 40 hex digits");
     }
     return *address;
@@ -36,7 +36,7 @@ Channel parseChannel(const std::optional<std::string>& channel) {
     if (*channel == "bearer") {
         return Channel::Bearer;
     }
-    refuse(ErrorKind::BadRequest, "InvalidChannel", "channel must be bearer or cookie");
+    refuse(core::ErrorKind::BadRequest, "InvalidChannel", "channel must be bearer or cookie");
 }
 
 } // namespace
@@ -45,7 +45,7 @@ QString channelName(Channel channel) {
     return channel == Channel::Bearer ? QStringLiteral("bearer") : QStringLiteral("cookie");
 }
 
-SignInService::SignInService(Store& store, const Clock& clock, ApiKeyRegistry& keys,
+SignInService::SignInService(core::Store& store, const core::Clock& clock, ApiKeyRegistry& keys,
                              SignInSettings settings)
     : m_store(store), m_clock(clock), m_keys(keys), m_settings(std::move(settings)),
       m_challengeLimiter(m_settings.challengeBurstPerAddress,
@@ -87,14 +87,14 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet,
                           clientAddress == QLatin1String("::1") ||
                           clientAddress.startsWith(QLatin1String("::ffff:127."));
     if (!loopback && !m_challengeLimiter.allow(clientAddress, nowMs)) {
-        refuse(ErrorKind::TooManyRequests, "TooManyChallenges",
+        refuse(core::ErrorKind::TooManyRequests, "TooManyChallenges",
                "too many challenges from this address; try again in a minute");
     }
     const qint64 expiresMs = nowMs + m_settings.challengeLifetimeSeconds * 1000;
-    const QString token = secureRandomToken(QStringLiteral("pdc_"));
-    const QString nonce = QString::fromLatin1(secureRandomBytes(16).toHex());
-    const QString issuedAt = toIsoTimestampMs(nowMs);
-    const QString expiresAt = toIsoTimestampMs(expiresMs);
+    const QString token = core::secureRandomToken(QStringLiteral("pdc_"));
+    const QString nonce = QString::fromLatin1(core::secureRandomBytes(16).toHex());
+    const QString issuedAt = core::toIsoTimestampMs(nowMs);
+    const QString expiresAt = core::toIsoTimestampMs(expiresMs);
     const nlohmann::json typedData =
         typedDataFor(canonicalWallet, nonce, issuedAt, expiresAt, kStatement);
 
@@ -112,13 +112,13 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet,
         QSqlQuery live =
             m_store.exec(QStringLiteral("SELECT COUNT(*) FROM challenges WHERE used_at IS NULL"));
         if (live.next() && live.value(0).toInt() >= m_settings.maxLiveChallenges) {
-            refuse(ErrorKind::TooManyRequests, "TooManyChallenges",
+            refuse(core::ErrorKind::TooManyRequests, "TooManyChallenges",
                    "the server holds too many unused challenges; try again in a few minutes");
         }
         live.finish();
         m_store.exec(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
                                     "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"),
-                     {sha256Hex(token), walletHex, QString::fromStdString(typedData.dump()),
+                     {core::sha256Hex(token), walletHex, QString::fromStdString(typedData.dump()),
                       expiresMs, issuedAt});
     });
 
@@ -139,23 +139,23 @@ IssuedSession SignInService::createSession(const api::SessionRequest& request) {
 
     const auto rawSignature = crypto::fromHex(QString::fromStdString(request.signature));
     if (!rawSignature) {
-        refuse(ErrorKind::BadRequest, "InvalidSignature", "signature must be hex");
+        refuse(core::ErrorKind::BadRequest, "InvalidSignature", "signature must be hex");
     }
     crypto::RecoverableSignature signature;
     switch (crypto::parseSignature(*rawSignature, &signature)) {
     case crypto::SignatureProblem::None:
         break;
     case crypto::SignatureProblem::WrongLength:
-        refuse(ErrorKind::BadRequest, "InvalidSignature", "signature must be 65 bytes");
+        refuse(core::ErrorKind::BadRequest, "InvalidSignature", "signature must be 65 bytes");
     case crypto::SignatureProblem::BadRecoveryId:
-        refuse(ErrorKind::BadRequest, "InvalidSignature", "v must be 0, 1, 27 or 28");
+        refuse(core::ErrorKind::BadRequest, "InvalidSignature", "v must be 0, 1, 27 or 28");
     case crypto::SignatureProblem::HighS:
-        refuse(ErrorKind::BadRequest, "NonCanonicalSignature", "s must be in the lower half");
+        refuse(core::ErrorKind::BadRequest, "NonCanonicalSignature", "s must be in the lower half");
     case crypto::SignatureProblem::InvalidEncoding:
-        refuse(ErrorKind::BadRequest, "InvalidSignature");
+        refuse(core::ErrorKind::BadRequest, "InvalidSignature");
     }
 
-    const QString tokenHash = sha256Hex(QString::fromStdString(request.challengeToken));
+    const QString tokenHash = core::sha256Hex(QString::fromStdString(request.challengeToken));
     nlohmann::json typedData;
     {
         QSqlQuery challenge = m_store.exec(
@@ -163,23 +163,23 @@ IssuedSession SignInService::createSession(const api::SessionRequest& request) {
                            "WHERE token_hash = ?"),
             {tokenHash});
         if (!challenge.next()) {
-            refuse(ErrorKind::Unauthenticated, "ChallengeNotFound");
+            refuse(core::ErrorKind::Unauthenticated, "ChallengeNotFound");
         }
         if (challenge.value(0).toString() != QString::fromLatin1(address.toHex())) {
-            refuse(ErrorKind::Unauthenticated, "ChallengeWalletMismatch",
+            refuse(core::ErrorKind::Unauthenticated, "ChallengeWalletMismatch",
                    "the challenge was issued for another wallet");
         }
         if (!challenge.value(3).isNull()) {
-            refuse(ErrorKind::Unauthenticated, "ChallengeUsed");
+            refuse(core::ErrorKind::Unauthenticated, "ChallengeUsed");
         }
         if (challenge.value(2).toLongLong() <= m_clock.nowMs()) {
-            refuse(ErrorKind::Unauthenticated, "ChallengeExpired");
+            refuse(core::ErrorKind::Unauthenticated, "ChallengeExpired");
         }
         typedData = nlohmann::json::parse(challenge.value(1).toString().toStdString());
     } // the read query is finished before the write transaction begins
     const auto signer = crypto::recoverAddress(crypto::eip712::signingDigest(typedData), signature);
     if (!signer || *signer != address) {
-        refuse(ErrorKind::Unauthenticated, "SignatureMismatch",
+        refuse(core::ErrorKind::Unauthenticated, "SignatureMismatch",
                "the signature was not made by this wallet over this challenge");
     }
 
@@ -189,9 +189,9 @@ IssuedSession SignInService::createSession(const api::SessionRequest& request) {
         QSqlQuery take = m_store.exec(
             QStringLiteral("UPDATE challenges SET used_at = ? WHERE token_hash = ? AND "
                            "used_at IS NULL"),
-            {toIsoTimestamp(m_clock.now()), tokenHash});
+            {core::toIsoTimestamp(m_clock.now()), tokenHash});
         if (take.numRowsAffected() != 1) {
-            refuse(ErrorKind::Unauthenticated, "ChallengeUsed");
+            refuse(core::ErrorKind::Unauthenticated, "ChallengeUsed");
         }
 
         const QString walletHex = QStringLiteral("0x") + QString::fromLatin1(address.toHex());
@@ -206,19 +206,19 @@ IssuedSession SignInService::createSession(const api::SessionRequest& request) {
             projectId = user.value(1).toString();
         } else {
             // First sign-in: the user, a Personal project, and one active API key.
-            userId = newUlid(m_clock.nowMs());
+            userId = core::newUlid(m_clock.nowMs());
             m_store.exec(QStringLiteral("INSERT INTO users (id, wallet, created_at) "
                                         "VALUES (?, ?, ?)"),
-                         {userId, walletHex, toIsoTimestamp(m_clock.now())});
+                         {userId, walletHex, core::toIsoTimestamp(m_clock.now())});
             projectId = m_keys.createProjectIn(QStringLiteral("Personal"), userId);
             m_keys.mintKeyIn(projectId, QStringLiteral("Default"), QStringLiteral("#3b82f6"));
         }
 
-        const QString sessionId = newUlid(m_clock.nowMs());
-        m_store.exec(
-            QStringLiteral("INSERT INTO sessions (id, user_id, channel, "
-                           "selected_project, created_at) VALUES (?, ?, ?, ?, ?)"),
-            {sessionId, userId, channelName(channel), projectId, toIsoTimestamp(m_clock.now())});
+        const QString sessionId = core::newUlid(m_clock.nowMs());
+        m_store.exec(QStringLiteral("INSERT INTO sessions (id, user_id, channel, "
+                                    "selected_project, created_at) VALUES (?, ?, ?, ?, ?)"),
+                     {sessionId, userId, channelName(channel), projectId,
+                      core::toIsoTimestamp(m_clock.now())});
         issued = issueTokensIn(sessionId, channel, projectId);
     });
     return issued;
@@ -229,17 +229,18 @@ IssuedSession SignInService::issueTokensIn(const QString& sessionId, Channel cha
     const qint64 nowMs = m_clock.nowMs();
     IssuedSession issued;
     issued.channel = channel;
-    const QString access = secureRandomToken(QStringLiteral("pda_"));
-    const QString refresh = secureRandomToken(QStringLiteral("pdr_"));
+    const QString access = core::secureRandomToken(QStringLiteral("pda_"));
+    const QString refresh = core::secureRandomToken(QStringLiteral("pdr_"));
     const qint64 accessExpiresMs = nowMs + m_settings.accessLifetimeSeconds * 1000;
     const qint64 refreshExpiresMs = nowMs + m_settings.refreshLifetimeSeconds * 1000;
     for (const auto& [token, kind, expires] :
          {std::tuple{access, QStringLiteral("access"), accessExpiresMs},
           std::tuple{refresh, QStringLiteral("refresh"), refreshExpiresMs}}) {
-        m_store.exec(QStringLiteral("INSERT INTO tokens (token_hash, session_id, kind, "
-                                    "expires_at_ms, state, created_at) VALUES (?, ?, ?, ?, "
-                                    "'active', ?)"),
-                     {sha256Hex(token), sessionId, kind, expires, toIsoTimestampMs(nowMs)});
+        m_store.exec(
+            QStringLiteral("INSERT INTO tokens (token_hash, session_id, kind, "
+                           "expires_at_ms, state, created_at) VALUES (?, ?, ?, ?, "
+                           "'active', ?)"),
+            {core::sha256Hex(token), sessionId, kind, expires, core::toIsoTimestampMs(nowMs)});
     }
     issued.tokens.accessToken = access.toStdString();
     issued.tokens.refreshToken = refresh.toStdString();
@@ -251,7 +252,7 @@ IssuedSession SignInService::issueTokensIn(const QString& sessionId, Channel cha
 
 IssuedSession SignInService::refresh(const QString& refreshToken, Channel presentedVia) {
     if (refreshToken.isEmpty()) {
-        refuse(ErrorKind::Unauthenticated, "MissingToken");
+        refuse(core::ErrorKind::Unauthenticated, "MissingToken");
     }
     IssuedSession issued;
     bool reused = false;
@@ -261,41 +262,41 @@ IssuedSession SignInService::refresh(const QString& refreshToken, Channel presen
                 "SELECT t.session_id, t.kind, t.expires_at_ms, t.state, s.channel, s.revoked_at, "
                 "s.selected_project FROM tokens t JOIN sessions s ON s.id = t.session_id "
                 "WHERE t.token_hash = ?"),
-            {sha256Hex(refreshToken)});
+            {core::sha256Hex(refreshToken)});
         if (!q.next() || q.value(1).toString() != QLatin1String("refresh")) {
-            refuse(ErrorKind::Unauthenticated, "InvalidToken");
+            refuse(core::ErrorKind::Unauthenticated, "InvalidToken");
         }
         const QString sessionId = q.value(0).toString();
         const Channel channel =
             q.value(4).toString() == QLatin1String("bearer") ? Channel::Bearer : Channel::Cookie;
         if (channel != presentedVia) {
-            refuse(ErrorKind::Unauthenticated, "ChannelMismatch");
+            refuse(core::ErrorKind::Unauthenticated, "ChannelMismatch");
         }
         if (!q.value(5).isNull()) {
-            refuse(ErrorKind::Unauthenticated, "SessionRevoked");
+            refuse(core::ErrorKind::Unauthenticated, "SessionRevoked");
         }
         if (q.value(3).toString() == QLatin1String("rotated")) {
             // A rotated refresh token came back: someone holds a copy. Revoke the whole family.
             m_store.exec(QStringLiteral("UPDATE sessions SET revoked_at = ?, revoked_reason = "
                                         "'refresh token reused' WHERE id = ?"),
-                         {toIsoTimestamp(m_clock.now()), sessionId});
+                         {core::toIsoTimestamp(m_clock.now()), sessionId});
             m_store.exec(QStringLiteral("UPDATE tokens SET state = 'revoked' WHERE session_id = ?"),
                          {sessionId});
             reused = true;
             return; // commit the revocation, then refuse
         }
         if (q.value(3).toString() != QLatin1String("active")) {
-            refuse(ErrorKind::Unauthenticated, "InvalidToken");
+            refuse(core::ErrorKind::Unauthenticated, "InvalidToken");
         }
         if (q.value(2).toLongLong() <= m_clock.nowMs()) {
-            refuse(ErrorKind::Unauthenticated, "TokenExpired");
+            refuse(core::ErrorKind::Unauthenticated, "TokenExpired");
         }
         m_store.exec(QStringLiteral("UPDATE tokens SET state = 'rotated' WHERE token_hash = ?"),
-                     {sha256Hex(refreshToken)});
+                     {core::sha256Hex(refreshToken)});
         issued = issueTokensIn(sessionId, channel, q.value(6).toString());
     });
     if (reused) {
-        refuse(ErrorKind::Unauthenticated, "RefreshTokenReused",
+        refuse(core::ErrorKind::Unauthenticated, "RefreshTokenReused",
                "this refresh token was already rotated; the session is revoked");
     }
     return issued;
@@ -303,27 +304,27 @@ IssuedSession SignInService::refresh(const QString& refreshToken, Channel presen
 
 SessionIdentity SignInService::authenticate(const QString& accessToken, Channel presentedVia) {
     if (accessToken.isEmpty()) {
-        refuse(ErrorKind::Unauthenticated, "MissingToken");
+        refuse(core::ErrorKind::Unauthenticated, "MissingToken");
     }
     QSqlQuery q = m_store.exec(
         QStringLiteral("SELECT t.kind, t.expires_at_ms, t.state, s.channel, s.revoked_at, s.id, "
                        "s.user_id, s.selected_project, u.wallet FROM tokens t "
                        "JOIN sessions s ON s.id = t.session_id JOIN users u ON u.id = s.user_id "
                        "WHERE t.token_hash = ?"),
-        {sha256Hex(accessToken)});
+        {core::sha256Hex(accessToken)});
     if (!q.next() || q.value(0).toString() != QLatin1String("access")) {
-        refuse(ErrorKind::Unauthenticated, "InvalidToken");
+        refuse(core::ErrorKind::Unauthenticated, "InvalidToken");
     }
     const Channel channel =
         q.value(3).toString() == QLatin1String("bearer") ? Channel::Bearer : Channel::Cookie;
     if (channel != presentedVia) {
-        refuse(ErrorKind::Unauthenticated, "ChannelMismatch");
+        refuse(core::ErrorKind::Unauthenticated, "ChannelMismatch");
     }
     if (!q.value(4).isNull() || q.value(2).toString() != QLatin1String("active")) {
-        refuse(ErrorKind::Unauthenticated, "SessionRevoked");
+        refuse(core::ErrorKind::Unauthenticated, "SessionRevoked");
     }
     if (q.value(1).toLongLong() <= m_clock.nowMs()) {
-        refuse(ErrorKind::Unauthenticated, "TokenExpired");
+        refuse(core::ErrorKind::Unauthenticated, "TokenExpired");
     }
     return {q.value(6).toString(), q.value(8).toString(), q.value(5).toString(),
             q.value(7).toString()};
@@ -332,14 +333,15 @@ SessionIdentity SignInService::authenticate(const QString& accessToken, Channel 
 void SignInService::requireProjectAccess(const SessionIdentity& who, const QString& projectId) {
     // An unknown project and another user's project look the same from outside.
     if (!m_keys.isMember(who.userId, projectId)) {
-        refuse(ErrorKind::Forbidden, "Forbidden", "no access to this project");
+        refuse(core::ErrorKind::Forbidden, "Forbidden", "no access to this project");
     }
 }
 
 api::ApiKeyPage SignInService::listApiKeys(const SessionIdentity& who, const QString& projectId,
                                            int limit, int offset) {
     if (limit < 1 || limit > 500 || offset < 0) {
-        refuse(ErrorKind::BadRequest, "InvalidPagination", "limit must be 1..500 and offset >= 0");
+        refuse(core::ErrorKind::BadRequest, "InvalidPagination",
+               "limit must be 1..500 and offset >= 0");
     }
     const QString project = projectId.isEmpty() ? who.selectedProject : projectId;
     requireProjectAccess(who, project);
@@ -353,12 +355,12 @@ api::ApiKeyRecord SignInService::createApiKey(const SessionIdentity& who,
     const QString name = QString::fromStdString(req.name).trimmed();
     if (name.isEmpty() ||
         api::identifierProblem(name.toStdString(), api::kMaxNameLength).has_value()) {
-        refuse(ErrorKind::BadRequest, "InvalidKeyName",
+        refuse(core::ErrorKind::BadRequest, "InvalidKeyName",
                "type.name must be 1..100 characters, with no control or bidirectional characters");
     }
     const QString color = QString::fromStdString(req.color);
     if (color.size() > 32) {
-        refuse(ErrorKind::BadRequest, "InvalidKeyColor",
+        refuse(core::ErrorKind::BadRequest, "InvalidKeyColor",
                "type.color must be at most 32 characters");
     }
     requireProjectAccess(who, project);

@@ -47,7 +47,8 @@ struct IssuedSession {
 // and the session-gated API key routes. Every refusal is a ServiceError whose code is the body.
 class SignInService {
 public:
-    SignInService(Store& store, const Clock& clock, ApiKeyRegistry& keys, SignInSettings settings);
+    SignInService(core::Store& store, const core::Clock& clock, ApiKeyRegistry& keys,
+                  SignInSettings settings);
 
     // `clientAddress` is the asking client's IP address (rate limits).
     api::ChallengeResponse issueChallenge(const QString& wallet, const QString& clientAddress = {});
@@ -72,8 +73,8 @@ private:
                                 const QString& selectedProject);
     void requireProjectAccess(const SessionIdentity& who, const QString& projectId);
 
-    Store& m_store;
-    const Clock& m_clock;
+    core::Store& m_store;
+    const core::Clock& m_clock;
     ApiKeyRegistry& m_keys;
     SignInSettings m_settings;
     RateLimiter m_challengeLimiter;

@@ -69,7 +69,7 @@ nlohmann::json JsonRpcClient::post(const nlohmann::json& body, const std::string
             throw ChainError("the RPC at " + m_url.toStdString() + " answered " + what +
                              " with HTTP " + std::to_string(status));
         }
-        nlohmann::json parsed = parseJsonBounded(result->body);
+        nlohmann::json parsed = core::parseJsonBounded(result->body);
         if (parsed.is_discarded()) {
             throw ChainError("the RPC at " + m_url.toStdString() + " answered " + what +
                              " with malformed JSON: " + result->body.substr(0, 120));

@@ -14,13 +14,13 @@ constexpr std::uint64_t kMaxProofFile = std::uint64_t(256) << 20;
 
 nlohmann::json verifyFile(const QString& path) {
     std::string text;
-    if (!readFileBounded(path.toStdString(), kMaxProofFile, &text)) {
+    if (!core::readFileBounded(path.toStdString(), kMaxProofFile, &text)) {
         return {{"valid", false},
                 {"unreadable", true},
                 {"failedCheck", "cannot read the file (missing, not a file, or over 256 MiB)"}};
     }
     std::string why;
-    const nlohmann::json proof = parseJsonBounded(text, &why);
+    const nlohmann::json proof = core::parseJsonBounded(text, &why);
     if (proof.is_discarded()) {
         return {{"valid", false}, {"unreadable", true}, {"failedCheck", "not JSON: " + why}};
     }

@@ -19,7 +19,7 @@ ApiError errorOf(int status, const QByteArray& bytes, const QString& transportEr
         error.detail = transportError;
         return error;
     }
-    const nlohmann::json body = parseJsonBounded(bytes.toStdString());
+    const nlohmann::json body = core::parseJsonBounded(bytes.toStdString());
     if (!body.is_object()) {
         error.code = QStringLiteral("BAD_RESPONSE");
         error.detail = QString::fromUtf8(bytes.left(200));
@@ -138,7 +138,7 @@ void ServiceClient::handle(QNetworkReply* reply, QObject* context,
     handleBytes(
         reply, context,
         [ok = std::move(ok), failed](const QByteArray& bytes) {
-            const nlohmann::json body = parseJsonBounded(bytes.toStdString());
+            const nlohmann::json body = core::parseJsonBounded(bytes.toStdString());
             if (body.is_discarded()) {
                 failed(ApiError{200, QStringLiteral("BAD_RESPONSE"),
                                 QObject::tr("the answer is not JSON")});

@@ -11,7 +11,7 @@ namespace proofdesk::client {
 
 Wallet Wallet::generate() {
     for (;;) {
-        QByteArray key = secureRandomBytes(32);
+        QByteArray key = core::secureRandomBytes(32);
         if (crypto::isValidPrivateKey(key)) {
             return Wallet(key);
         }

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-namespace proofdesk {
+namespace proofdesk::core {
 namespace {
 
 using Json = nlohmann::json;
@@ -104,4 +104,4 @@ std::string truncatedDump(const nlohmann::json& value, std::size_t maxChars) {
     return text;
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

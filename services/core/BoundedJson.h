@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // Every JSON document that comes from outside (request bodies, programs, inputs, PIE members,
 // proofs, settings, RPC answers, a sandboxed child's result) is parsed through here: nesting
@@ -32,4 +32,4 @@ bool readFileBounded(const std::string& path, std::uint64_t maxBytes, std::strin
 // A JSON value's text cut to `maxChars` (with "..." when cut), for error messages.
 std::string truncatedDump(const nlohmann::json& value, std::size_t maxChars = 200);
 
-} // namespace proofdesk
+} // namespace proofdesk::core

@@ -2,7 +2,7 @@
 
 #include <QTimeZone>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 QString toIsoTimestamp(const QDateTime& time) {
     return time.toUTC().toString(Qt::ISODateWithMs);
@@ -12,4 +12,4 @@ QString toIsoTimestampMs(qint64 msSinceEpoch) {
     return toIsoTimestamp(QDateTime::fromMSecsSinceEpoch(msSinceEpoch, Qt::UTC));
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

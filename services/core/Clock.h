@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // The one source of "now" for services, so tests can move time (expiry, lifetimes).
 class Clock {
@@ -36,4 +36,4 @@ private:
 QString toIsoTimestamp(const QDateTime& time);
 QString toIsoTimestampMs(qint64 msSinceEpoch);
 
-} // namespace proofdesk
+} // namespace proofdesk::core

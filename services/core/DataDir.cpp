@@ -4,7 +4,7 @@
 #include <QFile>
 #include <QStandardPaths>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 QString defaultDataDir() {
     // The application name is set to "proofdesk" in main(), so this is ~/.local/share/proofdesk.
@@ -28,4 +28,4 @@ QString storePathIn(const QString& dataDir) {
     return QDir(dataDir).filePath(QStringLiteral("proofdesk.sqlite"));
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // The default data dir (QStandardPaths::AppDataLocation).
 QString defaultDataDir();
@@ -13,4 +13,4 @@ bool prepareDataDir(const QString& dir, QString* error);
 // The store file inside a data dir.
 QString storePathIn(const QString& dataDir);
 
-} // namespace proofdesk
+} // namespace proofdesk::core

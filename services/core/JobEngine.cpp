@@ -5,7 +5,7 @@
 
 #include <QSqlError>
 
-namespace proofdesk {
+namespace proofdesk::core {
 namespace {
 
 JobState parseState(const QString& text) {
@@ -309,4 +309,4 @@ std::optional<JobRecord> JobEngine::job(const QString& id) {
     return job;
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

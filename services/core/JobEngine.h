@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 enum class JobState { Queued, Running, Done, Failed };
 QString jobStateName(JobState state);
@@ -117,4 +117,4 @@ private:
     JobListener m_listener;
 };
 
-} // namespace proofdesk
+} // namespace proofdesk::core

@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 inline QString qstr(const std::string& text) {
     return QString::fromStdString(text);
@@ -18,4 +18,4 @@ inline std::string str(const QVariant& value) {
     return value.toString().toStdString();
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

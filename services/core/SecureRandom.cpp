@@ -3,7 +3,7 @@
 #include <QCryptographicHash>
 #include <QRandomGenerator>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 QByteArray secureRandomBytes(int count) {
     QByteArray bytes(count, Qt::Uninitialized);
@@ -36,4 +36,4 @@ bool constantTimeEquals(const QByteArray& a, const QByteArray& b) {
     return diff == 0;
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

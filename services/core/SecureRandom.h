@@ -3,7 +3,7 @@
 #include <QByteArray>
 #include <QString>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // Bytes from the operating system's cryptographic source.
 QByteArray secureRandomBytes(int count);
@@ -17,4 +17,4 @@ QString sha256Hex(const QString& text);
 // Constant-time comparison of two byte strings of possibly different length.
 bool constantTimeEquals(const QByteArray& a, const QByteArray& b);
 
-} // namespace proofdesk
+} // namespace proofdesk::core

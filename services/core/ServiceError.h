@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // What went wrong, in domain terms. Only services/http knows which HTTP status each kind maps to.
 enum class ErrorKind {
@@ -44,4 +44,4 @@ private:
     nlohmann::json m_extra;
 };
 
-} // namespace proofdesk
+} // namespace proofdesk::core

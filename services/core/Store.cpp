@@ -12,7 +12,7 @@
 #include <atomic>
 #include <mutex>
 
-namespace proofdesk {
+namespace proofdesk::core {
 namespace {
 
 std::atomic<int> g_storeCounter{0};
@@ -198,4 +198,4 @@ void Store::migrate(const QString& component, const std::vector<Migration>& migr
     }
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

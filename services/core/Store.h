@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // One schema step of one component (auth, jobs, proof, ...). Versions start at 1 per component.
 struct Migration {
@@ -62,4 +62,4 @@ private:
     std::vector<QString> m_connectionNames;
 };
 
-} // namespace proofdesk
+} // namespace proofdesk::core

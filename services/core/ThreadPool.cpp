@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 ThreadPool::ThreadPool(int threads) {
     for (int i = 0; i < std::max(1, threads); ++i) {
@@ -52,4 +52,4 @@ void ThreadPool::loop() {
     }
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // A fixed set of threads taking tasks from one queue in order. stop() lets queued tasks finish.
 class ThreadPool {
@@ -31,4 +31,4 @@ private:
     std::vector<std::thread> m_threads;
 };
 
-} // namespace proofdesk
+} // namespace proofdesk::core

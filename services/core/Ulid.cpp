@@ -2,7 +2,7 @@
 
 #include "SecureRandom.h"
 
-namespace proofdesk {
+namespace proofdesk::core {
 namespace {
 constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 }
@@ -48,4 +48,4 @@ bool isUlid(const QString& text) {
     return true;
 }
 
-} // namespace proofdesk
+} // namespace proofdesk::core

@@ -2,7 +2,7 @@
 
 #include <QString>
 
-namespace proofdesk {
+namespace proofdesk::core {
 
 // A ULID: 48-bit millisecond timestamp and 80 random bits, 26 characters of Crockford base32.
 // Time-sortable and unguessable; used for every record id.
@@ -11,4 +11,4 @@ QString newUlid(qint64 msSinceEpoch);
 // True for a 26-character Crockford base32 string whose first character is 0-7.
 bool isUlid(const QString& text);
 
-} // namespace proofdesk
+} // namespace proofdesk::core

@@ -18,7 +18,7 @@ auth::SessionIdentity requireSession(const HttpRequest& request, auth::SignInSer
     if (auto cookie = request.cookie(kAccessCookie)) {
         return signIn.authenticate(QString::fromStdString(*cookie), Channel::Cookie);
     }
-    throw ServiceError(ErrorKind::Unauthenticated, "MissingToken");
+    throw core::ServiceError(core::ErrorKind::Unauthenticated, "MissingToken");
 }
 
 std::string cookieHeader(const char* name, const std::string& value, const char* path,
@@ -54,7 +54,7 @@ using Services = AuthRouteServices;
 HttpResponse getChallenge(const Services& services, const HttpRequest& request) {
     const auto wallet = request.queryParam("wallet");
     if (!wallet || wallet->empty()) {
-        throw ServiceError(ErrorKind::BadRequest, "MissingField", "wallet");
+        throw core::ServiceError(core::ErrorKind::BadRequest, "MissingField", "wallet");
     }
     return HttpResponse::json(
         200, services.signIn.issueChallenge(QString::fromStdString(*wallet),
@@ -82,7 +82,7 @@ HttpResponse refreshToken(const Services& services, const HttpRequest& request) 
         return sessionResponse(
             services.signIn.refresh(QString::fromStdString(*cookie), Channel::Cookie));
     }
-    throw ServiceError(ErrorKind::Unauthenticated, "MissingToken");
+    throw core::ServiceError(core::ErrorKind::Unauthenticated, "MissingToken");
 }
 
 HttpResponse getApiKeys(const Services& services, const HttpRequest& request) {
@@ -101,7 +101,7 @@ HttpResponse postApiKey(const Services& services, const HttpRequest& request) {
         create.projectId = requireString(body, "projectId");
     }
     if (!body.contains("type") || !body["type"].is_object()) {
-        throw ServiceError(ErrorKind::BadRequest, "MissingField", "type");
+        throw core::ServiceError(core::ErrorKind::BadRequest, "MissingField", "type");
     }
     create.name = requireString(body["type"], "name");
     if (body["type"].contains("color") && !body["type"]["color"].is_null()) {

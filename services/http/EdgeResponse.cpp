@@ -57,19 +57,19 @@ const char* reasonPhrase(int status) {
 
 HttpResponse edgeError(int status, const std::string& code, const std::string& detail,
                        const Route* route) {
-    ErrorKind kind = ErrorKind::BadRequest;
+    core::ErrorKind kind = core::ErrorKind::BadRequest;
     switch (status) {
     case 403:
-        kind = ErrorKind::Forbidden;
+        kind = core::ErrorKind::Forbidden;
         break;
     case 408:
-        kind = ErrorKind::RequestTimeout;
+        kind = core::ErrorKind::RequestTimeout;
         break;
     case 413:
-        kind = ErrorKind::PayloadTooLarge;
+        kind = core::ErrorKind::PayloadTooLarge;
         break;
     case 500:
-        kind = ErrorKind::Internal;
+        kind = core::ErrorKind::Internal;
         break;
     default:
         break;
@@ -79,7 +79,7 @@ HttpResponse edgeError(int status, const std::string& code, const std::string& d
     const ErrorBody shape = route && route->errorBody == ErrorBody::StatusAndError
                                 ? ErrorBody::StatusAndError
                                 : ErrorBody::MessageField;
-    HttpResponse response = errorResponse(ServiceError(kind, code, detail), shape);
+    HttpResponse response = errorResponse(core::ServiceError(kind, code, detail), shape);
     if (shape == ErrorBody::StatusAndError && detail.empty()) {
         response.body = R"({"status":"error","error":")" + code + "\"}"; // the spec's order
     }

@@ -2,39 +2,39 @@
 
 namespace proofdesk::http {
 
-int statusFor(ErrorKind kind) {
+int statusFor(core::ErrorKind kind) {
     switch (kind) {
-    case ErrorKind::BadRequest:
+    case core::ErrorKind::BadRequest:
         return 400;
-    case ErrorKind::Unauthenticated:
+    case core::ErrorKind::Unauthenticated:
         return 401;
-    case ErrorKind::PaymentRequired:
+    case core::ErrorKind::PaymentRequired:
         return 402;
-    case ErrorKind::Forbidden:
+    case core::ErrorKind::Forbidden:
         return 403;
-    case ErrorKind::NotFound:
+    case core::ErrorKind::NotFound:
         return 404;
-    case ErrorKind::RequestTimeout:
+    case core::ErrorKind::RequestTimeout:
         return 408;
-    case ErrorKind::Conflict:
+    case core::ErrorKind::Conflict:
         return 409;
-    case ErrorKind::PayloadTooLarge:
+    case core::ErrorKind::PayloadTooLarge:
         return 413;
-    case ErrorKind::Unprocessable:
+    case core::ErrorKind::Unprocessable:
         return 422;
-    case ErrorKind::TooManyRequests:
+    case core::ErrorKind::TooManyRequests:
         return 429;
-    case ErrorKind::Internal:
+    case core::ErrorKind::Internal:
         return 500;
-    case ErrorKind::Unavailable:
+    case core::ErrorKind::Unavailable:
         return 503;
     }
     return 500;
 }
 
-HttpResponse errorResponse(const ServiceError& error, ErrorBody shape) {
+HttpResponse errorResponse(const core::ServiceError& error, ErrorBody shape) {
     const nlohmann::json& extra = error.extra();
-    if (error.kind() == ErrorKind::PaymentRequired && extra.contains("paymentRequired") &&
+    if (error.kind() == core::ErrorKind::PaymentRequired && extra.contains("paymentRequired") &&
         extra.contains("paymentRequiredHeader")) {
         HttpResponse response =
             HttpResponse::json(402, {{"paymentRequired", extra["paymentRequired"]},
@@ -56,11 +56,11 @@ HttpResponse errorResponse(const ServiceError& error, ErrorBody shape) {
         body["error"] = error.code();
         break;
     case ErrorBody::MessageExceptInternal:
-        body[error.kind() == ErrorKind::Internal ? "error" : "message"] = error.code();
+        body[error.kind() == core::ErrorKind::Internal ? "error" : "message"] = error.code();
         break;
     }
     // Internal errors keep their details in the server log, not in the response.
-    if (!error.detail().empty() && error.kind() != ErrorKind::Internal) {
+    if (!error.detail().empty() && error.kind() != core::ErrorKind::Internal) {
         body["detail"] = error.detail();
     }
     for (const auto& [key, value] : extra.items()) {

@@ -15,11 +15,11 @@ enum class ErrorBody {
 };
 
 // The one place that knows HTTP status codes for service errors.
-int statusFor(ErrorKind kind);
+int statusFor(core::ErrorKind kind);
 
 // Body: the code in the route's field, plus "detail" when the error has one, plus extra fields.
 // A payment-required error that carries `paymentRequired` and `paymentRequiredHeader` (x402) is
 // answered with exactly those two fields and the header PAYMENT-REQUIRED.
-HttpResponse errorResponse(const ServiceError& error, ErrorBody shape);
+HttpResponse errorResponse(const core::ServiceError& error, ErrorBody shape);
 
 } // namespace proofdesk::http

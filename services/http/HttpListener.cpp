@@ -85,8 +85,9 @@ void HttpListener::start() {
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
     m_impl->shared.stopping = false;
-    m_impl->shared.workers = std::make_unique<ThreadPool>(m_impl->shared.limits.threads);
-    m_impl->shared.uploads = std::make_unique<ThreadPool>(m_impl->shared.limits.uploadThreads);
+    m_impl->shared.workers = std::make_unique<core::ThreadPool>(m_impl->shared.limits.threads);
+    m_impl->shared.uploads =
+        std::make_unique<core::ThreadPool>(m_impl->shared.limits.uploadThreads);
     m_impl->shared.loopCount = std::size_t(std::max(1, m_impl->shared.limits.loopThreads));
     for (std::size_t i = 0; i < m_impl->shared.loopCount; ++i) {
         m_impl->loops.push_back(std::make_unique<ListenerLoop>(m_impl->shared));

@@ -18,7 +18,7 @@ std::string UploadedPart::bytes() const {
         return content;
     }
     std::string out;
-    readFileBounded(spilled->path(), size, &out);
+    core::readFileBounded(spilled->path(), size, &out);
     return out;
 }
 

@@ -9,22 +9,22 @@ namespace proofdesk::http {
 
 nlohmann::json parseJsonObject(const HttpRequest& request, const char* malformedCode) {
     std::string why;
-    nlohmann::json value = parseJsonBounded(request.body, &why);
+    nlohmann::json value = core::parseJsonBounded(request.body, &why);
     if (value.is_discarded() || !value.is_object()) {
-        throw ServiceError(ErrorKind::BadRequest, malformedCode,
-                           why.empty() ? std::string("the body must be a JSON object")
-                                       : "the body must be a JSON object; it is " + why);
+        throw core::ServiceError(core::ErrorKind::BadRequest, malformedCode,
+                                 why.empty() ? std::string("the body must be a JSON object")
+                                             : "the body must be a JSON object; it is " + why);
     }
     return value;
 }
 
 std::string requireString(const nlohmann::json& object, const char* name) {
     if (!object.contains(name) || object[name].is_null()) {
-        throw ServiceError(ErrorKind::BadRequest, "MissingField", name);
+        throw core::ServiceError(core::ErrorKind::BadRequest, "MissingField", name);
     }
     if (!object[name].is_string()) {
-        throw ServiceError(ErrorKind::BadRequest, "InvalidField",
-                           std::string(name) + " must be a string");
+        throw core::ServiceError(core::ErrorKind::BadRequest, "InvalidField",
+                                 std::string(name) + " must be a string");
     }
     return object[name].get<std::string>();
 }
@@ -39,7 +39,8 @@ int intQueryParam(const HttpRequest& request, const char* name, int fallback, co
     const char* end = begin + text->size();
     const auto [ptr, ec] = std::from_chars(begin, end, value);
     if (ec != std::errc() || ptr != end || text->empty()) {
-        throw ServiceError(ErrorKind::BadRequest, code, std::string(name) + " must be an integer");
+        throw core::ServiceError(core::ErrorKind::BadRequest, code,
+                                 std::string(name) + " must be an integer");
     }
     return value;
 }

@@ -394,7 +394,8 @@ void ListenerLoop::dispatch(Connection& connection) {
         respond(connection, Router::invoke(route, *request));
         return;
     }
-    ThreadPool& pool = route.execution == Execution::Upload ? *m_owner.uploads : *m_owner.workers;
+    core::ThreadPool& pool =
+        route.execution == Execution::Upload ? *m_owner.uploads : *m_owner.workers;
     const std::uint64_t id = connection.id;
     pool.post([this, id, request, &route]() mutable {
         HttpResponse response = Router::invoke(route, *request);

@@ -96,8 +96,8 @@ struct ListenerShared {
     std::size_t loopCount = 1;
     std::atomic<bool> stopping{false};
     std::atomic<std::uint64_t> nextId{2};
-    std::unique_ptr<ThreadPool> workers;
-    std::unique_ptr<ThreadPool> uploads;
+    std::unique_ptr<core::ThreadPool> workers;
+    std::unique_ptr<core::ThreadPool> uploads;
     std::mutex addressesMutex;
     std::map<std::string, std::size_t> perAddress;
 };

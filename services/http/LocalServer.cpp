@@ -46,13 +46,13 @@ HttpListener* LocalServer::addListener(const ListenAddress& address, std::vector
 
 bool LocalServer::start(QString* error) {
     QString problem;
-    if (!prepareDataDir(m_options.dataDir, &problem)) {
+    if (!core::prepareDataDir(m_options.dataDir, &problem)) {
         *error = problem;
         return false;
     }
-    const Clock* clock = m_options.clock;
+    const core::Clock* clock = m_options.clock;
     if (!clock) {
-        m_ownClock = std::make_unique<SystemClock>();
+        m_ownClock = std::make_unique<core::SystemClock>();
         clock = m_ownClock.get();
     }
     try {
@@ -130,7 +130,7 @@ QString LocalServer::authUrl() const {
     return m_auth ? m_auth->baseUrl() : mainUrl();
 }
 
-Store& LocalServer::store() {
+core::Store& LocalServer::store() {
     return m_services->store();
 }
 auth::ApiKeyRegistry& LocalServer::apiKeys() {
@@ -139,7 +139,7 @@ auth::ApiKeyRegistry& LocalServer::apiKeys() {
 auth::SignInService& LocalServer::signIn() {
     return m_services->signIn();
 }
-JobEngine& LocalServer::jobs() {
+core::JobEngine& LocalServer::jobs() {
     return m_services->jobs();
 }
 proof::ProofService& LocalServer::proofs() {

@@ -27,7 +27,7 @@ struct ServerOptions {
     // Host names (besides loopback ones) this server answers, and whose web pages may change
     // state (serve --allow-host). Anything else is refused (DNS rebinding, docs/security.md).
     QStringList allowedHosts;
-    const Clock* clock = nullptr; // nullptr: the system clock
+    const core::Clock* clock = nullptr; // nullptr: the system clock
     ListenerLimits limits;
     int jobWorkers = 2;
     proof::ProverSettings provers;
@@ -58,10 +58,10 @@ public:
     QStringList warnings() const { return m_warnings; }
 
     RequestLog& requestLog() { return m_log; }
-    Store& store();
+    core::Store& store();
     auth::ApiKeyRegistry& apiKeys();
     auth::SignInService& signIn();
-    JobEngine& jobs();
+    core::JobEngine& jobs();
     proof::ProofService& proofs();
     request::RequestService& requests();
 
@@ -73,7 +73,7 @@ private:
     ServerOptions m_options;
     RequestLog m_log;
     Router m_router;
-    std::unique_ptr<Clock> m_ownClock;
+    std::unique_ptr<core::Clock> m_ownClock;
     std::unique_ptr<server::ServiceSet> m_services;
     std::vector<std::unique_ptr<HttpListener>> m_listeners;
     HttpListener* m_main = nullptr;

@@ -6,7 +6,7 @@
 namespace proofdesk::http {
 
 void badRequest(const char* code, const std::string& detail) {
-    throw ServiceError(ErrorKind::BadRequest, code, detail);
+    throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
 }
 
 proof::Caller callerOf(const HttpRequest& request, auth::ApiKeyRegistry& keys) {

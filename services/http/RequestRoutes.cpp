@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void badOrder(const char* code, const std::string& detail) {
-    throw ServiceError(ErrorKind::BadRequest, code, detail);
+    throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
 }
 
 std::string chainIdMember(const json& body, const char* name) {
@@ -87,9 +87,10 @@ using Services = RequestRouteServices;
 
 HttpResponse submitRequest(const Services& services, const HttpRequest& request) {
     const auth::KeyIdentity caller = requireApiKey(request, services.keys);
-    const json body = parseJsonBounded(request.body);
+    const json body = core::parseJsonBounded(request.body);
     if (body.is_discarded()) {
-        throw ServiceError(ErrorKind::BadRequest, "MALFORMED_JSON", "the body is not JSON");
+        throw core::ServiceError(core::ErrorKind::BadRequest, "MALFORMED_JSON",
+                                 "the body is not JSON");
     }
     const std::string id = services.requests.intake().submit(caller.projectId, body);
     return HttpResponse::json(200, {{"status", "success"}, {"request_id", id}});
@@ -124,7 +125,7 @@ HttpResponse getGrowOrder(const Services& services, const HttpRequest& request) 
     const auto order =
         services.requests.growOrders().order(caller.projectId, request.pathParams.at(0));
     if (!order) {
-        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
     }
     return HttpResponse::json(200, *order);
 }
@@ -134,7 +135,7 @@ HttpResponse cancelGrowOrder(const Services& services, const HttpRequest& reques
     const auto order =
         services.requests.growOrders().cancel(caller.projectId, request.pathParams.at(0));
     if (!order) {
-        throw ServiceError(ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "GROW_ORDER_NOT_FOUND");
     }
     return HttpResponse::json(200, {{"grow_order", *order}});
 }
@@ -154,8 +155,8 @@ HttpResponse getProvenValues(const Services& services, const HttpRequest& reques
     filter.limit = intQueryParam(request, "limit", 50, "INVALID_LIMIT");
     filter.offset = intQueryParam(request, "offset", 0, "INVALID_OFFSET");
     if (filter.limit < 1 || filter.limit > 500 || filter.offset < 0) {
-        throw ServiceError(ErrorKind::BadRequest, "INVALID_LIMIT",
-                           "limit is 1..500 and offset >= 0");
+        throw core::ServiceError(core::ErrorKind::BadRequest, "INVALID_LIMIT",
+                                 "limit is 1..500 and offset >= 0");
     }
     const auto [values, total] = services.requests.provenData().values(filter);
     return HttpResponse::json(200, {{"proven_values", values}, {"total", total}});

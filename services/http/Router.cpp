@@ -120,8 +120,8 @@ HttpResponse Router::unmatched(const RouteMatch& match) {
 HttpResponse Router::invoke(const Route& route, const HttpRequest& request) {
     try {
         return route.handler(request);
-    } catch (const ServiceError& error) {
-        if (error.kind() == ErrorKind::Internal) {
+    } catch (const core::ServiceError& error) {
+        if (error.kind() == core::ErrorKind::Internal) {
             std::cerr << "internal error on " << request.method << ' ' << request.path << ": "
                       << error.what() << std::endl;
         }
@@ -129,7 +129,7 @@ HttpResponse Router::invoke(const Route& route, const HttpRequest& request) {
     } catch (const std::exception& error) {
         std::cerr << "unexpected error on " << request.method << ' ' << request.path << ": "
                   << error.what() << std::endl;
-        return errorResponse(ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR"),
+        return errorResponse(core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR"),
                              route.errorBody);
     }
 }

@@ -44,9 +44,9 @@ void ArtifactStore::put(const std::string& bytes, const std::string& digest) {
     QSaveFile file(pathOf(digest));
     if (!file.open(QIODevice::WriteOnly) ||
         file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()) || !file.commit()) {
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                           "cannot write artifact " + digest + ": " +
-                               file.errorString().toStdString());
+        throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                 "cannot write artifact " + digest + ": " +
+                                     file.errorString().toStdString());
     }
     QFile::setPermissions(pathOf(digest), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }
@@ -55,7 +55,8 @@ std::string ArtifactStore::sha256OfFile(const std::string& path) {
     QFile file(QString::fromStdString(path));
     QCryptographicHash hash(QCryptographicHash::Sha256);
     if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file)) {
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR", "cannot read " + path);
+        throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                 "cannot read " + path);
     }
     return hash.result().toHex().toStdString();
 }
@@ -77,8 +78,8 @@ void ArtifactStore::putFile(const std::string& path, const std::string& digest) 
         ok = out.write(buffer, n) == n;
     }
     if (!ok || !out.commit()) {
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                           "cannot write artifact " + digest + " from " + path);
+        throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                 "cannot write artifact " + digest + " from " + path);
     }
     QFile::setPermissions(pathOf(digest), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 }

@@ -23,40 +23,43 @@ QByteArray bytesOfHex(const std::string& hex) {
 
 } // namespace
 
-BucketAggregation::BucketAggregation(Store& store, const Clock& clock, JobEngine& jobs,
-                                     ProofQueries& queries, StageRecorder& stages)
+BucketAggregation::BucketAggregation(core::Store& store, const core::Clock& clock,
+                                     core::JobEngine& jobs, ProofQueries& queries,
+                                     StageRecorder& stages)
     : m_store(store), m_clock(clock), m_jobs(jobs), m_queries(queries), m_stages(stages) {
-    m_jobs.registerHandler(kAggregateJob, [this](const JobRecord& job, JobContext& context) {
-        return aggregate(job, context);
-    });
+    m_jobs.registerHandler(kAggregateJob,
+                           [this](const core::JobRecord& job, core::JobContext& context) {
+                               return aggregate(job, context);
+                           });
 }
 
 void BucketAggregation::setStatusIn(api::ProofBucket& bucket, const char* status) {
     bucket.status = status;
-    m_store.exec(QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
-                 {qstr(bucket.status), qstr(api::toJson(bucket).dump()), qstr(bucket.id)});
+    m_store.exec(
+        QStringLiteral("UPDATE proof_buckets SET status = ?, doc = ? WHERE id = ?"),
+        {core::qstr(bucket.status), core::qstr(api::toJson(bucket).dump()), core::qstr(bucket.id)});
 }
 
 api::ProofBucket BucketAggregation::create(const Caller& caller, const BucketRequest& request) {
     api::ProofBucket bucket;
     const qint64 nowMs = m_clock.nowMs();
-    bucket.id = newUlid(nowMs).toStdString();
-    bucket.createdAt = toIsoTimestampMs(nowMs).toStdString();
+    bucket.id = core::newUlid(nowMs).toStdString();
+    bucket.createdAt = core::toIsoTimestampMs(nowMs).toStdString();
     bucket.externalId = request.externalId;
     bucket.aggregatorParams = request.aggregatorParams;
     if (request.aggregatorVersion) {
         if (!api::proof_enums::contains(api::proof_enums::kAggregatorVersions,
                                         *request.aggregatorVersion)) {
-            throw ServiceError(ErrorKind::BadRequest, "INVALID_AGGREGATOR_VERSION",
-                               "aggregatorVersion is snos_aggregator_0.13.2 or "
-                               "snos_aggregator_0.13.3");
+            throw core::ServiceError(core::ErrorKind::BadRequest, "INVALID_AGGREGATOR_VERSION",
+                                     "aggregatorVersion is snos_aggregator_0.13.2 or "
+                                     "snos_aggregator_0.13.3");
         }
         bucket.aggregatorVersion = *request.aggregatorVersion;
     }
     if (request.nodeWidth) {
         if (*request.nodeWidth < 2) {
-            throw ServiceError(ErrorKind::BadRequest, "INVALID_NODE_WIDTH",
-                               "nodeWidth is the tree's fan-out: an integer of at least 2");
+            throw core::ServiceError(core::ErrorKind::BadRequest, "INVALID_NODE_WIDTH",
+                                     "nodeWidth is the tree's fan-out: an integer of at least 2");
         }
         bucket.nodeWidth = *request.nodeWidth;
     }
@@ -66,8 +69,8 @@ api::ProofBucket BucketAggregation::create(const Caller& caller, const BucketReq
     m_store.write([&](QSqlDatabase&) {
         m_store.exec(QStringLiteral("INSERT INTO proof_buckets (id, project_id, status, "
                                     "created_at, doc) VALUES (?, ?, ?, ?, ?)"),
-                     {qstr(bucket.id), caller.projectId, qstr(bucket.status),
-                      qstr(bucket.createdAt), qstr(api::toJson(bucket).dump())});
+                     {core::qstr(bucket.id), caller.projectId, core::qstr(bucket.status),
+                      core::qstr(bucket.createdAt), core::qstr(api::toJson(bucket).dump())});
     });
     return bucket;
 }
@@ -84,19 +87,21 @@ std::pair<std::vector<api::ProofBucket>, int> BucketAggregation::list(const QStr
                                   {projectId, limit, offset});
     std::vector<api::ProofBucket> buckets;
     while (rows.next()) {
-        buckets.push_back(api::proofBucketFromJson(nlohmann::json::parse(str(rows.value(0)))));
+        buckets.push_back(
+            api::proofBucketFromJson(nlohmann::json::parse(core::str(rows.value(0)))));
     }
     return {buckets, total};
 }
 
 std::pair<api::ProofBucket, std::vector<api::ProofQuery>>
 BucketAggregation::bucket(const std::string& id) {
-    QSqlQuery row =
-        m_store.exec(QStringLiteral("SELECT doc FROM proof_buckets WHERE id = ?"), {qstr(id)});
+    QSqlQuery row = m_store.exec(QStringLiteral("SELECT doc FROM proof_buckets WHERE id = ?"),
+                                 {core::qstr(id)});
     if (!row.next()) {
-        throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "BUCKET_NOT_FOUND");
     }
-    api::ProofBucket bucket = api::proofBucketFromJson(nlohmann::json::parse(str(row.value(0))));
+    api::ProofBucket bucket =
+        api::proofBucketFromJson(nlohmann::json::parse(core::str(row.value(0))));
     row.finish();
     return {bucket, m_queries.inBucket(id)};
 }
@@ -108,7 +113,7 @@ api::ProofBucket BucketAggregation::close(const Caller& caller,
         QSqlQuery row =
             bucketId ? m_store.exec(QStringLiteral("SELECT doc, project_id FROM proof_buckets "
                                                    "WHERE id = ?"),
-                                    {qstr(*bucketId)})
+                                    {core::qstr(*bucketId)})
                      : m_store.exec(QStringLiteral("SELECT doc, project_id FROM proof_buckets "
                                                    "WHERE project_id = ? AND status = 'OPEN' "
                                                    "ORDER BY id DESC LIMIT 1"),
@@ -116,21 +121,21 @@ api::ProofBucket BucketAggregation::close(const Caller& caller,
         // Another project's bucket is answered as if it did not exist, as a submission into it
         // is: nothing tells a caller which bucket ids other projects hold.
         if (!row.next() || row.value(1).toString() != caller.projectId) {
-            throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+            throw core::ServiceError(core::ErrorKind::NotFound, "BUCKET_NOT_FOUND");
         }
-        bucket = api::proofBucketFromJson(nlohmann::json::parse(str(row.value(0))));
+        bucket = api::proofBucketFromJson(nlohmann::json::parse(core::str(row.value(0))));
         row.finish();
         if (bucket.status != "OPEN") {
-            throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
-                               "bucket " + bucket.id + " is already " + bucket.status);
+            throw core::ServiceError(core::ErrorKind::Conflict, "BUCKET_NOT_OPEN",
+                                     "bucket " + bucket.id + " is already " + bucket.status);
         }
         if (bucket.leaves == 0) {
             setStatusIn(bucket, "DONE"); // nothing to aggregate
         } else {
             api::ProofQuery aggregator;
             const qint64 nowMs = m_clock.nowMs();
-            aggregator.id = newUlid(nowMs).toStdString();
-            aggregator.createdAt = toIsoTimestampMs(nowMs).toStdString();
+            aggregator.id = core::newUlid(nowMs).toStdString();
+            aggregator.createdAt = core::toIsoTimestampMs(nowMs).toStdString();
             aggregator.externalId = bucket.externalId.value_or("");
             aggregator.result = "PROOF_VERIFICATION_ON_" + bucket.chain;
             aggregator.chain = bucket.chain;
@@ -146,7 +151,7 @@ api::ProofBucket BucketAggregation::close(const Caller& caller,
             m_queries.insertIn(aggregator, {{"source", "aggregate"}, {"job", ""}});
             m_store.exec(QStringLiteral("UPDATE proof_buckets SET aggregator_query_id = ? WHERE "
                                         "id = ?"),
-                         {qstr(aggregator.id), qstr(bucket.id)});
+                         {core::qstr(aggregator.id), core::qstr(bucket.id)});
             setStatusIn(bucket, "IN_PROGRESS");
         }
         maybeAggregateIn(bucket.id);
@@ -160,22 +165,23 @@ BucketPlace BucketAggregation::joinIn(const Caller& caller, const std::string& b
     QSqlQuery bucket = m_store.exec(
         QStringLiteral("SELECT project_id, status, doc, next_job_index FROM proof_buckets "
                        "WHERE id = ?"),
-        {qstr(bucketId)});
+        {core::qstr(bucketId)});
     if (!bucket.next() || bucket.value(0).toString() != caller.projectId) {
-        throw ServiceError(ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "BUCKET_NOT_FOUND");
     }
-    const std::string status = str(bucket.value(1));
-    api::ProofBucket record = api::proofBucketFromJson(nlohmann::json::parse(str(bucket.value(2))));
+    const std::string status = core::str(bucket.value(1));
+    api::ProofBucket record =
+        api::proofBucketFromJson(nlohmann::json::parse(core::str(bucket.value(2))));
     int next = bucket.value(3).toInt();
     bucket.finish();
     if (status != "OPEN") {
-        throw ServiceError(ErrorKind::Conflict, "BUCKET_NOT_OPEN",
-                           "bucket " + bucketId + " is " + status);
+        throw core::ServiceError(core::ErrorKind::Conflict, "BUCKET_NOT_OPEN",
+                                 "bucket " + bucketId + " is " + status);
     }
     if (jobIndex) {
         if (const auto taken = m_queries.idAtBucketIndex(bucketId, *jobIndex)) {
-            throw ServiceError(ErrorKind::Conflict, "BUCKET_JOB_INDEX_TAKEN", {},
-                               {{"coreQueryId", *taken}});
+            throw core::ServiceError(core::ErrorKind::Conflict, "BUCKET_JOB_INDEX_TAKEN", {},
+                                     {{"coreQueryId", *taken}});
         }
     } else {
         jobIndex = next;
@@ -184,18 +190,18 @@ BucketPlace BucketAggregation::joinIn(const Caller& caller, const std::string& b
     record.leaves += 1;
     m_store.exec(QStringLiteral("UPDATE proof_buckets SET next_job_index = ?, doc = ? "
                                 "WHERE id = ?"),
-                 {next, qstr(api::toJson(record).dump()), qstr(record.id)});
+                 {next, core::qstr(api::toJson(record).dump()), core::qstr(record.id)});
     return {*jobIndex, record.mockProof};
 }
 
 void BucketAggregation::maybeAggregateIn(const std::string& bucketId) {
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT status, aggregator_query_id FROM "
                                                 "proof_buckets WHERE id = ?"),
-                                 {qstr(bucketId)});
-    if (!row.next() || str(row.value(0)) != "IN_PROGRESS" || row.value(1).isNull()) {
+                                 {core::qstr(bucketId)});
+    if (!row.next() || core::str(row.value(0)) != "IN_PROGRESS" || row.value(1).isNull()) {
         return;
     }
-    const std::string aggregatorId = str(row.value(1));
+    const std::string aggregatorId = core::str(row.value(1));
     row.finish();
     std::optional<WorkingQuery> aggregator = m_queries.load(aggregatorId);
     if (!aggregator || aggregator->query.status != "RECEIVED" ||
@@ -214,17 +220,17 @@ void BucketAggregation::maybeAggregateIn(const std::string& bucketId) {
     QSqlDatabase db = m_store.connection();
     const QString job =
         m_jobs.enqueueIn(db, kAggregateJob, {{"bucketId", bucketId}, {"queryId", aggregatorId}},
-                         qstr(aggregator->query.projectId));
+                         core::qstr(aggregator->query.projectId));
     aggregator->inputs["job"] = job.toStdString();
     m_queries.saveIn(*aggregator);
 }
 
-JobOutcome BucketAggregation::aggregate(const JobRecord& job, JobContext&) {
+core::JobOutcome BucketAggregation::aggregate(const core::JobRecord& job, core::JobContext&) {
     const std::string bucketId = job.payload.value("bucketId", "");
     const std::string aggregatorId = job.payload.value("queryId", "");
     std::optional<WorkingQuery> aggregator = m_queries.load(aggregatorId);
     if (!aggregator || api::isTerminalStatus(aggregator->query.status)) {
-        return JobOutcome::done();
+        return core::JobOutcome::done();
     }
     auto read = this->bucket(bucketId);
     api::ProofBucket& bucket = read.first;
@@ -254,7 +260,7 @@ JobOutcome BucketAggregation::aggregate(const JobRecord& job, JobContext&) {
             m_stages.failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
             setStatusIn(bucket, "FAILED");
         });
-        return JobOutcome::permanent(qstr(reason));
+        return core::JobOutcome::permanent(core::qstr(reason));
     }
 
     // The aggregation tree: leaves are the members' SHARP facts in bucketJobIndex order; each
@@ -305,7 +311,7 @@ JobOutcome BucketAggregation::aggregate(const JobRecord& job, JobContext&) {
         m_stages.finishStageIn(*aggregator);
         setStatusIn(bucket, "DONE");
     });
-    return JobOutcome::done();
+    return core::JobOutcome::done();
 }
 
 } // namespace proofdesk::proof

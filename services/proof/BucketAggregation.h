@@ -36,8 +36,8 @@ struct BucketPlace {
 // of `proof_buckets`.
 class BucketAggregation {
 public:
-    BucketAggregation(Store& store, const Clock& clock, JobEngine& jobs, ProofQueries& queries,
-                      StageRecorder& stages);
+    BucketAggregation(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
+                      ProofQueries& queries, StageRecorder& stages);
 
     api::ProofBucket create(const Caller& caller, const BucketRequest& request);
     std::pair<std::vector<api::ProofBucket>, int> list(const QString& projectId, int limit,
@@ -56,12 +56,12 @@ public:
     void maybeAggregateIn(const std::string& bucketId);
 
 private:
-    JobOutcome aggregate(const JobRecord& job, JobContext& context);
+    core::JobOutcome aggregate(const core::JobRecord& job, core::JobContext& context);
     void setStatusIn(api::ProofBucket& bucket, const char* status);
 
-    Store& m_store;
-    const Clock& m_clock;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    const core::Clock& m_clock;
+    core::JobEngine& m_jobs;
     ProofQueries& m_queries;
     StageRecorder& m_stages;
 };

@@ -8,24 +8,26 @@
 
 namespace proofdesk::proof {
 
-FactRegistry::FactRegistry(Store& store, const Clock& clock) : m_store(store), m_clock(clock) {}
+FactRegistry::FactRegistry(core::Store& store, const core::Clock& clock)
+    : m_store(store), m_clock(clock) {}
 
 std::string FactRegistry::registerIn(const std::string& chain, const std::string& factHash,
                                      bool mocked, const std::string& queryId,
                                      const std::string& programHash) {
     QSqlQuery existing = m_store.exec(QStringLiteral("SELECT id FROM fact_registry WHERE chain = "
                                                      "? AND fact_hash = ? AND mocked = ?"),
-                                      {qstr(chain), qstr(factHash), int(mocked)});
+                                      {core::qstr(chain), core::qstr(factHash), int(mocked)});
     if (existing.next()) {
-        return str(existing.value(0));
+        return core::str(existing.value(0));
     }
     existing.finish();
-    const std::string id = newUlid(m_clock.nowMs()).toStdString();
+    const std::string id = core::newUlid(m_clock.nowMs()).toStdString();
     m_store.exec(QStringLiteral("INSERT INTO fact_registry (id, chain, fact_hash, mocked, "
                                 "query_id, program_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                 {qstr(id), qstr(chain), qstr(factHash), int(mocked), qstr(queryId),
-                  programHash.empty() ? QVariant() : QVariant(qstr(programHash)),
-                  toIsoTimestamp(m_clock.now())});
+                 {core::qstr(id), core::qstr(chain), core::qstr(factHash), int(mocked),
+                  core::qstr(queryId),
+                  programHash.empty() ? QVariant() : QVariant(core::qstr(programHash)),
+                  core::toIsoTimestamp(m_clock.now())});
     return id;
 }
 
@@ -43,33 +45,33 @@ std::optional<FactEntry> FactRegistry::find(const std::string& chain, const std:
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT id, query_id, program_hash, created_at FROM fact_registry WHERE "
                        "chain = ? AND fact_hash = ? AND mocked = ?"),
-        {qstr(chain), qstr(normalized), int(mocked)});
+        {core::qstr(chain), core::qstr(normalized), int(mocked)});
     if (!row.next()) {
         return std::nullopt;
     }
     FactEntry entry;
-    entry.id = str(row.value(0));
+    entry.id = core::str(row.value(0));
     entry.chain = chain;
     entry.factHash = normalized;
     entry.mocked = mocked;
     if (!row.value(1).isNull()) {
-        entry.queryId = str(row.value(1));
+        entry.queryId = core::str(row.value(1));
     }
     if (!row.value(2).isNull()) {
-        entry.programHash = str(row.value(2));
+        entry.programHash = core::str(row.value(2));
     }
-    entry.createdAt = str(row.value(3));
+    entry.createdAt = core::str(row.value(3));
     return entry;
 }
 
 std::optional<FactEntry> FactRegistry::findOnAnyChain(const std::string& factHash, bool mocked) {
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT chain FROM fact_registry WHERE fact_hash "
                                                 "= ? AND mocked = ? ORDER BY created_at LIMIT 1"),
-                                 {qstr(factHash), int(mocked)});
+                                 {core::qstr(factHash), int(mocked)});
     if (!row.next()) {
         return std::nullopt;
     }
-    return find(str(row.value(0)), factHash, mocked);
+    return find(core::str(row.value(0)), factHash, mocked);
 }
 
 } // namespace proofdesk::proof

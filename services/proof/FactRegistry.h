@@ -25,7 +25,7 @@ struct FactEntry {
 // and the request service's check_facts read it.
 class FactRegistry {
 public:
-    FactRegistry(Store& store, const Clock& clock);
+    FactRegistry(core::Store& store, const core::Clock& clock);
 
     // Inside one of the store's write transactions: registers `factHash` in the namespace of
     // `chain` (real or mocked) unless it is there; returns the entry's id either way.
@@ -38,8 +38,8 @@ public:
     std::optional<FactEntry> findOnAnyChain(const std::string& factHash, bool mocked);
 
 private:
-    Store& m_store;
-    const Clock& m_clock;
+    core::Store& m_store;
+    const core::Clock& m_clock;
 };
 
 } // namespace proofdesk::proof

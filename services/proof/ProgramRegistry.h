@@ -14,7 +14,7 @@ namespace proofdesk::proof {
 // that holds the SQL of `proof_programs`. A program's file is an artifact, named by its digest.
 class ProgramRegistry {
 public:
-    ProgramRegistry(Store& store, const Clock& clock, ArtifactStore& artifacts);
+    ProgramRegistry(core::Store& store, const core::Clock& clock, ArtifactStore& artifacts);
 
     // Registers a program file already stored as artifact `digest` (a second registration of the
     // same hash keeps the first file).
@@ -26,8 +26,8 @@ public:
     std::optional<std::string> fileOf(const std::string& programHash);
 
 private:
-    Store& m_store;
-    const Clock& m_clock;
+    core::Store& m_store;
+    const core::Clock& m_clock;
     ArtifactStore& m_artifacts;
 };
 

@@ -13,8 +13,8 @@ namespace {
 
 // x402 version 2: the local server has no payment network, so the one requirement it lists names
 // the project's credits; `proofdesk credits set` tops them up.
-ServiceError paymentRequired(const std::string& projectId, qint64 balance,
-                             const std::string& resourceUrl) {
+core::ServiceError paymentRequired(const std::string& projectId, qint64 balance,
+                                   const std::string& resourceUrl) {
     const nlohmann::json requirement = {
         {"scheme", "exact"},
         {"network", "proofdesk-local"},
@@ -33,13 +33,13 @@ ServiceError paymentRequired(const std::string& projectId, qint64 balance,
                                     {"accepts", nlohmann::json::array({requirement})},
                                     {"error", "insufficient_credits"}};
     const std::string header = QByteArray::fromStdString(payload.dump()).toBase64().toStdString();
-    return ServiceError(ErrorKind::PaymentRequired, "INSUFFICIENT_CREDITS", {},
-                        {{"paymentRequired", payload}, {"paymentRequiredHeader", header}});
+    return core::ServiceError(core::ErrorKind::PaymentRequired, "INSUFFICIENT_CREDITS", {},
+                              {{"paymentRequired", payload}, {"paymentRequiredHeader", header}});
 }
 
 } // namespace
 
-ProjectCredits::ProjectCredits(Store& store) : m_store(store) {
+ProjectCredits::ProjectCredits(core::Store& store) : m_store(store) {
     m_store.migrate(QStringLiteral("proof"), proofMigrations());
 }
 

@@ -15,7 +15,7 @@ namespace proofdesk::proof {
 class ProjectCredits {
 public:
     // Applies the proof service's migrations (the table is theirs).
-    explicit ProjectCredits(Store& store);
+    explicit ProjectCredits(core::Store& store);
 
     // nullopt: unlimited.
     std::optional<qint64> balance(const QString& projectId);
@@ -25,7 +25,7 @@ public:
     void chargeOneIn(const QString& projectId, const std::string& resourceUrl);
 
 private:
-    Store& m_store;
+    core::Store& m_store;
 };
 
 } // namespace proofdesk::proof

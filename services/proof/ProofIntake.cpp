@@ -12,7 +12,7 @@ namespace proofdesk::proof {
 namespace {
 
 [[noreturn]] void badRequest(const char* code, const std::string& detail = {}) {
-    throw ServiceError(ErrorKind::BadRequest, code, detail);
+    throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
 }
 
 std::string chainFor(const std::string& result) {
@@ -30,7 +30,7 @@ std::string digestOf(const UploadedFile& file) {
 
 } // namespace
 
-ProofIntake::ProofIntake(Store& store, const Clock& clock, JobEngine& jobs,
+ProofIntake::ProofIntake(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                          ArtifactStore& artifacts, const ProverSettings& provers,
                          SandboxedWork& sandbox, ProjectCredits& credits, ProgramRegistry& programs,
                          ProofQueries& queries, BucketAggregation& buckets)
@@ -82,8 +82,8 @@ std::string ProofIntake::submit(const Caller& caller, const Submission& in) {
     planSource(in, sources, checked);
     api::ProofQuery& query = checked.query;
     const qint64 nowMs = m_clock.nowMs();
-    query.id = newUlid(nowMs).toStdString();
-    query.createdAt = toIsoTimestampMs(nowMs).toStdString();
+    query.id = core::newUlid(nowMs).toStdString();
+    query.createdAt = core::toIsoTimestampMs(nowMs).toStdString();
     query.projectId = caller.projectId.toStdString();
     query.submittedByClient = caller.keyId.toStdString();
     query.client.clientId = caller.keyId.toStdString();
@@ -100,16 +100,17 @@ void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const Submiss
     m_credits.chargeOneIn(caller.projectId, m_queries.publicUrl() + "/core-query");
     if (query.dedupId) {
         if (const auto existing = m_queries.idByDedupId(caller.projectId, *query.dedupId)) {
-            throw ServiceError(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS", {},
-                               {{"coreQueryId", *existing}});
+            throw core::ServiceError(core::ErrorKind::Conflict,
+                                     "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS", {},
+                                     {{"coreQueryId", *existing}});
         }
     }
     if (checked.hasProgramHash) {
         const std::optional<std::string> program = m_programs.fileOf(*sources.programHash);
         if (!program) {
-            throw ServiceError(ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
-                               "no program with hash " + *sources.programHash +
-                                   " is registered: upload its programFile once");
+            throw core::ServiceError(core::ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
+                                     "no program with hash " + *sources.programHash +
+                                         " is registered: upload its programFile once");
         }
         checked.inputs["program"] = *program;
     }

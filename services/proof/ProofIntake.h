@@ -26,9 +26,10 @@ namespace proofdesk::proof {
 // the credit, the bucket place, the query and its job are written all or nothing.
 class ProofIntake {
 public:
-    ProofIntake(Store& store, const Clock& clock, JobEngine& jobs, ArtifactStore& artifacts,
-                const ProverSettings& provers, SandboxedWork& sandbox, ProjectCredits& credits,
-                ProgramRegistry& programs, ProofQueries& queries, BucketAggregation& buckets);
+    ProofIntake(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
+                ArtifactStore& artifacts, const ProverSettings& provers, SandboxedWork& sandbox,
+                ProjectCredits& credits, ProgramRegistry& programs, ProofQueries& queries,
+                BucketAggregation& buckets);
 
     // Returns the new query's id.
     std::string submit(const Caller& caller, const Submission& submission);
@@ -58,9 +59,9 @@ private:
     std::string registerProgram(const UploadedFile& file, const std::string& digest,
                                 const std::string& programHash, const std::string& cairoVersion);
 
-    Store& m_store;
-    const Clock& m_clock;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    const core::Clock& m_clock;
+    core::JobEngine& m_jobs;
     ArtifactStore& m_artifacts;
     const ProverSettings& m_provers;
     SandboxedWork& m_sandbox;

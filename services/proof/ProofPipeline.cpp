@@ -54,27 +54,29 @@ std::string inputText(const nlohmann::json& inputs, const char* key) {
 
 } // namespace
 
-ProofPipeline::ProofPipeline(Store& store, JobEngine& jobs, ArtifactStore& artifacts,
+ProofPipeline::ProofPipeline(core::Store& store, core::JobEngine& jobs, ArtifactStore& artifacts,
                              const ProverSettings& provers, SandboxedWork& sandbox,
                              ProofQueries& queries, StageRecorder& stages, const QString& workDir)
     : m_store(store), m_jobs(jobs), m_artifacts(artifacts), m_provers(provers), m_sandbox(sandbox),
       m_queries(queries), m_stages(stages), m_workDir(workDir) {
-    m_jobs.registerHandler(kStageJob, [this](const JobRecord& job, JobContext& context) {
-        return runStage(job, context);
-    });
+    m_jobs.registerHandler(kStageJob,
+                           [this](const core::JobRecord& job, core::JobContext& context) {
+                               return runStage(job, context);
+                           });
 }
 
-JobOutcome ProofPipeline::runStage(const JobRecord& job, JobContext& context) {
+core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobContext& context) {
     const std::string queryId = job.payload.value("queryId", "");
     const std::string stage = job.payload.value("stage", "");
     std::optional<WorkingQuery> found = m_queries.load(queryId);
     if (!found) {
-        return JobOutcome::permanent(QStringLiteral("query %1 does not exist").arg(qstr(queryId)));
+        return core::JobOutcome::permanent(
+            QStringLiteral("query %1 does not exist").arg(core::qstr(queryId)));
     }
     WorkingQuery working = std::move(*found);
     if (api::isTerminalStatus(working.query.status) ||
-        inputText(working.inputs, "job") != str(job.id)) {
-        return JobOutcome::done(); // a stale job: the query moved on before a crash
+        inputText(working.inputs, "job") != core::str(job.id)) {
+        return core::JobOutcome::done(); // a stale job: the query moved on before a crash
     }
     m_store.write([&](QSqlDatabase&) {
         working.query.status = "IN_PROGRESS";
@@ -106,10 +108,10 @@ JobOutcome ProofPipeline::runStage(const JobRecord& job, JobContext& context) {
     if (failure.empty()) {
         m_store.write([&](QSqlDatabase&) { m_stages.finishStageIn(working); });
         m_jobs.wake();
-        return JobOutcome::done();
+        return core::JobOutcome::done();
     }
     if (transient && context.stopRequested()) {
-        return JobOutcome::interrupted();
+        return core::JobOutcome::interrupted();
     }
     if (transient && job.attempts < m_jobs.maxAttempts()) {
         m_store.write([&](QSqlDatabase&) {
@@ -118,7 +120,7 @@ JobOutcome ProofPipeline::runStage(const JobRecord& job, JobContext& context) {
             working.query.retryCount = job.attempts;
             m_queries.saveIn(working);
         });
-        return JobOutcome::transient(qstr(failure));
+        return core::JobOutcome::transient(core::qstr(failure));
     }
     m_store.write([&](QSqlDatabase&) {
         if (transient) {
@@ -130,7 +132,7 @@ JobOutcome ProofPipeline::runStage(const JobRecord& job, JobContext& context) {
         }
     });
     m_jobs.wake();
-    return JobOutcome::permanent(qstr(failure));
+    return core::JobOutcome::permanent(core::qstr(failure));
 }
 
 void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& programHash,
@@ -222,7 +224,7 @@ std::vector<sandbox::SandboxInput> ProofPipeline::programInputs(const WorkingQue
     return files;
 }
 
-void ProofPipeline::traceGeneration(WorkingQuery& working, JobContext& context) {
+void ProofPipeline::traceGeneration(WorkingQuery& working, core::JobContext& context) {
     nlohmann::json options =
         m_sandbox.runOptions(inputText(working.inputs, "layout"), working.query.cairoVm);
     if (working.query.programHash) {
@@ -233,7 +235,7 @@ void ProofPipeline::traceGeneration(WorkingQuery& working, JobContext& context) 
     const RunFacts facts = readRunFacts(run.facts);
     const std::string pie = run.workDir->file("pie.zip");
     std::string zip;
-    if (pie.empty() || !readFileBounded(pie, m_provers.sandboxLimits.fileBytes, &zip)) {
+    if (pie.empty() || !core::readFileBounded(pie, m_provers.sandboxLimits.fileBytes, &zip)) {
         throw StageFailure(false, "the sandboxed run wrote no PIE");
     }
     m_stages.addArtifact(working, "pie.zip", zip);
@@ -244,7 +246,7 @@ void ProofPipeline::traceGeneration(WorkingQuery& working, JobContext& context) 
                       facts.builtins, facts.layout);
 }
 
-void ProofPipeline::proofGeneration(WorkingQuery& working, JobContext& context) {
+void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& context) {
     const std::string source = inputText(working.inputs, "source");
     if (source == "pie" && !working.query.programHash) {
         const std::string pieDigest = inputText(working.inputs, "pie");
@@ -314,7 +316,7 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, JobContext& context) 
     working.query.isProofMocked = false;
 }
 
-void ProofPipeline::proveWithOurProver(WorkingQuery& working, JobContext& context) {
+void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& context) {
     nlohmann::json options =
         m_sandbox.runOptions(working.query.layout.value_or("auto"), working.query.cairoVm);
     // Starknet's Integrity verifier takes the Poseidon channel; everything else Stone's keccak.
@@ -345,7 +347,7 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, JobContext& contex
         programInputs(working), options, [&context] { return context.stopRequested(); }, progress);
     std::string proof;
     const std::string path = run.workDir->file("proof.json");
-    if (path.empty() || !readFileBounded(path, m_provers.proverLimits.fileBytes, &proof)) {
+    if (path.empty() || !core::readFileBounded(path, m_provers.proverLimits.fileBytes, &proof)) {
         throw StageFailure(false, "the prover's sandboxed run wrote no proof");
     }
     m_stages.addArtifact(working, "proof.json", proof);
@@ -356,11 +358,11 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, JobContext& contex
     nlohmann::ordered_json metadata = nlohmann::ordered_json::object();
     try {
         std::string text;
-        if (readFileBounded(m_queries.artifact(working.query.id, "metadata.json", false).path,
-                            1 << 24, &text)) {
+        if (core::readFileBounded(m_queries.artifact(working.query.id, "metadata.json", false).path,
+                                  1 << 24, &text)) {
             metadata = nlohmann::ordered_json::parse(text, nullptr, false);
         }
-    } catch (const ServiceError&) {
+    } catch (const core::ServiceError&) {
     }
     if (!metadata.is_object()) {
         metadata = nlohmann::ordered_json::object();
@@ -379,7 +381,7 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, JobContext& contex
     m_stages.addArtifact(working, "metadata.json", metadata.dump(2));
 }
 
-void ProofPipeline::proofVerification(WorkingQuery& working, JobContext& context) {
+void ProofPipeline::proofVerification(WorkingQuery& working, core::JobContext& context) {
     const std::string source = inputText(working.inputs, "source");
     // The parts a /v1/l2 proof-verification submission gives (absent for other sources).
     const nlohmann::json parts = {
@@ -426,15 +428,15 @@ void ProofPipeline::proofVerification(WorkingQuery& working, JobContext& context
             // Written when PROOF_GENERATION finished, in an earlier job.
             try {
                 proofPath = m_queries.artifact(working.query.id, "proof.json", false).path;
-            } catch (const ServiceError&) {
+            } catch (const core::ServiceError&) {
                 throw StageFailure(true, "the proof is missing from the artifact store");
             }
         }
         if (m_provers.effectiveVerifier() == QStringLiteral("stone")) {
             const std::optional<std::string> proofText =
                 m_artifacts.get(ArtifactStore::sha256OfFile(proofPath));
-            const QString workDir =
-                m_workDir + QLatin1Char('/') + qstr(working.query.id) + QStringLiteral("-verify");
+            const QString workDir = m_workDir + QLatin1Char('/') + core::qstr(working.query.id) +
+                                    QStringLiteral("-verify");
             QDir(workDir).removeRecursively();
             verifyWithStone(m_provers, proofText.value_or(std::string()), workDir, context);
             QDir(workDir).removeRecursively();
@@ -452,7 +454,8 @@ void ProofPipeline::proofVerification(WorkingQuery& working, JobContext& context
 }
 
 nlohmann::json ProofPipeline::verifyBuiltin(const std::string& proofPath,
-                                            const nlohmann::json& parts, JobContext& context) {
+                                            const nlohmann::json& parts,
+                                            core::JobContext& context) {
     const auto cancelled = [&context] { return context.stopRequested(); };
     const nlohmann::json verdict = m_sandbox.verifyProof({{"proof", proofPath}}, parts, cancelled);
     if (!verdict.value("valid", false)) {
@@ -492,8 +495,8 @@ void ProofPipeline::reconcile() {
         if (jobId.empty()) {
             continue; // an aggregator waiting for its members
         }
-        const std::optional<JobRecord> job = m_jobs.job(qstr(jobId));
-        if (!job || job->state != JobState::Failed) {
+        const std::optional<core::JobRecord> job = m_jobs.job(core::qstr(jobId));
+        if (!job || job->state != core::JobState::Failed) {
             continue;
         }
         m_store.write([&](QSqlDatabase&) {

@@ -24,7 +24,7 @@ namespace proofdesk::proof {
 // the visible mock), and proof verification (our verifier or Stone's), which registers the fact.
 class ProofPipeline {
 public:
-    ProofPipeline(Store& store, JobEngine& jobs, ArtifactStore& artifacts,
+    ProofPipeline(core::Store& store, core::JobEngine& jobs, ArtifactStore& artifacts,
                   const ProverSettings& provers, SandboxedWork& sandbox, ProofQueries& queries,
                   StageRecorder& stages, const QString& workDir);
 
@@ -33,25 +33,25 @@ public:
     void reconcile();
 
 private:
-    JobOutcome runStage(const JobRecord& job, JobContext& context);
+    core::JobOutcome runStage(const core::JobRecord& job, core::JobContext& context);
     // The program file and input file of a query, for a sandboxed run.
     std::vector<sandbox::SandboxInput> programInputs(const WorkingQuery& working) const;
-    void traceGeneration(WorkingQuery& working, JobContext& context);
-    void proofGeneration(WorkingQuery& working, JobContext& context);
-    void proveWithOurProver(WorkingQuery& working, JobContext& context);
-    void proofVerification(WorkingQuery& working, JobContext& context);
+    void traceGeneration(WorkingQuery& working, core::JobContext& context);
+    void proofGeneration(WorkingQuery& working, core::JobContext& context);
+    void proveWithOurProver(WorkingQuery& working, core::JobContext& context);
+    void proofVerification(WorkingQuery& working, core::JobContext& context);
     // Our own verifier, in a sandboxed child: the verdict, or StageFailure (permanent) naming the
     // failed check, a stoneVersion the proof was not made with, or a memoryVerification its
     // public memory does not meet.
     nlohmann::json verifyBuiltin(const std::string& proofPath, const nlohmann::json& parts,
-                                 JobContext& context);
+                                 core::JobContext& context);
     void describeStatement(WorkingQuery& working, const std::string& programHash,
                            const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
                            const nlohmann::json& executionResources,
                            const std::vector<std::string>& builtins, const std::string& layout);
 
-    Store& m_store;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    core::JobEngine& m_jobs;
     ArtifactStore& m_artifacts;
     const ProverSettings& m_provers;
     SandboxedWork& m_sandbox;

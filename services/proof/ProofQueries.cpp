@@ -8,7 +8,7 @@
 
 namespace proofdesk::proof {
 
-ProofQueries::ProofQueries(Store& store, ArtifactStore& artifacts)
+ProofQueries::ProofQueries(core::Store& store, ArtifactStore& artifacts)
     : m_store(store), m_artifacts(artifacts) {}
 
 // --- writes -----------------------------------------------------------------------------------
@@ -18,12 +18,13 @@ void ProofQueries::insertIn(const api::ProofQuery& query, const nlohmann::json& 
                                 "external_id, status, bucket_id, bucket_job_index, "
                                 "created_at, doc, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
                                 "?)"),
-                 {qstr(query.id), qstr(query.projectId),
-                  query.dedupId ? QVariant(qstr(*query.dedupId)) : QVariant(),
-                  qstr(query.externalId), qstr(query.status),
-                  query.bucketId ? QVariant(qstr(*query.bucketId)) : QVariant(),
+                 {core::qstr(query.id), core::qstr(query.projectId),
+                  query.dedupId ? QVariant(core::qstr(*query.dedupId)) : QVariant(),
+                  core::qstr(query.externalId), core::qstr(query.status),
+                  query.bucketId ? QVariant(core::qstr(*query.bucketId)) : QVariant(),
                   query.bucketJobIndex ? QVariant(*query.bucketJobIndex) : QVariant(),
-                  qstr(query.createdAt), qstr(api::toJson(query).dump()), qstr(inputs.dump())});
+                  core::qstr(query.createdAt), core::qstr(api::toJson(query).dump()),
+                  core::qstr(inputs.dump())});
 }
 
 void ProofQueries::saveIn(const WorkingQuery& working) {
@@ -31,8 +32,8 @@ void ProofQueries::saveIn(const WorkingQuery& working) {
     m_store.afterCommit([this, id = working.query.id] { m_bodies.invalidate(id); });
     m_store.exec(QStringLiteral("UPDATE proof_queries SET status = ?, doc = ?, inputs = ? WHERE "
                                 "id = ?"),
-                 {qstr(working.query.status), qstr(api::toJson(working.query).dump()),
-                  qstr(working.inputs.dump()), qstr(working.query.id)});
+                 {core::qstr(working.query.status), core::qstr(api::toJson(working.query).dump()),
+                  core::qstr(working.inputs.dump()), core::qstr(working.query.id)});
 }
 
 void ProofQueries::recordArtifactsIn(const std::string& queryId,
@@ -43,8 +44,8 @@ void ProofQueries::recordArtifactsIn(const std::string& queryId,
                                     "proof_artifacts WHERE query_id = ?)) ON CONFLICT (query_id, "
                                     "name) DO UPDATE SET sha256 = excluded.sha256, size = "
                                     "excluded.size"),
-                     {qstr(queryId), qstr(artifact.name), qstr(artifact.sha256),
-                      qlonglong(artifact.size), qstr(queryId)});
+                     {core::qstr(queryId), core::qstr(artifact.name), core::qstr(artifact.sha256),
+                      qlonglong(artifact.size), core::qstr(queryId)});
     }
 }
 
@@ -52,13 +53,13 @@ void ProofQueries::recordArtifactsIn(const std::string& queryId,
 
 std::optional<WorkingQuery> ProofQueries::load(const std::string& id) {
     QSqlQuery row = m_store.exec(
-        QStringLiteral("SELECT doc, inputs FROM proof_queries WHERE id = ?"), {qstr(id)});
+        QStringLiteral("SELECT doc, inputs FROM proof_queries WHERE id = ?"), {core::qstr(id)});
     if (!row.next()) {
         return std::nullopt;
     }
     WorkingQuery working;
-    working.query = api::proofQueryFromJson(nlohmann::json::parse(str(row.value(0))));
-    working.inputs = nlohmann::json::parse(str(row.value(1)));
+    working.query = api::proofQueryFromJson(nlohmann::json::parse(core::str(row.value(0))));
+    working.inputs = nlohmann::json::parse(core::str(row.value(1)));
     return working;
 }
 
@@ -66,16 +67,16 @@ std::optional<std::string> ProofQueries::idByDedupId(const QString& projectId,
                                                      const std::string& dedupId) {
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
-        {projectId, qstr(dedupId)});
-    return row.next() ? std::optional<std::string>(str(row.value(0))) : std::nullopt;
+        {projectId, core::qstr(dedupId)});
+    return row.next() ? std::optional<std::string>(core::str(row.value(0))) : std::nullopt;
 }
 
 std::optional<std::string> ProofQueries::idAtBucketIndex(const std::string& bucketId,
                                                          int bucketJobIndex) {
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT id FROM proof_queries WHERE bucket_id = ? "
                                                 "AND bucket_job_index = ?"),
-                                 {qstr(bucketId), bucketJobIndex});
-    return row.next() ? std::optional<std::string>(str(row.value(0))) : std::nullopt;
+                                 {core::qstr(bucketId), bucketJobIndex});
+    return row.next() ? std::optional<std::string>(core::str(row.value(0))) : std::nullopt;
 }
 
 std::vector<api::ProofQuery> ProofQueries::inBucket(const std::string& bucketId) {
@@ -83,10 +84,10 @@ std::vector<api::ProofQuery> ProofQueries::inBucket(const std::string& bucketId)
     QSqlQuery rows = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE bucket_id "
                                                  "= ? ORDER BY bucket_job_index < 0, "
                                                  "bucket_job_index"),
-                                  {qstr(bucketId)});
+                                  {core::qstr(bucketId)});
     std::vector<api::ProofQuery> queries;
     while (rows.next()) {
-        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(str(rows.value(0)))));
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(core::str(rows.value(0)))));
     }
     return queries;
 }
@@ -95,10 +96,10 @@ std::vector<std::string> ProofQueries::statusesInBucket(const std::string& bucke
                                                         const std::string& exceptId) {
     QSqlQuery rows = m_store.exec(QStringLiteral("SELECT status FROM proof_queries WHERE "
                                                  "bucket_id = ? AND id != ?"),
-                                  {qstr(bucketId), qstr(exceptId)});
+                                  {core::qstr(bucketId), core::qstr(exceptId)});
     std::vector<std::string> statuses;
     while (rows.next()) {
-        statuses.push_back(str(rows.value(0)));
+        statuses.push_back(core::str(rows.value(0)));
     }
     return statuses;
 }
@@ -108,7 +109,7 @@ std::vector<std::string> ProofQueries::unfinishedIds() {
         QStringLiteral("SELECT id FROM proof_queries WHERE status IN ('RECEIVED', 'IN_PROGRESS')"));
     std::vector<std::string> ids;
     while (rows.next()) {
-        ids.push_back(str(rows.value(0)));
+        ids.push_back(core::str(rows.value(0)));
     }
     return ids;
 }
@@ -123,21 +124,21 @@ std::vector<std::string> ProofQueries::metadataUrls(const std::string& queryId) 
     std::vector<std::string> urls;
     QSqlQuery rows = m_store.exec(QStringLiteral("SELECT name FROM proof_artifacts WHERE "
                                                  "query_id = ? ORDER BY position"),
-                                  {qstr(queryId)});
+                                  {core::qstr(queryId)});
     while (rows.next()) {
-        urls.push_back(artifactUrl(queryId, str(rows.value(0))));
+        urls.push_back(artifactUrl(queryId, core::str(rows.value(0))));
     }
     return urls;
 }
 
 api::CoreQueryResponse ProofQueries::coreQuery(const std::string& id) {
-    QSqlQuery row =
-        m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE id = ?"), {qstr(id)});
+    QSqlQuery row = m_store.exec(QStringLiteral("SELECT doc FROM proof_queries WHERE id = ?"),
+                                 {core::qstr(id)});
     if (!row.next()) {
-        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
     }
     api::CoreQueryResponse response;
-    response.coreQuery = api::proofQueryFromJson(nlohmann::json::parse(str(row.value(0))));
+    response.coreQuery = api::proofQueryFromJson(nlohmann::json::parse(core::str(row.value(0))));
     row.finish();
     response.metadataUrls = metadataUrls(id);
     return response;
@@ -153,9 +154,9 @@ std::string ProofQueries::coreQueryBody(const std::string& id) {
         QStringLiteral("SELECT doc, (SELECT group_concat(name, ' ') FROM (SELECT name FROM "
                        "proof_artifacts WHERE query_id = q.id ORDER BY position)) FROM "
                        "proof_queries q WHERE q.id = ?"),
-        {qstr(id)});
+        {core::qstr(id)});
     if (!row.next()) {
-        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
     }
     std::string body = R"({"coreQuery":)";
     body.append(row.value(0).toString().toStdString());
@@ -176,11 +177,11 @@ api::CoreQueryResponse ProofQueries::coreQueryByDedupId(const std::string& proje
                                                         const std::string& dedupId) {
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT id FROM proof_queries WHERE project_id = ? AND dedup_id = ?"),
-        {qstr(projectId), qstr(dedupId)});
+        {core::qstr(projectId), core::qstr(dedupId)});
     if (!row.next()) {
-        throw ServiceError(ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
     }
-    const std::string id = str(row.value(0));
+    const std::string id = core::str(row.value(0));
     row.finish();
     return coreQuery(id);
 }
@@ -194,7 +195,7 @@ std::pair<std::vector<api::ProofQuery>, int> ProofQueries::list(const QString& p
         // id, as the console's search field says.
         where += QStringLiteral(" AND (id LIKE ? ESCAPE '\\' OR dedup_id LIKE ? ESCAPE '\\' "
                                 "OR external_id LIKE ? ESCAPE '\\')");
-        QString like = qstr(*filter.search);
+        QString like = core::qstr(*filter.search);
         like.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
             .replace(QLatin1Char('%'), QStringLiteral("\\%"))
             .replace(QLatin1Char('_'), QStringLiteral("\\_"));
@@ -203,11 +204,11 @@ std::pair<std::vector<api::ProofQuery>, int> ProofQueries::list(const QString& p
     }
     if (filter.status) {
         where += QStringLiteral(" AND status = ?");
-        bindings << qstr(*filter.status);
+        bindings << core::qstr(*filter.status);
     }
     if (filter.network) {
         where += QStringLiteral(" AND json_extract(doc, '$.network') = ?");
-        bindings << qstr(*filter.network);
+        bindings << core::qstr(*filter.network);
     }
     QSqlQuery count =
         m_store.exec(QStringLiteral("SELECT COUNT(*) FROM proof_queries") + where, bindings);
@@ -221,7 +222,7 @@ std::pair<std::vector<api::ProofQuery>, int> ProofQueries::list(const QString& p
                                   pageBindings);
     std::vector<api::ProofQuery> queries;
     while (rows.next()) {
-        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(str(rows.value(0)))));
+        queries.push_back(api::proofQueryFromJson(nlohmann::json::parse(core::str(rows.value(0)))));
     }
     return {queries, total};
 }
@@ -230,18 +231,18 @@ Artifact ProofQueries::artifact(const std::string& queryId, const std::string& n
                                 bool withBytes) {
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT sha256 FROM proof_artifacts WHERE query_id = ? AND name = ?"),
-        {qstr(queryId), qstr(name)});
+        {core::qstr(queryId), core::qstr(name)});
     if (!row.next()) {
-        throw ServiceError(ErrorKind::NotFound, "ARTIFACT_NOT_FOUND");
+        throw core::ServiceError(core::ErrorKind::NotFound, "ARTIFACT_NOT_FOUND");
     }
     Artifact artifact;
     artifact.name = name;
-    artifact.path = m_artifacts.pathOf(str(row.value(0))).toStdString();
+    artifact.path = m_artifacts.pathOf(core::str(row.value(0))).toStdString();
     std::optional<std::string> bytes;
-    if (withBytes ? !(bytes = m_artifacts.get(str(row.value(0))))
-                  : !m_artifacts.contains(str(row.value(0)))) {
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                           "artifact file missing for " + queryId + "/" + name);
+    if (withBytes ? !(bytes = m_artifacts.get(core::str(row.value(0))))
+                  : !m_artifacts.contains(core::str(row.value(0)))) {
+        throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                 "artifact file missing for " + queryId + "/" + name);
     }
     if (bytes) {
         artifact.bytes = std::move(*bytes);

@@ -59,7 +59,7 @@ struct WorkingQuery {
 // the reads answer the query routes, the hot GET /core-query/{id} from a cache of bodies.
 class ProofQueries {
 public:
-    ProofQueries(Store& store, ArtifactStore& artifacts);
+    ProofQueries(core::Store& store, ArtifactStore& artifacts);
 
     // The proof service's base URL, for metadataUrls. Set before serving.
     void setPublicUrl(const std::string& proofUrl) { m_publicUrl = proofUrl; }
@@ -95,7 +95,7 @@ private:
     std::vector<std::string> metadataUrls(const std::string& queryId);
     std::string artifactUrl(const std::string& queryId, const std::string& name) const;
 
-    Store& m_store;
+    core::Store& m_store;
     ArtifactStore& m_artifacts;
     QueryBodyCache m_bodies;
     std::string m_publicUrl;

@@ -2,7 +2,7 @@
 
 namespace proofdesk::proof {
 
-std::vector<Migration> proofMigrations() {
+std::vector<core::Migration> proofMigrations() {
     return {
         {1,
          QStringLiteral("queries, artifacts, programs, buckets, fact registry, credits"),

@@ -8,6 +8,6 @@ namespace proofdesk::proof {
 
 // Tables of the proof service (component "proof"): queries, their artifacts, programs, buckets,
 // the local fact registry and project credits.
-std::vector<Migration> proofMigrations();
+std::vector<core::Migration> proofMigrations();
 
 } // namespace proofdesk::proof

@@ -4,7 +4,7 @@
 
 namespace proofdesk::proof {
 
-ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
+ProofService::ProofService(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                            const QString& dataDir, ProverSettings provers)
     : m_provers(std::move(provers)), m_artifacts(dataDir + QStringLiteral("/artifacts")),
       m_sandbox(m_provers, QString(dataDir + QStringLiteral("/work/sandbox")).toStdString()),
@@ -20,7 +20,7 @@ ProofService::ProofService(Store& store, const Clock& clock, JobEngine& jobs,
         [this](const std::string& bucketId) { m_buckets.maybeAggregateIn(bucketId); });
 }
 
-std::vector<Migration> ProofService::migrations() {
+std::vector<core::Migration> ProofService::migrations() {
     return proofMigrations();
 }
 

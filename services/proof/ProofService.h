@@ -28,10 +28,10 @@ namespace proofdesk::proof {
 // The routes reach each unit through it.
 class ProofService {
 public:
-    ProofService(Store& store, const Clock& clock, JobEngine& jobs, const QString& dataDir,
-                 ProverSettings provers);
+    ProofService(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
+                 const QString& dataDir, ProverSettings provers);
 
-    static std::vector<Migration> migrations();
+    static std::vector<core::Migration> migrations();
 
     // The proof service's own base URL, for metadataUrls. Set before serving.
     void setPublicUrl(const QString& proofUrl) { m_queries.setPublicUrl(proofUrl.toStdString()); }

@@ -75,7 +75,7 @@ sandbox::Limits ProverSettings::defaultProverLimits(int timeoutSeconds) {
 }
 
 ToolRun runTool(const QString& program, const QStringList& arguments, const QString& workDir,
-                int timeoutSeconds, const JobContext& context) {
+                int timeoutSeconds, const core::JobContext& context) {
     ToolRun run;
     QProcess process;
     process.setWorkingDirectory(workDir);
@@ -145,7 +145,7 @@ cairo::HintOptions ProverSettings::hintOptions(const std::string& cairoVm) const
 }
 
 std::string proveWithStone(const ProverSettings& settings, const QString& runDir,
-                           std::uint64_t nSteps, const JobContext& context) {
+                           std::uint64_t nSteps, const core::JobContext& context) {
     if (settings.stoneProver.isEmpty() || !QFileInfo(settings.stoneProver).isExecutable()) {
         throw StageFailure(false, "the Stone prover is not available at \"" +
                                       settings.stoneProver.toStdString() +
@@ -192,7 +192,7 @@ QString ProverSettings::effectiveVerifier() const {
 }
 
 void verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
-                     const QString& workDir, const JobContext& context) {
+                     const QString& workDir, const core::JobContext& context) {
     if (settings.stoneVerifier.isEmpty() || !QFileInfo(settings.stoneVerifier).isExecutable()) {
         throw StageFailure(false, "no proof verifier: install Stone's cpu_air_verifier and start "
                                   "the server with --stone-verifier PATH (or submit with "

@@ -76,7 +76,7 @@ struct ToolRun {
 // Runs an external tool in `workDir`, giving up after `timeoutSeconds` or when the job engine
 // stops.
 ToolRun runTool(const QString& program, const QStringList& arguments, const QString& workDir,
-                int timeoutSeconds, const JobContext& context);
+                int timeoutSeconds, const core::JobContext& context);
 
 // Stone's cpu_air_params.json for a trace of `nSteps` (a power of two): FRI steps such that
 // log2(last_layer_degree_bound) + sum(fri_step_list) = log2(nSteps) + 4.
@@ -88,11 +88,11 @@ nlohmann::json stoneProverConfig();
 // proof.json's text. Throws StageFailure: permanent when Stone is not configured, transient for a
 // prover crash or timeout.
 std::string proveWithStone(const ProverSettings& settings, const QString& runDir,
-                           std::uint64_t nSteps, const JobContext& context);
+                           std::uint64_t nSteps, const core::JobContext& context);
 
 // Runs cpu_air_verifier on a proof; throws StageFailure when it does not verify (permanent) or the
 // verifier cannot run (transient on crash/timeout, permanent when not configured).
 void verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
-                     const QString& workDir, const JobContext& context);
+                     const QString& workDir, const core::JobContext& context);
 
 } // namespace proofdesk::proof

@@ -26,7 +26,7 @@ using sandbox::TaskError;
 
 constexpr std::uint64_t kMaxProgramBytes = std::uint64_t{256} << 20;
 constexpr std::uint64_t kMaxInputBytes = std::uint64_t{256} << 20;
-constexpr JsonLimits kExact{kMaxJsonDepth, true}; // integers beyond 64 bits stay exact
+constexpr core::JsonLimits kExact{core::kMaxJsonDepth, true}; // integers beyond 64 bits stay exact
 
 nlohmann::json hexList(const std::vector<crypto::Felt>& values) {
     nlohmann::json list = nlohmann::json::array();
@@ -39,7 +39,7 @@ nlohmann::json hexList(const std::vector<crypto::Felt>& values) {
 cairo::Program readProgram(const ChildContext& context) {
     const std::string text = context.readInput("program", kMaxProgramBytes);
     std::string why;
-    const nlohmann::json parsed = parseJsonBounded(text, &why, kExact);
+    const nlohmann::json parsed = core::parseJsonBounded(text, &why, kExact);
     if (parsed.is_discarded()) {
         throw TaskError("PROGRAM_FILE_SHOULD_BE_JSON", "programFile is " + why);
     }
@@ -75,7 +75,7 @@ nlohmann::json readProgramInput(const ChildContext& context, std::string* text) 
     }
     *text = context.readInput("input", kMaxInputBytes);
     std::string why;
-    nlohmann::json parsed = parseJsonBounded(*text, &why, kExact); // big felts stay exact
+    nlohmann::json parsed = core::parseJsonBounded(*text, &why, kExact); // big felts stay exact
     if (parsed.is_discarded()) {
         throw TaskError("INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON", "inputFile is " + why);
     }
@@ -103,7 +103,7 @@ nlohmann::json pieFacts(const ChildContext& context) {
 nlohmann::json readProof(const ChildContext& context) {
     const std::string text = context.readInput("proof", kMaxInputBytes);
     std::string why;
-    const nlohmann::json parsed = parseJsonBounded(text, &why);
+    const nlohmann::json parsed = core::parseJsonBounded(text, &why);
     if (parsed.is_discarded()) {
         throw TaskError("PROOF_FILE_SHOULD_BE_JSON", "proofFile is " + why);
     }

@@ -77,23 +77,25 @@ nlohmann::json SandboxedWork::inspect(const std::vector<sandbox::SandboxInput>& 
     task.limits.wallSeconds = std::min(m_limits.wallSeconds, 120);
     const sandbox::SandboxOutcome outcome = m_runner.run(task);
     if (outcome.end == sandbox::SandboxOutcome::End::CouldNotStart) {
-        throw ServiceError(ErrorKind::Unavailable, "SANDBOX_UNAVAILABLE",
-                           "submitted files are read in a sandboxed child process, which cannot "
-                           "start: " +
-                               outcome.describe(task.limits));
+        throw core::ServiceError(
+            core::ErrorKind::Unavailable, "SANDBOX_UNAVAILABLE",
+            "submitted files are read in a sandboxed child process, which cannot "
+            "start: " +
+                outcome.describe(task.limits));
     }
     if (!outcome.finished()) {
-        throw ServiceError(ErrorKind::BadRequest, fallbackCode,
-                           "reading it did not finish within the server's limits: " +
-                               outcome.describe(task.limits));
+        throw core::ServiceError(core::ErrorKind::BadRequest, fallbackCode,
+                                 "reading it did not finish within the server's limits: " +
+                                     outcome.describe(task.limits));
     }
     if (!outcome.result.value("ok", false)) {
         const std::string code = errorCode(outcome.result);
         if (isSubmitterFault(code)) {
-            throw ServiceError(ErrorKind::BadRequest, code, errorMessage(outcome.result));
+            throw core::ServiceError(core::ErrorKind::BadRequest, code,
+                                     errorMessage(outcome.result));
         }
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                           "sandboxed inspection: " + errorMessage(outcome.result));
+        throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                 "sandboxed inspection: " + errorMessage(outcome.result));
     }
     return outcome.result.value("value", nlohmann::json::object());
 }

@@ -8,7 +8,7 @@
 
 namespace proofdesk::proof {
 
-StageRecorder::StageRecorder(Store& store, const Clock& clock, JobEngine& jobs,
+StageRecorder::StageRecorder(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                              ArtifactStore& artifacts, ProofQueries& queries, FactRegistry& facts)
     : m_store(store), m_clock(clock), m_jobs(jobs), m_artifacts(artifacts), m_queries(queries),
       m_facts(facts) {}
@@ -51,7 +51,7 @@ void StageRecorder::failIn(WorkingQuery& working, const std::string& reason,
     working.newFact.reset();
     working.query.status = "FAILED";
     working.query.errorReason = reason;
-    working.query.completedAt = toIsoTimestamp(m_clock.now()).toStdString();
+    working.query.completedAt = core::toIsoTimestamp(m_clock.now()).toStdString();
     working.query.isRetriable = false;
     working.query.retryBlockedReason = blockedReason;
     endedIn(working);
@@ -66,14 +66,14 @@ void StageRecorder::finishStageIn(WorkingQuery& working) {
         QSqlDatabase db = m_store.connection();
         const QString job =
             m_jobs.enqueueIn(db, kStageJob, {{"queryId", working.query.id}, {"stage", *(at + 1)}},
-                             qstr(working.query.projectId));
+                             core::qstr(working.query.projectId));
         working.inputs["job"] = job.toStdString();
         m_queries.saveIn(working);
         return;
     }
     working.query.status = "DONE";
     working.query.errorReason.reset();
-    working.query.completedAt = toIsoTimestamp(m_clock.now()).toStdString();
+    working.query.completedAt = core::toIsoTimestamp(m_clock.now()).toStdString();
     working.query.isRetriable = false;
     endedIn(working);
 }

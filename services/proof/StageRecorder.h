@@ -23,8 +23,8 @@ inline const QString kStageJob = QStringLiteral("proof.stage");
 // bucket's member that ends tells the bucket (onMemberEnded).
 class StageRecorder {
 public:
-    StageRecorder(Store& store, const Clock& clock, JobEngine& jobs, ArtifactStore& artifacts,
-                  ProofQueries& queries, FactRegistry& facts);
+    StageRecorder(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
+                  ArtifactStore& artifacts, ProofQueries& queries, FactRegistry& facts);
 
     // Called, inside the write, when a query of a bucket ends.
     void onMemberEnded(std::function<void(const std::string& bucketId)> hook) {
@@ -47,9 +47,9 @@ private:
     void writeProducedIn(WorkingQuery& working);
     void endedIn(const WorkingQuery& working);
 
-    Store& m_store;
-    const Clock& m_clock;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    const core::Clock& m_clock;
+    core::JobEngine& m_jobs;
     ArtifactStore& m_artifacts;
     ProofQueries& m_queries;
     FactRegistry& m_facts;

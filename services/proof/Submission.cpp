@@ -17,7 +17,7 @@ namespace {
 namespace enums = api::proof_enums;
 
 [[noreturn]] void badRequest(const char* code, const std::string& detail = {}) {
-    throw ServiceError(ErrorKind::BadRequest, code, detail);
+    throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
 }
 
 // `value` if it is one of `allowed`, `fallback` when absent or empty, else 400 `code`.

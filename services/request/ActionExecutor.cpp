@@ -11,41 +11,42 @@ using namespace detail;
 using chain::ChainError;
 using nlohmann::json;
 
-ActionExecutor::ActionExecutor(Store& store, const Clock& clock, JobEngine& jobs,
+ActionExecutor::ActionExecutor(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                                const RequestSettings& settings, FactLookup facts,
                                RequestQueries& queries)
     : m_store(store), m_clock(clock), m_jobs(jobs), m_settings(settings), m_facts(std::move(facts)),
       m_queries(queries) {
-    m_jobs.registerHandler(kActionJob, [this](const JobRecord& job, JobContext& context) {
-        return runAction(job, context);
-    });
+    m_jobs.registerHandler(kActionJob,
+                           [this](const core::JobRecord& job, core::JobContext& context) {
+                               return runAction(job, context);
+                           });
 }
 
 void ActionExecutor::settleInterrupted() {
     for (const auto& [action, jobId] : m_queries.trackedUnfinished()) {
-        const std::optional<JobRecord> job = m_jobs.job(qstr(jobId));
-        if (job && job->state == JobState::Failed) {
+        const std::optional<core::JobRecord> job = m_jobs.job(core::qstr(jobId));
+        if (job && job->state == core::JobState::Failed) {
             const std::string reason = job->error.toStdString();
             m_store.write([&](QSqlDatabase&) { failIn(action.first, action.second, reason); });
         }
     }
 }
 
-JobOutcome ActionExecutor::runAction(const JobRecord& job, JobContext& context) {
+core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::JobContext& context) {
     const std::string queryId = job.payload.value("query_id", "");
     const int index = job.payload.value("index", -1);
     const std::optional<StoredQuery> query = m_queries.load(queryId);
     if (!query) {
-        return JobOutcome::permanent(
+        return core::JobOutcome::permanent(
             QStringLiteral("query %1 does not exist").arg(QString::fromStdString(queryId)));
     }
     std::vector<StoredAction> actions = m_queries.loadActions(queryId);
     if (index < 0 || std::size_t(index) >= actions.size()) {
-        return JobOutcome::permanent(QStringLiteral("action %1 does not exist").arg(index));
+        return core::JobOutcome::permanent(QStringLiteral("action %1 does not exist").arg(index));
     }
     StoredAction& action = actions[std::size_t(index)];
     if (action.status != "PENDING" && action.status != "IN_PROGRESS") {
-        return JobOutcome::done({{"skipped", action.status}}); // cancelled meanwhile
+        return core::JobOutcome::done({{"skipped", action.status}}); // cancelled meanwhile
     }
     m_store.write([&](QSqlDatabase&) { m_queries.startIn(queryId, index, job.id); });
     if (query->deadlineMs && m_clock.nowMs() > *query->deadlineMs) {
@@ -54,29 +55,29 @@ JobOutcome ActionExecutor::runAction(const JobRecord& job, JobContext& context) 
                    "the request's settings.max_time ran out before " +
                        action.method["name"].get<std::string>() + " could start");
         });
-        return JobOutcome::done({{"failed", "deadline"}});
+        return core::JobOutcome::done({{"failed", "deadline"}});
     }
     try {
         Outcome outcome = perform(*query, action, context);
         m_store.write([&](QSqlDatabase&) { completeIn(*query, action, outcome); });
         m_jobs.wake();
-        return JobOutcome::done();
+        return core::JobOutcome::done();
     } catch (const chain::ChainError& failure) {
         if (context.stopRequested()) {
-            return JobOutcome::interrupted();
+            return core::JobOutcome::interrupted();
         }
         if (failure.transient() && job.attempts < m_jobs.maxAttempts()) {
-            return JobOutcome::transient(QString::fromUtf8(failure.what()));
+            return core::JobOutcome::transient(QString::fromUtf8(failure.what()));
         }
         std::string reason = failure.what();
         if (failure.transient()) {
             reason += " (gave up after " + std::to_string(job.attempts) + " attempts)";
         }
         m_store.write([&](QSqlDatabase&) { failIn(queryId, index, reason); });
-        return JobOutcome::done({{"failed", reason}});
-    } catch (const ServiceError& failure) {
+        return core::JobOutcome::done({{"failed", reason}});
+    } catch (const core::ServiceError& failure) {
         m_store.write([&](QSqlDatabase&) { failIn(queryId, index, failure.what()); });
-        return JobOutcome::done({{"failed", failure.what()}});
+        return core::JobOutcome::done({{"failed", failure.what()}});
     } catch (const std::exception& failure) {
         // A defect here or an answer of a shape nothing checked: the action fails visibly
         // instead of staying IN_PROGRESS behind a failed job.
@@ -84,14 +85,15 @@ JobOutcome ActionExecutor::runAction(const JobRecord& job, JobContext& context) 
                                    action.method.value("name", std::string("action")) + ": " +
                                    failure.what();
         m_store.write([&](QSqlDatabase&) { failIn(queryId, index, reason); });
-        return JobOutcome::done({{"failed", reason}});
+        return core::JobOutcome::done({{"failed", reason}});
     }
 }
 
 ActionExecutor::Outcome ActionExecutor::perform(const StoredQuery& query,
-                                                const StoredAction& action, JobContext& context) {
+                                                const StoredAction& action,
+                                                core::JobContext& context) {
     using Work = Outcome (ActionExecutor::*)(const StoredQuery&, const StoredAction&,
-                                             const Actions&, JobContext&);
+                                             const Actions&, core::JobContext&);
     static const std::map<std::string, Work> kWork{{kResolveBlocks, &ActionExecutor::resolveBlocks},
                                                    {kProveHeaders, &ActionExecutor::proveHeaders},
                                                    {kAccumulateMmr, &ActionExecutor::accumulateMmr},

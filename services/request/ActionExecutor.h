@@ -24,7 +24,7 @@ namespace proofdesk::request {
 // hashes it already trusts; what it proves is written with its completion, in one transaction.
 class ActionExecutor {
 public:
-    ActionExecutor(Store& store, const Clock& clock, JobEngine& jobs,
+    ActionExecutor(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                    const RequestSettings& settings, FactLookup facts, RequestQueries& queries);
 
     // Called, inside the write, when a query ends (COMPLETED, or FAILED).
@@ -44,30 +44,31 @@ private:
     };
     using Actions = std::vector<StoredAction>;
 
-    JobOutcome runAction(const JobRecord& job, JobContext& context);
-    Outcome perform(const StoredQuery& query, const StoredAction& action, JobContext& context);
+    core::JobOutcome runAction(const core::JobRecord& job, core::JobContext& context);
+    Outcome perform(const StoredQuery& query, const StoredAction& action,
+                    core::JobContext& context);
     // Each action's work. `actions` are the query's actions as stored when this one started
     // (those it depends on have completed, so their results are there).
     Outcome resolveBlocks(const StoredQuery& query, const StoredAction& action,
-                          const Actions& actions, JobContext& context);
+                          const Actions& actions, core::JobContext& context);
     Outcome proveHeaders(const StoredQuery& query, const StoredAction& action,
-                         const Actions& actions, JobContext& context);
+                         const Actions& actions, core::JobContext& context);
     Outcome accumulateMmr(const StoredQuery& query, const StoredAction& action,
-                          const Actions& actions, JobContext& context);
+                          const Actions& actions, core::JobContext& context);
     Outcome proveAccount(const StoredQuery& query, const StoredAction& action,
-                         const Actions& actions, JobContext& context);
+                         const Actions& actions, core::JobContext& context);
     Outcome checkFacts(const StoredQuery& query, const StoredAction& action, const Actions& actions,
-                       JobContext& context);
+                       core::JobContext& context);
     Outcome deliver(const StoredQuery& query, const StoredAction& action, const Actions& actions,
-                    JobContext& context);
+                    core::JobContext& context);
     void completeIn(const StoredQuery& query, const StoredAction& action, Outcome& outcome);
     void failIn(const std::string& queryId, int index, const std::string& reason);
     std::int64_t resolveTimestamp(chain::JsonRpcClient& rpc, const std::string& chainId,
                                   std::int64_t timestamp, std::int64_t head);
 
-    Store& m_store;
-    const Clock& m_clock;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    const core::Clock& m_clock;
+    core::JobEngine& m_jobs;
     const RequestSettings& m_settings;
     FactLookup m_facts;
     RequestQueries& m_queries;

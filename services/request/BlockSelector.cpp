@@ -10,7 +10,7 @@ namespace proofdesk::request {
 namespace {
 
 [[noreturn]] void invalid(const char* code, const std::string& detail) {
-    throw ServiceError(ErrorKind::Unprocessable, code, detail);
+    throw core::ServiceError(core::ErrorKind::Unprocessable, code, detail);
 }
 // The text of a selector as error messages quote it: never more than 80 characters of it.
 std::string shown(const std::string& text) {

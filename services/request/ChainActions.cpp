@@ -59,10 +59,11 @@ std::vector<std::int64_t> numbersOf(const Ranges& ranges) {
 }
 
 // A verified header from the store (prove_headers wrote it).
-chain::BlockHeader storedHeader(Store& store, const std::string& chainId, std::int64_t number) {
+chain::BlockHeader storedHeader(core::Store& store, const std::string& chainId,
+                                std::int64_t number) {
     QSqlQuery row = store.exec(QStringLiteral("SELECT rlp FROM verified_headers WHERE chain_id "
                                               "= ? AND number = ?"),
-                               {qstr(chainId), qlonglong(number)});
+                               {core::qstr(chainId), qlonglong(number)});
     if (!row.next()) {
         throw ChainError("block " + std::to_string(number) + " of chain " + chainId +
                          " has no verified header");
@@ -186,7 +187,7 @@ std::int64_t ActionExecutor::resolveTimestamp(chain::JsonRpcClient& rpc, const s
 ActionExecutor::Outcome ActionExecutor::resolveBlocks(const StoredQuery& /*query*/,
                                                       const StoredAction& action,
                                                       const Actions& /*actions*/,
-                                                      JobContext& context) {
+                                                      core::JobContext& context) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string chainId = inputs.at("chain_id");
@@ -224,7 +225,8 @@ ActionExecutor::Outcome ActionExecutor::resolveBlocks(const StoredQuery& /*query
 
 ActionExecutor::Outcome ActionExecutor::proveHeaders(const StoredQuery& /*query*/,
                                                      const StoredAction& action,
-                                                     const Actions& actions, JobContext& context) {
+                                                     const Actions& actions,
+                                                     core::JobContext& context) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string chainId = inputs.at("chain_id");
@@ -303,10 +305,11 @@ ActionExecutor::Outcome ActionExecutor::proveHeaders(const StoredQuery& /*query*
         }
         m_store.write([&](QSqlDatabase&) {
             for (const chain::BlockHeader& header : headers) {
-                m_store.exec(QStringLiteral("INSERT OR REPLACE INTO verified_headers "
-                                            "(chain_id, number, hash, rlp) VALUES (?, ?, ?, "
-                                            "?)"),
-                             {qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
+                m_store.exec(
+                    QStringLiteral("INSERT OR REPLACE INTO verified_headers "
+                                   "(chain_id, number, hash, rlp) VALUES (?, ?, ?, "
+                                   "?)"),
+                    {core::qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
             }
         });
     }
@@ -319,12 +322,13 @@ ActionExecutor::Outcome ActionExecutor::proveHeaders(const StoredQuery& /*query*
 
 ActionExecutor::Outcome ActionExecutor::proveAccount(const StoredQuery& /*query*/,
                                                      const StoredAction& action,
-                                                     const Actions& actions, JobContext& context) {
+                                                     const Actions& actions,
+                                                     core::JobContext& context) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string chainId = inputs.at("chain_id");
     const std::string address = inputs.at("account");
-    const bool apeChain = chain::chainKind(qstr(chainId)) == chain::ChainKind::ApeChain;
+    const bool apeChain = chain::chainKind(core::qstr(chainId)) == chain::ChainKind::ApeChain;
     const json& resolve = actions.at(0).method;
     auto rpc = rpcFor(m_settings, chainId, &context);
     struct Item {

@@ -19,14 +19,14 @@ using nlohmann::json;
 namespace {
 
 [[noreturn]] void badOrder(const char* code, const std::string& detail) {
-    throw ServiceError(ErrorKind::BadRequest, code, detail);
+    throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
 }
 
 std::optional<api::GrowOrder> orderFrom(QSqlQuery& row) {
     if (!row.next()) {
         return std::nullopt;
     }
-    return json::parse(str(row.value(0))).get<api::GrowOrder>();
+    return json::parse(core::str(row.value(0))).get<api::GrowOrder>();
 }
 
 bool isFinished(const std::string& status) {
@@ -35,8 +35,9 @@ bool isFinished(const std::string& status) {
 
 } // namespace
 
-GrowOrderScheduler::GrowOrderScheduler(Store& store, const Clock& clock, JobEngine& jobs,
-                                       const RequestSettings& settings, RequestQueries& queries)
+GrowOrderScheduler::GrowOrderScheduler(core::Store& store, const core::Clock& clock,
+                                       core::JobEngine& jobs, const RequestSettings& settings,
+                                       RequestQueries& queries)
     : m_store(store), m_clock(clock), m_jobs(jobs), m_settings(settings), m_queries(queries) {}
 
 GrowOrderScheduler::~GrowOrderScheduler() {
@@ -74,11 +75,11 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
                                           const CreateGrowOrder& request) {
     for (const auto& [name, id] : {std::pair{"accumulated_chain_id", request.accumulatedChainId},
                                    std::pair{"settle_chain_id", request.settleChainId}}) {
-        if (!chain::knownChainIds().contains(qstr(id))) {
+        if (!chain::knownChainIds().contains(core::qstr(id))) {
             badOrder("INVALID_CHAIN_ID", std::string(name) + " \"" + id + "\" is not a ChainId");
         }
     }
-    if (!chain::canBeOrigin(qstr(request.accumulatedChainId))) {
+    if (!chain::canBeOrigin(core::qstr(request.accumulatedChainId))) {
         badOrder("UNSUPPORTED_ORIGIN_CHAIN",
                  "blocks of " + request.accumulatedChainId + " cannot be accumulated here");
     }
@@ -87,7 +88,7 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
     }
     std::vector<std::string> functions;
     for (const std::string& given : request.hashingFunctions) {
-        const auto function = chain::parseHashingFunction(qstr(given));
+        const auto function = chain::parseHashingFunction(core::qstr(given));
         if (!function) {
             badOrder("INVALID_HASHING_FUNCTIONS", "\"" + given + "\" is not KECCAK or POSEIDON");
         }
@@ -104,7 +105,7 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
         (request.finishBlockNumber && *request.finishBlockNumber < 0)) {
         badOrder("INVALID_BLOCK_NUMBER", "block numbers are int64 >= 0");
     }
-    if (!m_settings.chains.rpcUrl(qstr(request.accumulatedChainId))) {
+    if (!m_settings.chains.rpcUrl(core::qstr(request.accumulatedChainId))) {
         badOrder("CHAIN_NOT_CONFIGURED",
                  "no JSON-RPC URL is set for chain " + request.accumulatedChainId +
                      ": start the server with --chain-rpc " + request.accumulatedChainId +
@@ -119,7 +120,7 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
         // else the head at creation.
         QSqlQuery row = m_store.exec(
             QStringLiteral("SELECT MAX(block_number) FROM mmr_blocks WHERE chain_id = ?"),
-            {qstr(request.accumulatedChainId)});
+            {core::qstr(request.accumulatedChainId)});
         if (row.next() && !row.value(0).isNull()) {
             start = row.value(0).toLongLong() + 1;
         } else {
@@ -128,9 +129,10 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
                 start = std::int64_t(chain::parseQuantity(
                     rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
             } catch (const chain::ChainError& failure) {
-                throw ServiceError(ErrorKind::Internal, "CHAIN_UNAVAILABLE",
-                                   std::string("cannot read the chain head to start the order: ") +
-                                       failure.what());
+                throw core::ServiceError(
+                    core::ErrorKind::Internal, "CHAIN_UNAVAILABLE",
+                    std::string("cannot read the chain head to start the order: ") +
+                        failure.what());
             }
         }
     }
@@ -140,7 +142,7 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
                                              " is before the start block " + std::to_string(start));
     }
     api::GrowOrder order;
-    order.internalId = newUlid(m_clock.nowMs()).toStdString();
+    order.internalId = core::newUlid(m_clock.nowMs()).toStdString();
     order.accumulatedChainId = request.accumulatedChainId;
     order.settleChainId = request.settleChainId;
     order.hashingFunctions = functions;
@@ -148,12 +150,12 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
     order.startBlockNumber = start;
     order.nextFromBlockNumber = start;
     order.finishBlockNumber = request.finishBlockNumber;
-    order.createdAt = order.updatedAt = toIsoTimestamp(m_clock.now()).toStdString();
+    order.createdAt = order.updatedAt = core::toIsoTimestamp(m_clock.now()).toStdString();
     m_store.write([&](QSqlDatabase&) {
-        m_store.exec(
-            QStringLiteral("INSERT INTO grow_orders (id, project_id, status, doc) "
-                           "VALUES (?, ?, ?, ?)"),
-            {qstr(order.internalId), projectId, qstr(order.status), qstr(json(order).dump())});
+        m_store.exec(QStringLiteral("INSERT INTO grow_orders (id, project_id, status, doc) "
+                                    "VALUES (?, ?, ?, ?)"),
+                     {core::qstr(order.internalId), projectId, core::qstr(order.status),
+                      core::qstr(json(order).dump())});
     });
     wake();
     return order;
@@ -174,7 +176,7 @@ std::optional<api::GrowOrder> GrowOrderScheduler::order(const QString& projectId
                                                         const std::string& id) {
     QSqlQuery row =
         m_store.exec(QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND project_id = ?"),
-                     {qstr(id), projectId});
+                     {core::qstr(id), projectId});
     return orderFrom(row);
 }
 
@@ -184,12 +186,12 @@ std::optional<api::GrowOrder> GrowOrderScheduler::cancel(const QString& projectI
     m_store.write([&](QSqlDatabase&) {
         QSqlQuery row = m_store.exec(
             QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND project_id = ?"),
-            {qstr(id), projectId});
+            {core::qstr(id), projectId});
         result = orderFrom(row);
         if (!result || isFinished(result->status) || result->status == "CANCEL_REQUESTED") {
             return; // a finished order is returned unchanged
         }
-        const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
+        const std::string now = core::toIsoTimestamp(m_clock.now()).toStdString();
         if (result->activeQueryId) {
             result->status = "CANCEL_REQUESTED";
         } else {
@@ -198,8 +200,9 @@ std::optional<api::GrowOrder> GrowOrderScheduler::cancel(const QString& projectI
             result->completedAt = now;
         }
         result->updatedAt = now;
-        m_store.exec(QStringLiteral("UPDATE grow_orders SET status = ?, doc = ? WHERE id = ?"),
-                     {qstr(result->status), qstr(json(*result).dump()), qstr(id)});
+        m_store.exec(
+            QStringLiteral("UPDATE grow_orders SET status = ?, doc = ? WHERE id = ?"),
+            {core::qstr(result->status), core::qstr(json(*result).dump()), core::qstr(id)});
     });
     return result;
 }
@@ -210,14 +213,14 @@ void GrowOrderScheduler::settleIn(const std::string& queryId, bool succeeded) {
         return;
     }
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT doc FROM grow_orders WHERE id = ?"),
-                                 {qstr(*batch->growOrderId)});
+                                 {core::qstr(*batch->growOrderId)});
     std::optional<api::GrowOrder> found = orderFrom(row);
     if (!found) {
         return;
     }
     api::GrowOrder& order = *found;
     const json& typ = batch->typ;
-    const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
+    const std::string now = core::toIsoTimestamp(m_clock.now()).toStdString();
     order.updatedAt = now;
     if (!succeeded) {
         // The failed batch stays named in active_query_id: its actions say why.
@@ -240,8 +243,9 @@ void GrowOrderScheduler::settleIn(const std::string& queryId, bool succeeded) {
         order.status = "CANCELLED";
         order.cancelledAt = now;
     }
-    m_store.exec(QStringLiteral("UPDATE grow_orders SET status = ?, doc = ? WHERE id = ?"),
-                 {qstr(order.status), qstr(json(order).dump()), qstr(order.internalId)});
+    m_store.exec(
+        QStringLiteral("UPDATE grow_orders SET status = ?, doc = ? WHERE id = ?"),
+        {core::qstr(order.status), core::qstr(json(order).dump()), core::qstr(order.internalId)});
     wake();
 }
 
@@ -307,7 +311,7 @@ void GrowOrderScheduler::scheduleBatches() {
         m_store.write([&](QSqlDatabase&) {
             QSqlQuery row = m_store.exec(
                 QStringLiteral("SELECT doc FROM grow_orders WHERE id = ? AND status = 'ACTIVE'"),
-                {qstr(order.internalId)});
+                {core::qstr(order.internalId)});
             std::optional<api::GrowOrder> current = orderFrom(row);
             if (!current || current->activeQueryId ||
                 current->nextFromBlockNumber != order.nextFromBlockNumber) {
@@ -325,9 +329,9 @@ void GrowOrderScheduler::scheduleBatches() {
                 planGrowBatch(current->accumulatedChainId, current->settleChainId,
                               current->hashingFunctions, from, to),
                 std::nullopt);
-            current->updatedAt = toIsoTimestamp(m_clock.now()).toStdString();
+            current->updatedAt = core::toIsoTimestamp(m_clock.now()).toStdString();
             m_store.exec(QStringLiteral("UPDATE grow_orders SET doc = ? WHERE id = ?"),
-                         {qstr(json(*current).dump()), qstr(current->internalId)});
+                         {core::qstr(json(*current).dump()), core::qstr(current->internalId)});
         });
         m_jobs.wake();
     }

@@ -35,7 +35,7 @@ struct CreateGrowOrder {
 // batch's end (settleIn) moves its order on. The one unit that holds the SQL of `grow_orders`.
 class GrowOrderScheduler {
 public:
-    GrowOrderScheduler(Store& store, const Clock& clock, JobEngine& jobs,
+    GrowOrderScheduler(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                        const RequestSettings& settings, RequestQueries& queries);
     ~GrowOrderScheduler();
     GrowOrderScheduler(const GrowOrderScheduler&) = delete;
@@ -58,9 +58,9 @@ private:
     void loop();
     void scheduleBatches();
 
-    Store& m_store;
-    const Clock& m_clock;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    const core::Clock& m_clock;
+    core::JobEngine& m_jobs;
     const RequestSettings& m_settings;
     RequestQueries& m_queries;
 

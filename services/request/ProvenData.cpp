@@ -12,10 +12,10 @@ using nlohmann::json;
 
 std::pair<std::vector<api::ProvenValue>, int> ProvenData::values(const ProvenValueFilter& filter) {
     QString where = QStringLiteral("destination_chain_id = ?");
-    QVariantList bindings{qstr(filter.destinationChainId)};
+    QVariantList bindings{core::qstr(filter.destinationChainId)};
     if (filter.originChainId) {
         where += QStringLiteral(" AND origin_chain_id = ?");
-        bindings << qstr(*filter.originChainId);
+        bindings << core::qstr(*filter.originChainId);
     }
     if (filter.blockNumber) {
         where += QStringLiteral(" AND block_number = ?");
@@ -23,7 +23,7 @@ std::pair<std::vector<api::ProvenValue>, int> ProvenData::values(const ProvenVal
     }
     if (filter.queryId) {
         where += QStringLiteral(" AND query_id = ?");
-        bindings << qstr(*filter.queryId);
+        bindings << core::qstr(*filter.queryId);
     }
     QSqlQuery count =
         m_store.exec(QStringLiteral("SELECT COUNT(*) FROM proven_values WHERE ") + where, bindings);
@@ -38,17 +38,17 @@ std::pair<std::vector<api::ProvenValue>, int> ProvenData::values(const ProvenVal
     std::vector<api::ProvenValue> out;
     while (rows.next()) {
         api::ProvenValue value;
-        value.destinationChainId = str(rows.value(0));
-        value.originChainId = str(rows.value(1));
+        value.destinationChainId = core::str(rows.value(0));
+        value.originChainId = core::str(rows.value(1));
         value.blockNumber = rows.value(2).toLongLong();
-        value.kind = str(rows.value(3));
+        value.kind = core::str(rows.value(3));
         if (!rows.value(4).isNull()) {
-            value.account = str(rows.value(4));
+            value.account = core::str(rows.value(4));
         }
-        value.name = str(rows.value(5));
-        value.value = str(rows.value(6));
-        value.queryId = str(rows.value(7));
-        value.createdAt = str(rows.value(8));
+        value.name = core::str(rows.value(5));
+        value.value = core::str(rows.value(6));
+        value.queryId = core::str(rows.value(7));
+        value.createdAt = core::str(rows.value(8));
         out.push_back(std::move(value));
     }
     return {out, total};
@@ -60,17 +60,17 @@ std::vector<MmrStateView> ProvenData::mmrStates(const std::optional<std::string>
         QStringLiteral("SELECT chain_id, hashing_function, leaves, size, root, peaks, updated_at "
                        "FROM mmr_state WHERE ? IS NULL OR chain_id = ? ORDER BY chain_id, "
                        "hashing_function"),
-        {chainId ? QVariant(qstr(*chainId)) : QVariant(),
-         chainId ? QVariant(qstr(*chainId)) : QVariant()});
+        {chainId ? QVariant(core::qstr(*chainId)) : QVariant(),
+         chainId ? QVariant(core::qstr(*chainId)) : QVariant()});
     while (rows.next()) {
         MmrStateView view;
-        view.chainId = str(rows.value(0));
-        view.hashingFunction = str(rows.value(1));
+        view.chainId = core::str(rows.value(0));
+        view.hashingFunction = core::str(rows.value(1));
         view.leaves = rows.value(2).toULongLong();
         view.size = rows.value(3).toULongLong();
-        view.root = str(rows.value(4));
-        view.peaks = json::parse(str(rows.value(5))).get<std::vector<std::string>>();
-        view.updatedAt = str(rows.value(6));
+        view.root = core::str(rows.value(4));
+        view.peaks = json::parse(core::str(rows.value(5))).get<std::vector<std::string>>();
+        view.updatedAt = core::str(rows.value(6));
         out.push_back(std::move(view));
     }
     return out;

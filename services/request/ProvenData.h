@@ -35,13 +35,13 @@ struct MmrStateView {
 // The reads of what the actions proved and delivered: proven values and the MMRs' states.
 class ProvenData {
 public:
-    explicit ProvenData(Store& store) : m_store(store) {}
+    explicit ProvenData(core::Store& store) : m_store(store) {}
 
     std::pair<std::vector<api::ProvenValue>, int> values(const ProvenValueFilter& filter);
     std::vector<MmrStateView> mmrStates(const std::optional<std::string>& chainId);
 
 private:
-    Store& m_store;
+    core::Store& m_store;
 };
 
 } // namespace proofdesk::request

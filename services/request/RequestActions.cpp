@@ -25,7 +25,7 @@ using nlohmann::json;
 ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query*/,
                                                       const StoredAction& action,
                                                       const Actions& actions,
-                                                      JobContext& /*context*/) {
+                                                      core::JobContext& /*context*/) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string chainId = inputs.at("chain_id");
@@ -39,7 +39,7 @@ ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query
         QSqlQuery rows = m_store.exec(
             QStringLiteral("SELECT number, hash, rlp FROM verified_headers WHERE chain_id = ? "
                            "AND number BETWEEN ? AND ? ORDER BY number"),
-            {qstr(chainId), qlonglong(start), qlonglong(end)});
+            {core::qstr(chainId), qlonglong(start), qlonglong(end)});
         while (rows.next()) {
             leaves->emplace_back(rows.value(0).toLongLong(),
                                  chain::Mmr::blockLeaf(function, rows.value(2).toByteArray(),
@@ -53,10 +53,10 @@ ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query
         QSqlQuery state = m_store.exec(
             QStringLiteral("SELECT leaves, peaks FROM mmr_state WHERE chain_id = ? AND "
                            "hashing_function = ?"),
-            {qstr(chainId), qstr(functionName)});
+            {core::qstr(chainId), core::qstr(functionName)});
         if (state.next()) {
             std::vector<chain::MmrHash> peaks;
-            for (const json& peak : json::parse(str(state.value(1)))) {
+            for (const json& peak : json::parse(core::str(state.value(1)))) {
                 peaks.push_back(*chain::mmrHashFromHex(QString::fromStdString(peak)));
             }
             mmr = chain::Mmr::fromState(function, state.value(0).toULongLong(), peaks);
@@ -69,7 +69,7 @@ ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query
             QSqlQuery rows = m_store.exec(
                 QStringLiteral("SELECT block_number FROM mmr_blocks WHERE chain_id = ? AND "
                                "hashing_function = ? AND block_number BETWEEN ? AND ?"),
-                {qstr(chainId), qstr(functionName), qlonglong(leaves->back().first),
+                {core::qstr(chainId), core::qstr(functionName), qlonglong(leaves->back().first),
                  qlonglong(leaves->front().first)});
             while (rows.next()) {
                 known.insert(rows.value(0).toLongLong());
@@ -84,8 +84,8 @@ ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query
             m_store.exec(QStringLiteral("INSERT INTO mmr_blocks (chain_id, hashing_function, "
                                         "block_number, element_index, leaf) VALUES (?, ?, "
                                         "?, ?, ?)"),
-                         {qstr(chainId), qstr(functionName), qlonglong(number), qulonglong(element),
-                          chain::toHex(leaf)});
+                         {core::qstr(chainId), core::qstr(functionName), qlonglong(number),
+                          qulonglong(element), chain::toHex(leaf)});
             ++appended;
         }
         json peaks = json::array();
@@ -96,9 +96,9 @@ ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query
         m_store.exec(QStringLiteral("INSERT OR REPLACE INTO mmr_state (chain_id, "
                                     "hashing_function, leaves, size, root, peaks, "
                                     "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                     {qstr(chainId), qstr(functionName), qulonglong(mmr->leaves()),
-                      qulonglong(mmr->size()), qstr(root), qstr(peaks.dump()),
-                      toIsoTimestamp(m_clock.now())});
+                     {core::qstr(chainId), core::qstr(functionName), qulonglong(mmr->leaves()),
+                      qulonglong(mmr->size()), core::qstr(root), core::qstr(peaks.dump()),
+                      core::toIsoTimestamp(m_clock.now())});
         results = {{"hashing_function", functionName},
                    {"appended", appended},
                    {"already_accumulated", std::int64_t(leaves->size()) - appended},
@@ -113,7 +113,7 @@ ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query
 ActionExecutor::Outcome ActionExecutor::checkFacts(const StoredQuery& /*query*/,
                                                    const StoredAction& action,
                                                    const Actions& /*actions*/,
-                                                   JobContext& /*context*/) {
+                                                   core::JobContext& /*context*/) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     json facts = json::array();
@@ -134,7 +134,7 @@ ActionExecutor::Outcome ActionExecutor::checkFacts(const StoredQuery& /*query*/,
 
 ActionExecutor::Outcome ActionExecutor::deliver(const StoredQuery& query,
                                                 const StoredAction& action, const Actions& actions,
-                                                JobContext& /*context*/) {
+                                                core::JobContext& /*context*/) {
     const json& inputs = action.method.at("inputs");
     Outcome outcome;
     const std::string origin = inputs.at("origin_chain_id");
@@ -142,7 +142,7 @@ ActionExecutor::Outcome ActionExecutor::deliver(const StoredQuery& query,
                                         ? inputs["destination_chain_id"].get<std::string>()
                                         : inputs.at("settle_chain_id").get<std::string>();
     auto values = std::make_shared<std::vector<api::ProvenValue>>();
-    const std::string now = toIsoTimestamp(m_clock.now()).toStdString();
+    const std::string now = core::toIsoTimestamp(m_clock.now()).toStdString();
     auto add = [&](std::int64_t block, const std::string& kind, std::optional<std::string> account,
                    const std::string& field, const std::string& value) {
         values->push_back(
@@ -182,11 +182,11 @@ ActionExecutor::Outcome ActionExecutor::deliver(const StoredQuery& query,
                                         "origin_chain_id, block_number, kind, account, name, "
                                         "value, query_id, created_at) VALUES (?, ?, ?, ?, ?, "
                                         "?, ?, ?, ?)"),
-                         {qstr(value.destinationChainId), qstr(value.originChainId),
-                          qlonglong(value.blockNumber), qstr(value.kind),
-                          value.account ? QVariant(qstr(*value.account)) : QVariant(),
-                          qstr(value.name), qstr(value.value), qstr(value.queryId),
-                          qstr(value.createdAt)});
+                         {core::qstr(value.destinationChainId), core::qstr(value.originChainId),
+                          qlonglong(value.blockNumber), core::qstr(value.kind),
+                          value.account ? QVariant(core::qstr(*value.account)) : QVariant(),
+                          core::qstr(value.name), core::qstr(value.value),
+                          core::qstr(value.queryId), core::qstr(value.createdAt)});
         }
     };
     return outcome;

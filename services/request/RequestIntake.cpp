@@ -13,7 +13,7 @@ using nlohmann::json;
 
 std::string RequestIntake::submit(const QString& projectId, const json& body) {
     const UserRequest request = parseUserRequest(body);
-    const std::string requestId = newUlid(m_clock.nowMs()).toStdString();
+    const std::string requestId = core::newUlid(m_clock.nowMs()).toStdString();
     const qint64 now = m_clock.nowMs();
     m_store.write([&](QSqlDatabase&) {
         m_queries.insertRequestIn(requestId, projectId, canonicalJson(request));

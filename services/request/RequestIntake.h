@@ -19,16 +19,17 @@ namespace proofdesk::request {
 // transaction.
 class RequestIntake {
 public:
-    RequestIntake(Store& store, const Clock& clock, JobEngine& jobs, RequestQueries& queries)
+    RequestIntake(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
+                  RequestQueries& queries)
         : m_store(store), m_clock(clock), m_jobs(jobs), m_queries(queries) {}
 
     // Returns the request id.
     std::string submit(const QString& projectId, const nlohmann::json& body);
 
 private:
-    Store& m_store;
-    const Clock& m_clock;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    const core::Clock& m_clock;
+    core::JobEngine& m_jobs;
     RequestQueries& m_queries;
 };
 

@@ -14,8 +14,8 @@
 
 namespace proofdesk::request::detail {
 
-using proofdesk::qstr;
-using proofdesk::str;
+using proofdesk::core::qstr;
+using proofdesk::core::str;
 
 // Action method names (the `name` of an action's method object; docs/api.md).
 inline const std::string kResolveBlocks = "resolve_blocks";

@@ -11,7 +11,7 @@ namespace proofdesk::request {
 
 using nlohmann::json;
 
-RequestQueries::RequestQueries(Store& store, const Clock& clock, JobEngine& jobs)
+RequestQueries::RequestQueries(core::Store& store, const core::Clock& clock, core::JobEngine& jobs)
     : m_store(store), m_clock(clock), m_jobs(jobs) {}
 
 // --- writes -----------------------------------------------------------------------------------
@@ -20,20 +20,22 @@ void RequestQueries::insertRequestIn(const std::string& requestId, const QString
                                      const json& body) {
     m_store.exec(QStringLiteral("INSERT INTO request_requests (id, project_id, body, "
                                 "created_at) VALUES (?, ?, ?, ?)"),
-                 {qstr(requestId), projectId, qstr(body.dump()), toIsoTimestamp(m_clock.now())});
+                 {core::qstr(requestId), projectId, core::qstr(body.dump()),
+                  core::toIsoTimestamp(m_clock.now())});
 }
 
 std::string RequestQueries::planQueryIn(const std::string& requestId,
                                         const std::optional<std::string>& growId, const json& typ,
                                         const std::vector<PlannedAction>& plan,
                                         const std::optional<qint64>& deadlineMs) {
-    const QString now = toIsoTimestamp(m_clock.now());
-    const std::string queryId = newUlid(m_clock.nowMs()).toStdString();
+    const QString now = core::toIsoTimestamp(m_clock.now());
+    const std::string queryId = core::newUlid(m_clock.nowMs()).toStdString();
     m_store.exec(QStringLiteral("INSERT INTO request_queries (id, request_id, grow_order_id, "
                                 "status, typ, created_at, deadline_ms) VALUES (?, ?, ?, "
                                 "'PENDING', ?, ?, ?)"),
-                 {qstr(queryId), requestId.empty() ? QVariant() : QVariant(qstr(requestId)),
-                  growId ? QVariant(qstr(*growId)) : QVariant(), qstr(typ.dump()), now,
+                 {core::qstr(queryId),
+                  requestId.empty() ? QVariant() : QVariant(core::qstr(requestId)),
+                  growId ? QVariant(core::qstr(*growId)) : QVariant(), core::qstr(typ.dump()), now,
                   deadlineMs ? QVariant(*deadlineMs) : QVariant()});
     std::vector<std::vector<int>> triggers(plan.size());
     for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -58,8 +60,9 @@ std::string RequestQueries::planQueryIn(const std::string& requestId,
         m_store.exec(QStringLiteral("INSERT INTO request_actions (query_id, idx, status, "
                                     "depends_on, can_trigger, method, created_at, tracking_id) "
                                     "VALUES (?, ?, 'PENDING', ?, ?, ?, ?, ?)"),
-                     {qstr(queryId), int(i), qstr(json(action.dependsOn).dump()),
-                      qstr(json(triggers[i]).dump()), qstr(method.dump()), now, tracking});
+                     {core::qstr(queryId), int(i), core::qstr(json(action.dependsOn).dump()),
+                      core::qstr(json(triggers[i]).dump()), core::qstr(method.dump()), now,
+                      tracking});
     }
     return queryId;
 }
@@ -67,27 +70,27 @@ std::string RequestQueries::planQueryIn(const std::string& requestId,
 void RequestQueries::startIn(const std::string& queryId, int index, const QString& jobId) {
     m_store.exec(QStringLiteral("UPDATE request_actions SET status = 'IN_PROGRESS', "
                                 "tracking_id = ? WHERE query_id = ? AND idx = ?"),
-                 {jobId, qstr(queryId), index});
+                 {jobId, core::qstr(queryId), index});
     m_store.exec(QStringLiteral("UPDATE request_queries SET status = 'IN_PROGRESS' WHERE id "
                                 "= ? AND status = 'PENDING'"),
-                 {qstr(queryId)});
+                 {core::qstr(queryId)});
 }
 
 std::optional<std::string> RequestQueries::actionStatus(const std::string& queryId, int index) {
     QSqlQuery current = m_store.exec(QStringLiteral("SELECT status FROM request_actions WHERE "
                                                     "query_id = ? AND idx = ?"),
-                                     {qstr(queryId), index});
-    return current.next() ? std::optional<std::string>(str(current.value(0))) : std::nullopt;
+                                     {core::qstr(queryId), index});
+    return current.next() ? std::optional<std::string>(core::str(current.value(0))) : std::nullopt;
 }
 
 bool RequestQueries::completeIn(const std::string& queryId, const StoredAction& action,
                                 const json& results) {
-    const QString now = toIsoTimestamp(m_clock.now());
+    const QString now = core::toIsoTimestamp(m_clock.now());
     json method = action.method;
     method["results"] = results;
     m_store.exec(QStringLiteral("UPDATE request_actions SET status = 'COMPLETED', method = ?, "
                                 "completed_at = ? WHERE query_id = ? AND idx = ?"),
-                 {qstr(method.dump()), now, qstr(queryId), action.index});
+                 {core::qstr(method.dump()), now, core::qstr(queryId), action.index});
     const std::vector<StoredAction> actions = loadActions(queryId);
     QSqlDatabase db = m_store.connection();
     for (int next : action.canTrigger) {
@@ -102,7 +105,7 @@ bool RequestQueries::completeIn(const std::string& queryId, const StoredAction& 
                                  QStringLiteral("request:") + QString::fromStdString(queryId));
             m_store.exec(QStringLiteral("UPDATE request_actions SET tracking_id = ? WHERE "
                                         "query_id = ? AND idx = ?"),
-                         {jobId, qstr(queryId), next});
+                         {jobId, core::qstr(queryId), next});
         }
     }
     const bool finished = std::all_of(actions.begin(), actions.end(), [](const StoredAction& row) {
@@ -111,33 +114,33 @@ bool RequestQueries::completeIn(const std::string& queryId, const StoredAction& 
     if (finished) {
         m_store.exec(QStringLiteral("UPDATE request_queries SET status = 'COMPLETED', "
                                     "completed_at = ? WHERE id = ?"),
-                     {now, qstr(queryId)});
+                     {now, core::qstr(queryId)});
     }
     return finished;
 }
 
 bool RequestQueries::failIn(const std::string& queryId, int index, const std::string& reason) {
-    const QString now = toIsoTimestamp(m_clock.now());
+    const QString now = core::toIsoTimestamp(m_clock.now());
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT method, status FROM request_actions "
                                                 "WHERE query_id = ? AND idx = ?"),
-                                 {qstr(queryId), index});
+                                 {core::qstr(queryId), index});
     if (!row.next()) {
         return false;
     }
-    json method = json::parse(str(row.value(0)));
+    json method = json::parse(core::str(row.value(0)));
     method["error"] = reason;
     m_store.exec(QStringLiteral("UPDATE request_actions SET status = 'FAILED', method = ?, "
                                 "completed_at = ? WHERE query_id = ? AND idx = ?"),
-                 {qstr(method.dump()), now, qstr(queryId), index});
+                 {core::qstr(method.dump()), now, core::qstr(queryId), index});
     // Everything that can no longer run is cancelled; the query fails.
     m_store.exec(QStringLiteral("UPDATE request_actions SET status = 'CANCELLED', completed_at "
                                 "= ? WHERE query_id = ? AND status IN ('PENDING', "
                                 "'IN_PROGRESS')"),
-                 {now, qstr(queryId)});
+                 {now, core::qstr(queryId)});
     QSqlQuery updated = m_store.exec(QStringLiteral("UPDATE request_queries SET status = "
                                                     "'FAILED', completed_at = ? WHERE id = ? "
                                                     "AND status IN ('PENDING', 'IN_PROGRESS')"),
-                                     {now, qstr(queryId)});
+                                     {now, core::qstr(queryId)});
     return updated.numRowsAffected() > 0;
 }
 
@@ -149,7 +152,7 @@ std::map<std::pair<std::string, int>, std::string> RequestQueries::trackedUnfini
         QStringLiteral("SELECT query_id, idx, tracking_id FROM request_actions WHERE status "
                        "IN ('PENDING', 'IN_PROGRESS') AND tracking_id IS NOT NULL"));
     while (rows.next()) {
-        jobs[{str(rows.value(0)), rows.value(1).toInt()}] = str(rows.value(2));
+        jobs[{core::str(rows.value(0)), rows.value(1).toInt()}] = core::str(rows.value(2));
     }
     return jobs;
 }
@@ -158,12 +161,12 @@ namespace {
 
 api::RequestQuery queryFrom(const QSqlQuery& row) {
     api::RequestQuery query;
-    query.internalId = str(row.value(0));
-    query.status = str(row.value(1));
-    query.typ = json::parse(str(row.value(2)));
-    query.createdAt = str(row.value(3));
+    query.internalId = core::str(row.value(0));
+    query.status = core::str(row.value(1));
+    query.typ = json::parse(core::str(row.value(2)));
+    query.createdAt = core::str(row.value(3));
     if (!row.value(4).isNull()) {
-        query.completedAt = str(row.value(4));
+        query.completedAt = core::str(row.value(4));
     }
     return query;
 }
@@ -175,7 +178,7 @@ std::vector<api::RequestQuery> RequestQueries::queries(const std::string& reques
     QSqlQuery rows = m_store.exec(
         QStringLiteral("SELECT id, status, typ, created_at, completed_at FROM request_queries "
                        "WHERE request_id = ? ORDER BY id"),
-        {qstr(requestId)});
+        {core::qstr(requestId)});
     while (rows.next()) {
         out.push_back(queryFrom(rows));
     }
@@ -184,7 +187,7 @@ std::vector<api::RequestQuery> RequestQueries::queries(const std::string& reques
         QSqlQuery row =
             m_store.exec(QStringLiteral("SELECT id, status, typ, created_at, completed_at FROM "
                                         "request_queries WHERE id = ?"),
-                         {qstr(requestId)});
+                         {core::qstr(requestId)});
         if (row.next()) {
             out.push_back(queryFrom(row));
         }
@@ -209,13 +212,13 @@ std::vector<api::RequestAction> RequestQueries::actions(const std::string& query
     QSqlQuery rows = m_store.exec(QStringLiteral("SELECT idx, created_at, completed_at FROM "
                                                  "request_actions WHERE query_id = ? ORDER BY "
                                                  "idx"),
-                                  {qstr(queryId)});
+                                  {core::qstr(queryId)});
     while (rows.next()) {
         const auto index = std::size_t(rows.value(0).toInt());
         if (index < out.size()) {
-            out[index].createdAt = str(rows.value(1));
+            out[index].createdAt = core::str(rows.value(1));
             if (!rows.value(2).isNull()) {
-                out[index].completedAt = str(rows.value(2));
+                out[index].completedAt = core::str(rows.value(2));
             }
         }
     }
@@ -226,20 +229,20 @@ std::optional<StoredQuery> RequestQueries::load(const std::string& id) {
     QSqlQuery row = m_store.exec(QStringLiteral("SELECT id, request_id, grow_order_id, status, "
                                                 "typ, deadline_ms FROM request_queries WHERE "
                                                 "id = ?"),
-                                 {qstr(id)});
+                                 {core::qstr(id)});
     if (!row.next()) {
         return std::nullopt;
     }
     StoredQuery query;
-    query.id = str(row.value(0));
+    query.id = core::str(row.value(0));
     if (!row.value(1).isNull()) {
-        query.requestId = str(row.value(1));
+        query.requestId = core::str(row.value(1));
     }
     if (!row.value(2).isNull()) {
-        query.growOrderId = str(row.value(2));
+        query.growOrderId = core::str(row.value(2));
     }
-    query.status = str(row.value(3));
-    query.typ = json::parse(str(row.value(4)));
+    query.status = core::str(row.value(3));
+    query.typ = json::parse(core::str(row.value(4)));
     if (!row.value(5).isNull()) {
         query.deadlineMs = row.value(5).toLongLong();
     }
@@ -251,16 +254,16 @@ std::vector<StoredAction> RequestQueries::loadActions(const std::string& queryId
     QSqlQuery rows = m_store.exec(QStringLiteral("SELECT idx, status, depends_on, can_trigger, "
                                                  "method, tracking_id FROM request_actions "
                                                  "WHERE query_id = ? ORDER BY idx"),
-                                  {qstr(queryId)});
+                                  {core::qstr(queryId)});
     while (rows.next()) {
         StoredAction action;
         action.index = rows.value(0).toInt();
-        action.status = str(rows.value(1));
-        action.dependsOn = json::parse(str(rows.value(2))).get<std::vector<int>>();
-        action.canTrigger = json::parse(str(rows.value(3))).get<std::vector<int>>();
-        action.method = json::parse(str(rows.value(4)));
+        action.status = core::str(rows.value(1));
+        action.dependsOn = json::parse(core::str(rows.value(2))).get<std::vector<int>>();
+        action.canTrigger = json::parse(core::str(rows.value(3))).get<std::vector<int>>();
+        action.method = json::parse(core::str(rows.value(4)));
         if (!rows.value(5).isNull()) {
-            action.trackingId = str(rows.value(5));
+            action.trackingId = core::str(rows.value(5));
         }
         out.push_back(std::move(action));
     }

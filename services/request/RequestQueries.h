@@ -54,7 +54,7 @@ struct StoredAction {
 // run inside the caller's Store::write.
 class RequestQueries {
 public:
-    RequestQueries(Store& store, const Clock& clock, JobEngine& jobs);
+    RequestQueries(core::Store& store, const core::Clock& clock, core::JobEngine& jobs);
 
     void insertRequestIn(const std::string& requestId, const QString& projectId,
                          const nlohmann::json& body);
@@ -87,9 +87,9 @@ public:
     bool failIn(const std::string& queryId, int index, const std::string& reason);
 
 private:
-    Store& m_store;
-    const Clock& m_clock;
-    JobEngine& m_jobs;
+    core::Store& m_store;
+    const core::Clock& m_clock;
+    core::JobEngine& m_jobs;
 };
 
 } // namespace proofdesk::request

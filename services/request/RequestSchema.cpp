@@ -2,7 +2,7 @@
 
 namespace proofdesk::request {
 
-std::vector<Migration> RequestService::migrations() {
+std::vector<core::Migration> RequestService::migrations() {
     return {
         {1,
          QStringLiteral("requests, queries, actions, grow orders, verified headers, MMRs, "

@@ -2,7 +2,7 @@
 
 namespace proofdesk::request {
 
-RequestService::RequestService(Store& store, const Clock& clock, JobEngine& jobs,
+RequestService::RequestService(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                                RequestSettings settings, FactLookup facts)
     : m_jobs(jobs), m_settings(std::move(settings)), m_queries(store, clock, jobs),
       m_intake(store, clock, jobs, m_queries),

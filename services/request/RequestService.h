@@ -23,12 +23,12 @@ namespace proofdesk::request {
 // of what was proven. The routes reach each unit through it.
 class RequestService {
 public:
-    RequestService(Store& store, const Clock& clock, JobEngine& jobs, RequestSettings settings,
-                   FactLookup facts);
+    RequestService(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
+                   RequestSettings settings, FactLookup facts);
     RequestService(const RequestService&) = delete;
     RequestService& operator=(const RequestService&) = delete;
 
-    static std::vector<Migration> migrations();
+    static std::vector<core::Migration> migrations();
 
     // After the job engine has started: settles actions whose job ran out of attempts while the
     // server was down, and starts the grow-order scheduler.
@@ -48,7 +48,7 @@ public:
     }
 
 private:
-    JobEngine& m_jobs;
+    core::JobEngine& m_jobs;
     RequestSettings m_settings;
     RequestQueries m_queries;
     RequestIntake m_intake;

@@ -5,9 +5,9 @@
 
 namespace proofdesk::request {
 
-std::unique_ptr<chain::JsonRpcClient> rpcFor(const RequestSettings& settings,
-                                             const std::string& chainId, JobContext* context) {
-    const auto url = settings.chains.rpcUrl(qstr(chainId));
+std::unique_ptr<chain::JsonRpcClient>
+rpcFor(const RequestSettings& settings, const std::string& chainId, core::JobContext* context) {
+    const auto url = settings.chains.rpcUrl(core::qstr(chainId));
     if (!url) {
         throw chain::ChainError(
             "no JSON-RPC URL is set for chain " + chainId + ": start the server with --chain-rpc " +

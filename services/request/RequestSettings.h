@@ -30,6 +30,6 @@ struct RequestSettings {
 // A JSON-RPC client of a chain's configured URL, stopped when `context` (if any) is; throws
 // chain::ChainError saying how to configure a chain that has none.
 std::unique_ptr<chain::JsonRpcClient> rpcFor(const RequestSettings& settings,
-                                             const std::string& chainId, JobContext* context);
+                                             const std::string& chainId, core::JobContext* context);
 
 } // namespace proofdesk::request

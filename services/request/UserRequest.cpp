@@ -20,11 +20,12 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void wrongType(const std::string& path, const char* expected) {
-    throw ServiceError(ErrorKind::BadRequest, "INVALID_TYPE", path + " must be " + expected);
+    throw core::ServiceError(core::ErrorKind::BadRequest, "INVALID_TYPE",
+                             path + " must be " + expected);
 }
 
 [[noreturn]] void invalid(const char* code, const std::string& detail) {
-    throw ServiceError(ErrorKind::Unprocessable, code, detail);
+    throw core::ServiceError(core::ErrorKind::Unprocessable, code, detail);
 }
 
 bool isNullish(const json* value) {

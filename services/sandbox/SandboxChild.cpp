@@ -139,11 +139,11 @@ int runSandboxChild(int argc, char** argv, const std::map<std::string, TaskFunct
     const Confinement applied = confineThisProcess(request);
 
     std::string text;
-    if (!readFileBounded("task.json", kMaxTaskDescription, &text)) {
+    if (!core::readFileBounded("task.json", kMaxTaskDescription, &text)) {
         std::cerr << "proofdesk-sandbox: no readable task.json in the work directory" << std::endl;
         return 2;
     }
-    const nlohmann::json description = parseJsonBounded(text);
+    const nlohmann::json description = core::parseJsonBounded(text);
     if (!description.is_object()) {
         std::cerr << "proofdesk-sandbox: task.json is not a JSON object" << std::endl;
         return 2;

@@ -422,8 +422,8 @@ SandboxRunner::run(const SandboxTask& task, const std::function<bool()>& cancell
         const std::string resultPath = outcome.workDir->file("result.json");
         if (outcome.exitCode == 0 && !resultPath.empty()) {
             std::string text;
-            if (readFileBounded(resultPath, kMaxResultBytes, &text)) {
-                outcome.result = parseJsonBounded(text, nullptr);
+            if (core::readFileBounded(resultPath, kMaxResultBytes, &text)) {
+                outcome.result = core::parseJsonBounded(text, nullptr);
                 if (outcome.result.is_object()) {
                     outcome.end = SandboxOutcome::End::Finished;
                 }

@@ -4,8 +4,8 @@
 
 namespace proofdesk::server {
 
-ServiceSet::ServiceSet(const ServiceSettings& settings, const Clock& clock)
-    : m_store(storePathIn(settings.dataDir)), m_keys(m_store, clock),
+ServiceSet::ServiceSet(const ServiceSettings& settings, const core::Clock& clock)
+    : m_store(core::storePathIn(settings.dataDir)), m_keys(m_store, clock),
       m_signIn(m_store, clock, m_keys, auth::SignInSettings{}),
       m_jobs(m_store, clock, settings.jobWorkers),
       m_proofs(m_store, clock, m_jobs, settings.dataDir, settings.provers),

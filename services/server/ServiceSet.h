@@ -29,7 +29,7 @@ class ServiceSet {
 public:
     // Opens the store and builds the services; throws (ServiceError, std::exception) when the
     // store cannot be opened or migrated. Nothing runs until start().
-    ServiceSet(const ServiceSettings& settings, const Clock& clock);
+    ServiceSet(const ServiceSettings& settings, const core::Clock& clock);
     ServiceSet(const ServiceSet&) = delete;
     ServiceSet& operator=(const ServiceSet&) = delete;
 
@@ -41,18 +41,18 @@ public:
     // and resume on the next start).
     void stop();
 
-    Store& store() { return m_store; }
+    core::Store& store() { return m_store; }
     auth::ApiKeyRegistry& keys() { return m_keys; }
     auth::SignInService& signIn() { return m_signIn; }
-    JobEngine& jobs() { return m_jobs; }
+    core::JobEngine& jobs() { return m_jobs; }
     proof::ProofService& proofs() { return m_proofs; }
     request::RequestService& requests() { return m_requests; }
 
 private:
-    Store m_store;
+    core::Store m_store;
     auth::ApiKeyRegistry m_keys;
     auth::SignInService m_signIn;
-    JobEngine m_jobs;
+    core::JobEngine m_jobs;
     proof::ProofService m_proofs;
     request::RequestService m_requests;
 };

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
         std::ifstream in(path);
         std::stringstream text;
         text << in.rdbuf();
-        const nlohmann::json proof = proofdesk::parseJsonBounded(text.str());
+        const nlohmann::json proof = proofdesk::core::parseJsonBounded(text.str());
         if (!proof.is_object() || !proof.contains("proof_hex")) {
             continue;
         }

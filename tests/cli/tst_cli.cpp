@@ -170,8 +170,8 @@ private slots:
         QVERIFY2(key.startsWith(QStringLiteral("pdk_")), qPrintable(key));
         QVERIFY(!key.contains(QLatin1Char('\n')));
 
-        Store store(storePathIn(dir.path()));
-        SystemClock clock;
+        core::Store store(core::storePathIn(dir.path()));
+        core::SystemClock clock;
         auth::ApiKeyRegistry keys(store, clock);
         const auth::KeyIdentity identity = keys.authenticate(key);
         QCOMPARE(identity.projectId, keys.adminProjectNamed(QStringLiteral("ci")));

@@ -34,20 +34,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     for (const bool exact : {false, true}) {
         std::string why;
-        const nlohmann::json value = parseJsonBounded(text, &why, JsonLimits{kMaxJsonDepth, exact});
+        const nlohmann::json value =
+            core::parseJsonBounded(text, &why, core::JsonLimits{core::kMaxJsonDepth, exact});
         if (value.is_discarded()) {
             if (why.empty()) {
                 std::abort();
             }
             continue;
         }
-        if (depthOf(value) > kMaxJsonDepth) {
+        if (depthOf(value) > core::kMaxJsonDepth) {
             std::abort();
         }
         const std::string dumped =
             value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         const nlohmann::json again =
-            parseJsonBounded(dumped, nullptr, JsonLimits{kMaxJsonDepth, exact});
+            core::parseJsonBounded(dumped, nullptr, core::JsonLimits{core::kMaxJsonDepth, exact});
         if (again.is_discarded()) {
             std::abort();
         }

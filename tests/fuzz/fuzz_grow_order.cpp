@@ -24,10 +24,10 @@ namespace {
 
 struct Fixture {
     QTemporaryDir dir;
-    SystemClock clock;
-    Store store{dir.filePath(QStringLiteral("fuzz.sqlite"))};
+    core::SystemClock clock;
+    core::Store store{dir.filePath(QStringLiteral("fuzz.sqlite"))};
     auth::ApiKeyRegistry keys{store, clock};
-    JobEngine jobs{store, clock, 1};
+    core::JobEngine jobs{store, clock, 1};
     request::RequestService requests{store, clock, jobs, {}, {}};
     http::Router router;
     std::string key;

@@ -30,8 +30,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             selector.ranges.size() > request::kMaxRangesPerSelector) {
             std::abort();
         }
-    } catch (const ServiceError& error) {
-        if (error.kind() != ErrorKind::BadRequest && error.kind() != ErrorKind::Unprocessable) {
+    } catch (const core::ServiceError& error) {
+        if (error.kind() != core::ErrorKind::BadRequest &&
+            error.kind() != core::ErrorKind::Unprocessable) {
             std::abort();
         }
     }

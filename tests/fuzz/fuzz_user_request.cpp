@@ -14,7 +14,7 @@
 using namespace proofdesk;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const nlohmann::json body = parseJsonBounded(
+    const nlohmann::json body = core::parseJsonBounded(
         std::string_view(reinterpret_cast<const char*>(data), size)); // as the route parses
     if (body.is_discarded()) {
         return 0;
@@ -26,8 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (again != canonical) {
             std::abort();
         }
-    } catch (const ServiceError& error) {
-        if (error.kind() != ErrorKind::BadRequest && error.kind() != ErrorKind::Unprocessable) {
+    } catch (const core::ServiceError& error) {
+        if (error.kind() != core::ErrorKind::BadRequest &&
+            error.kind() != core::ErrorKind::Unprocessable) {
             std::abort();
         }
     }

@@ -277,7 +277,7 @@ private slots:
         try {
             http::requireApiKey(request, keys);
             QFAIL("no key accepted");
-        } catch (const ServiceError& error) {
+        } catch (const core::ServiceError& error) {
             QCOMPARE(error.code(), std::string("MISSING_API_KEY"));
             QCOMPARE(http::statusFor(error.kind()), 401);
         }
@@ -285,7 +285,7 @@ private slots:
         try {
             http::requireApiKey(request, keys);
             QFAIL("wrong key accepted");
-        } catch (const ServiceError& error) {
+        } catch (const core::ServiceError& error) {
             QCOMPARE(error.code(), std::string("INVALID_API_KEY"));
         }
         http::HttpRequest good;
@@ -296,17 +296,19 @@ private slots:
     }
 
     void errorBodiesFollowTheRouteShape() {
-        const ServiceError error(ErrorKind::Conflict, "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS", {},
-                                 {{"coreQueryId", "01X"}});
+        const core::ServiceError error(core::ErrorKind::Conflict,
+                                       "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS", {},
+                                       {{"coreQueryId", "01X"}});
         QCOMPARE(
             http::errorResponse(error, http::ErrorBody::MessageField).body,
             json({{"message", "CORE_QUERY_WITH_DEDUP_ID_ALREADY_EXISTS"}, {"coreQueryId", "01X"}})
                 .dump());
-        const ServiceError bad(ErrorKind::Unprocessable, "INVALID_SELECTOR");
+        const core::ServiceError bad(core::ErrorKind::Unprocessable, "INVALID_SELECTOR");
         const http::HttpResponse shaped = http::errorResponse(bad, http::ErrorBody::StatusAndError);
         QCOMPARE(shaped.status, 422);
         QCOMPARE(shaped.body, json({{"status", "error"}, {"error", "INVALID_SELECTOR"}}).dump());
-        const ServiceError internal(ErrorKind::Internal, "INTERNAL_SERVER_ERROR", "disk full");
+        const core::ServiceError internal(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                          "disk full");
         QCOMPARE(http::errorResponse(internal, http::ErrorBody::ErrorField).body,
                  json({{"error", "INTERNAL_SERVER_ERROR"}}).dump());
     }

@@ -440,9 +440,9 @@ private slots:
         try {
             signIn.issueChallenge(wallet, QStringLiteral("203.0.113.7"));
             QFAIL("the 31st challenge from one address was issued");
-        } catch (const ServiceError& error) {
+        } catch (const core::ServiceError& error) {
             QCOMPARE(error.code(), std::string("TooManyChallenges"));
-            QCOMPARE(error.kind(), ErrorKind::TooManyRequests);
+            QCOMPARE(error.kind(), core::ErrorKind::TooManyRequests);
         }
         signIn.issueChallenge(wallet, QStringLiteral("198.51.100.1"));
         signIn.issueChallenge(wallet, QStringLiteral("127.0.0.1"));

@@ -26,16 +26,16 @@ class TstBoundedParsers : public QObject {
 
 private slots:
     void jsonNestingIsLimitedWhileParsing() {
-        QVERIFY(!parseJsonBounded(nested(kMaxJsonDepth)).is_discarded());
+        QVERIFY(!core::parseJsonBounded(nested(core::kMaxJsonDepth)).is_discarded());
         std::string why;
-        QVERIFY(parseJsonBounded(nested(kMaxJsonDepth + 1), &why).is_discarded());
+        QVERIFY(core::parseJsonBounded(nested(core::kMaxJsonDepth + 1), &why).is_discarded());
         QCOMPARE(why, std::string("nested deeper than 512 levels"));
         // Objects count too, mixed with arrays.
         std::string objects;
         for (int i = 0; i < 600; ++i) {
             objects += i % 2 ? "[" : "{\"k\":";
         }
-        QVERIFY(parseJsonBounded(objects, &why).is_discarded());
+        QVERIFY(core::parseJsonBounded(objects, &why).is_discarded());
         QCOMPARE(why, std::string("nested deeper than 512 levels"));
     }
 
@@ -44,22 +44,22 @@ private slots:
         QElapsedTimer timer;
         timer.start();
         std::string why;
-        QVERIFY(parseJsonBounded(nested(1'000'000), &why).is_discarded());
+        QVERIFY(core::parseJsonBounded(nested(1'000'000), &why).is_discarded());
         QCOMPARE(why, std::string("nested deeper than 512 levels"));
         QVERIFY2(timer.elapsed() < 1000, "refused while parsing, long before the end");
     }
 
     void syntaxErrorsNameThePlaceNotTheText() {
         std::string why;
-        QVERIFY(parseJsonBounded("{\"secret\": tru", &why).is_discarded());
+        QVERIFY(core::parseJsonBounded("{\"secret\": tru", &why).is_discarded());
         QVERIFY2(why.rfind("not valid JSON (at byte", 0) == 0, why.c_str());
         QVERIFY(why.find("secret") == std::string::npos);
     }
 
     void exactIntegersStayExact() {
-        const auto value = parseJsonBounded(
+        const auto value = core::parseJsonBounded(
             R"({"a": 3618502788666131213697322783095070105623107215331596699973092056135872020481, "b": 7, "c": 1.5})",
-            nullptr, JsonLimits{kMaxJsonDepth, true});
+            nullptr, core::JsonLimits{core::kMaxJsonDepth, true});
         QCOMPARE(
             value["a"].get<std::string>(),
             std::string(
@@ -70,7 +70,7 @@ private slots:
 
     void truncatedDumpsStayShort() {
         const nlohmann::json big = std::string(10'000, 'x');
-        QCOMPARE(truncatedDump(big, 50).size(), std::size_t(53));
+        QCOMPARE(core::truncatedDump(big, 50).size(), std::size_t(53));
     }
 
     void referenceExpressionsAreBounded() {

@@ -371,7 +371,7 @@ std::pair<int, int> storedAndDuplicates(test::TestHttp& http, const std::string&
 std::pair<int, int> verifyArtifacts(const QTemporaryDir& dataDir) {
     int artifacts = 0, badArtifacts = 0;
     {
-        Store store(dataDir.filePath(QStringLiteral("proofdesk.sqlite")));
+        core::Store store(dataDir.filePath(QStringLiteral("proofdesk.sqlite")));
         proof::ArtifactStore files(dataDir.filePath(QStringLiteral("artifacts")));
         QSqlQuery rows = store.exec(QStringLiteral("SELECT DISTINCT sha256 FROM proof_artifacts"));
         while (rows.next()) {

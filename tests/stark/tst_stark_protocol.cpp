@@ -135,7 +135,8 @@ private slots:
         if (!file.open(QIODevice::ReadOnly)) {
             QSKIP("../shared/fixtures is not here");
         }
-        const nlohmann::json proof = proofdesk::parseJsonBounded(file.readAll().toStdString());
+        const nlohmann::json proof =
+            proofdesk::core::parseJsonBounded(file.readAll().toStdString());
         std::vector<std::string> drawn;
         for (const std::string line : proof["annotations"]) {
             if (line.starts_with("V->P") && line.find("Field Element(") != std::string::npos) {
@@ -247,7 +248,7 @@ private slots:
             QSKIP("../shared/fixtures is not here");
         }
         const nlohmann::json expected =
-            proofdesk::parseJsonBounded(file.readAll().toStdString())["diluted_test"];
+            proofdesk::core::parseJsonBounded(file.readAll().toStdString())["diluted_test"];
         const Fp z = Fp::fromFelt(*Felt::parse(expected["z"].get<std::string>()));
         const Fp alpha = Fp::fromFelt(*Felt::parse(expected["alpha"].get<std::string>()));
         QCOMPARE(

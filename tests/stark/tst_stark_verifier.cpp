@@ -23,7 +23,7 @@ nlohmann::json readJson(const QString& path) {
     if (!file.open(QIODevice::ReadOnly)) {
         return nlohmann::json();
     }
-    return proofdesk::parseJsonBounded(file.readAll().toStdString());
+    return proofdesk::core::parseJsonBounded(file.readAll().toStdString());
 }
 
 // Every Stone proof among the fixtures: proofs/stone/*.json with a proof_hex, runs/*/proof.json.

@@ -19,7 +19,7 @@ public:
     bool ok() const { return m_started; }
     QString error() const { return m_error; }
     http::LocalServer& server() { return *m_server; }
-    ManualClock& clock() { return m_clock; }
+    core::ManualClock& clock() { return m_clock; }
     QString url() const { return m_server->mainUrl(); }
     QString dataDir() const { return m_dir.path(); }
     // A new API key of the admin project `projectName` (created on first use).
@@ -27,7 +27,7 @@ public:
 
 private:
     QTemporaryDir m_dir;
-    ManualClock m_clock;
+    core::ManualClock m_clock;
     std::unique_ptr<http::LocalServer> m_server;
     bool m_started = false;
     QString m_error;

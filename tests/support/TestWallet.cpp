@@ -9,7 +9,7 @@ namespace proofdesk::test {
 
 TestWallet TestWallet::random() {
     for (;;) {
-        const QByteArray key = secureRandomBytes(32);
+        const QByteArray key = core::secureRandomBytes(32);
         if (crypto::isValidPrivateKey(key)) {
             return TestWallet(key);
         }

@@ -18,43 +18,43 @@ class CoreTest : public QObject {
     Q_OBJECT
 private slots:
     void ulidsAreSortableAndWellFormed() {
-        const QString a = newUlid(1700000000000);
-        const QString b = newUlid(1700000000001);
-        QVERIFY(isUlid(a));
-        QVERIFY(isUlid(b));
+        const QString a = core::newUlid(1700000000000);
+        const QString b = core::newUlid(1700000000001);
+        QVERIFY(core::isUlid(a));
+        QVERIFY(core::isUlid(b));
         QVERIFY(a < b);
-        QCOMPARE(a.left(10), newUlid(1700000000000).left(10));     // the time part
-        QVERIFY(newUlid(1700000000000) != newUlid(1700000000000)); // the random part
+        QCOMPARE(a.left(10), core::newUlid(1700000000000).left(10));           // the time part
+        QVERIFY(core::newUlid(1700000000000) != core::newUlid(1700000000000)); // the random part
         // 1700000000000 ms = 0x018BCFE56800 -> Crockford "01HF7YAT00".
         QCOMPARE(a.left(10), QStringLiteral("01HF7YAT00"));
-        QVERIFY(!isUlid(QStringLiteral("01HF7YAT00ILOU000000000000")));
-        QVERIFY(!isUlid(QStringLiteral("81HF7YAT0000000000000000000").left(26)));
+        QVERIFY(!core::isUlid(QStringLiteral("01HF7YAT00ILOU000000000000")));
+        QVERIFY(!core::isUlid(QStringLiteral("81HF7YAT0000000000000000000").left(26)));
     }
 
     void timestampsAreIsoUtcWithMilliseconds() {
-        QCOMPARE(toIsoTimestampMs(1700000000123), QStringLiteral("2023-11-14T22:13:20.123Z"));
-        ManualClock clock(1700000000000);
+        QCOMPARE(core::toIsoTimestampMs(1700000000123), QStringLiteral("2023-11-14T22:13:20.123Z"));
+        core::ManualClock clock(1700000000000);
         clock.advanceSeconds(60);
-        QCOMPARE(toIsoTimestamp(clock.now()), QStringLiteral("2023-11-14T22:14:20.000Z"));
+        QCOMPARE(core::toIsoTimestamp(clock.now()), QStringLiteral("2023-11-14T22:14:20.000Z"));
     }
 
     void tokensAreRandomAndPrefixed() {
-        const QString a = secureRandomToken(QStringLiteral("pdk_"), 24);
-        const QString b = secureRandomToken(QStringLiteral("pdk_"), 24);
+        const QString a = core::secureRandomToken(QStringLiteral("pdk_"), 24);
+        const QString b = core::secureRandomToken(QStringLiteral("pdk_"), 24);
         QVERIFY(a != b);
         QVERIFY(QRegularExpression(QStringLiteral("^pdk_[A-Za-z0-9_-]{32}$")).match(a).hasMatch());
         QCOMPARE(
-            sha256Hex(QStringLiteral("abc")),
+            core::sha256Hex(QStringLiteral("abc")),
             QStringLiteral("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
-        QVERIFY(constantTimeEquals("abc", "abc"));
-        QVERIFY(!constantTimeEquals("abc", "abd"));
-        QVERIFY(!constantTimeEquals("abc", "abcd"));
+        QVERIFY(core::constantTimeEquals("abc", "abc"));
+        QVERIFY(!core::constantTimeEquals("abc", "abd"));
+        QVERIFY(!core::constantTimeEquals("abc", "abcd"));
     }
 
     void storeUsesWalAndOwnerOnlyFiles() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.sqlite"));
-        Store store(path);
+        core::Store store(path);
         QSqlQuery mode = store.exec(QStringLiteral("PRAGMA journal_mode"));
         QVERIFY(mode.next());
         QCOMPARE(mode.value(0).toString(), QStringLiteral("wal"));
@@ -69,18 +69,18 @@ private slots:
     void migrationsApplyOnceInOrder() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("s.sqlite"));
-        const std::vector<Migration> v1 = {
+        const std::vector<core::Migration> v1 = {
             {1, QStringLiteral("t"), {QStringLiteral("CREATE TABLE t (a INTEGER)")}}};
-        std::vector<Migration> v2 = v1;
+        std::vector<core::Migration> v2 = v1;
         v2.push_back({2, QStringLiteral("t.b"), {QStringLiteral("ALTER TABLE t ADD COLUMN b")}});
         {
-            Store store(path);
+            core::Store store(path);
             store.migrate(QStringLiteral("demo"), v1);
             store.migrate(QStringLiteral("demo"), v1); // idempotent
             QCOMPARE(store.schemaVersion(QStringLiteral("demo")), 1);
             store.exec(QStringLiteral("INSERT INTO t (a) VALUES (7)"));
         }
-        Store reopened(path);
+        core::Store reopened(path);
         reopened.migrate(QStringLiteral("demo"), v2);
         QCOMPARE(reopened.schemaVersion(QStringLiteral("demo")), 2);
         QCOMPARE(reopened.schemaVersion(QStringLiteral("other")), 0);
@@ -91,19 +91,20 @@ private slots:
 
     void failingMigrationLeavesNothingBehind() {
         QTemporaryDir dir;
-        Store store(dir.filePath(QStringLiteral("s.sqlite")));
-        const std::vector<Migration> broken = {
+        core::Store store(dir.filePath(QStringLiteral("s.sqlite")));
+        const std::vector<core::Migration> broken = {
             {1,
              QStringLiteral("half"),
              {QStringLiteral("CREATE TABLE half (a)"), QStringLiteral("NOT SQL AT ALL")}}};
-        QVERIFY_THROWS_EXCEPTION(ServiceError, store.migrate(QStringLiteral("x"), broken));
+        QVERIFY_THROWS_EXCEPTION(core::ServiceError, store.migrate(QStringLiteral("x"), broken));
         QCOMPARE(store.schemaVersion(QStringLiteral("x")), 0);
-        QVERIFY_THROWS_EXCEPTION(ServiceError, store.exec(QStringLiteral("SELECT * FROM half")));
+        QVERIFY_THROWS_EXCEPTION(core::ServiceError,
+                                 store.exec(QStringLiteral("SELECT * FROM half")));
     }
 
     void writeRollsBackWhenWorkThrows() {
         QTemporaryDir dir;
-        Store store(dir.filePath(QStringLiteral("s.sqlite")));
+        core::Store store(dir.filePath(QStringLiteral("s.sqlite")));
         store.exec(QStringLiteral("CREATE TABLE t (a INTEGER)"));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, store.write([&](QSqlDatabase&) {
             store.exec(QStringLiteral("INSERT INTO t VALUES (1)"));
@@ -116,7 +117,7 @@ private slots:
 
     void eachThreadGetsItsOwnConnection() {
         QTemporaryDir dir;
-        Store store(dir.filePath(QStringLiteral("s.sqlite")));
+        core::Store store(dir.filePath(QStringLiteral("s.sqlite")));
         store.exec(QStringLiteral("CREATE TABLE t (a INTEGER)"));
         std::vector<std::thread> threads;
         for (int t = 0; t < 4; ++t) {

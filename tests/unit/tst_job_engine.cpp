@@ -17,7 +17,8 @@ using namespace proofdesk;
 namespace {
 
 // Polls the engine's record of a job until it reaches `state` or the deadline passes.
-bool waitForState(JobEngine& engine, const QString& id, JobState state, int timeoutMs = 10000) {
+bool waitForState(core::JobEngine& engine, const QString& id, core::JobState state,
+                  int timeoutMs = 10000) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     while (std::chrono::steady_clock::now() < deadline) {
         const auto job = engine.job(id);
@@ -35,7 +36,7 @@ class JobEngineTest : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
-    ManualClock m_clock;
+    core::ManualClock m_clock;
     QString storePath() const { return m_dir.filePath(QStringLiteral("jobs.sqlite")); }
 
 private slots:
@@ -46,81 +47,87 @@ private slots:
     }
 
     void runsAJobAndStoresItsResult() {
-        Store store(storePath());
-        JobEngine engine(store, m_clock, 2);
-        engine.registerHandler(QStringLiteral("double"), [](const JobRecord& job, JobContext&) {
-            return JobOutcome::done({{"value", job.payload["n"].get<int>() * 2}});
-        });
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 2);
+        engine.registerHandler(
+            QStringLiteral("double"), [](const core::JobRecord& job, core::JobContext&) {
+                return core::JobOutcome::done({{"value", job.payload["n"].get<int>() * 2}});
+            });
         engine.start();
         const QString id = engine.enqueue(QStringLiteral("double"), {{"n", 21}});
-        QVERIFY(waitForState(engine, id, JobState::Done));
+        QVERIFY(waitForState(engine, id, core::JobState::Done));
         const auto job = engine.job(id);
         QCOMPARE(job->result["value"].get<int>(), 42);
         QCOMPARE(job->attempts, 1);
     }
 
     void transientFailuresAreRetriedUpToTheLimit() {
-        Store store(storePath());
-        JobEngine engine(store, m_clock, 1, 3);
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1, 3);
         std::atomic<int> calls{0};
-        engine.registerHandler(QStringLiteral("flaky"), [&calls](const JobRecord&, JobContext&) {
-            return ++calls < 3 ? JobOutcome::transient(QStringLiteral("prover crashed"))
-                               : JobOutcome::done();
-        });
-        engine.registerHandler(QStringLiteral("broken"), [](const JobRecord&, JobContext&) {
-            return JobOutcome::transient(QStringLiteral("always down"));
-        });
+        engine.registerHandler(
+            QStringLiteral("flaky"), [&calls](const core::JobRecord&, core::JobContext&) {
+                return ++calls < 3 ? core::JobOutcome::transient(QStringLiteral("prover crashed"))
+                                   : core::JobOutcome::done();
+            });
+        engine.registerHandler(
+            QStringLiteral("broken"), [](const core::JobRecord&, core::JobContext&) {
+                return core::JobOutcome::transient(QStringLiteral("always down"));
+            });
         engine.start();
         const QString flaky = engine.enqueue(QStringLiteral("flaky"), {});
-        QVERIFY(waitForState(engine, flaky, JobState::Done));
+        QVERIFY(waitForState(engine, flaky, core::JobState::Done));
         QCOMPARE(engine.job(flaky)->attempts, 3);
         const QString broken = engine.enqueue(QStringLiteral("broken"), {});
-        QVERIFY(waitForState(engine, broken, JobState::Failed));
+        QVERIFY(waitForState(engine, broken, core::JobState::Failed));
         QCOMPARE(engine.job(broken)->attempts, 3);
         QCOMPARE(engine.job(broken)->error, QStringLiteral("always down"));
     }
 
     void permanentFailuresAreNotRetried() {
-        Store store(storePath());
-        JobEngine engine(store, m_clock, 1, 3);
-        engine.registerHandler(QStringLiteral("bad"), [](const JobRecord&, JobContext&) {
-            return JobOutcome::permanent(QStringLiteral("invalid program"));
-        });
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1, 3);
+        engine.registerHandler(
+            QStringLiteral("bad"), [](const core::JobRecord&, core::JobContext&) {
+                return core::JobOutcome::permanent(QStringLiteral("invalid program"));
+            });
         engine.start();
         const QString id = engine.enqueue(QStringLiteral("bad"), {});
-        QVERIFY(waitForState(engine, id, JobState::Failed));
+        QVERIFY(waitForState(engine, id, core::JobState::Failed));
         QCOMPARE(engine.job(id)->attempts, 1);
         QCOMPARE(engine.job(id)->error, QStringLiteral("invalid program"));
         const QString unknown = engine.enqueue(QStringLiteral("no-such-kind"), {});
-        QVERIFY(waitForState(engine, unknown, JobState::Failed));
+        QVERIFY(waitForState(engine, unknown, core::JobState::Failed));
     }
 
     void gracefulStopPutsRunningJobsBackWithoutCountingTheAttempt() {
         QString id;
         {
-            Store store(storePath());
-            JobEngine engine(store, m_clock, 1);
+            core::Store store(storePath());
+            core::JobEngine engine(store, m_clock, 1);
             std::atomic<bool> started{false};
-            engine.registerHandler(QStringLiteral("long"), [&](const JobRecord&, JobContext& ctx) {
-                started = true;
-                while (!ctx.stopRequested()) {
-                    std::this_thread::yield();
-                }
-                return JobOutcome::interrupted();
-            });
+            engine.registerHandler(QStringLiteral("long"),
+                                   [&](const core::JobRecord&, core::JobContext& ctx) {
+                                       started = true;
+                                       while (!ctx.stopRequested()) {
+                                           std::this_thread::yield();
+                                       }
+                                       return core::JobOutcome::interrupted();
+                                   });
             engine.start();
             id = engine.enqueue(QStringLiteral("long"), {});
             QTRY_VERIFY_WITH_TIMEOUT(started.load(), 10000);
             engine.stop();
-            QCOMPARE(engine.job(id)->state, JobState::Queued);
+            QCOMPARE(engine.job(id)->state, core::JobState::Queued);
             QCOMPARE(engine.job(id)->attempts, 0);
         }
-        Store store(storePath());
-        JobEngine engine(store, m_clock, 1);
-        engine.registerHandler(QStringLiteral("long"),
-                               [](const JobRecord&, JobContext&) { return JobOutcome::done(); });
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1);
+        engine.registerHandler(
+            QStringLiteral("long"),
+            [](const core::JobRecord&, core::JobContext&) { return core::JobOutcome::done(); });
         engine.start();
-        QVERIFY(waitForState(engine, id, JobState::Done));
+        QVERIFY(waitForState(engine, id, core::JobState::Done));
         QCOMPARE(engine.job(id)->attempts, 1);
     }
 
@@ -129,8 +136,8 @@ private slots:
         QString exhausted;
         {
             // What a kill -9 leaves: rows claimed (state running) and never finished.
-            Store store(storePath());
-            JobEngine engine(store, m_clock, 1, 3);
+            core::Store store(storePath());
+            core::JobEngine engine(store, m_clock, 1, 3);
             resumable = engine.enqueue(QStringLiteral("work"), {{"n", 1}});
             exhausted = engine.enqueue(QStringLiteral("work"), {{"n", 2}});
             store.exec(QStringLiteral("UPDATE jobs SET state='running', attempts=1 WHERE id=?"),
@@ -138,28 +145,30 @@ private slots:
             store.exec(QStringLiteral("UPDATE jobs SET state='running', attempts=3 WHERE id=?"),
                        {exhausted});
         }
-        Store store(storePath());
-        JobEngine engine(store, m_clock, 1, 3);
-        engine.registerHandler(QStringLiteral("work"),
-                               [](const JobRecord&, JobContext&) { return JobOutcome::done(); });
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1, 3);
+        engine.registerHandler(
+            QStringLiteral("work"),
+            [](const core::JobRecord&, core::JobContext&) { return core::JobOutcome::done(); });
         engine.start();
-        QVERIFY(waitForState(engine, resumable, JobState::Done));
+        QVERIFY(waitForState(engine, resumable, core::JobState::Done));
         QCOMPARE(engine.job(resumable)->attempts, 2);
-        QVERIFY(waitForState(engine, exhausted, JobState::Failed));
+        QVERIFY(waitForState(engine, exhausted, core::JobState::Failed));
         QVERIFY(engine.job(exhausted)->error.contains(QStringLiteral("interrupted")));
     }
 
     void listenerSeesEveryFinishedAttempt() {
-        Store store(storePath());
-        JobEngine engine(store, m_clock, 2);
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 2);
         std::atomic<int> finished{0};
-        engine.setListener([&finished](const JobRecord& job) {
-            if (job.state == JobState::Done) {
+        engine.setListener([&finished](const core::JobRecord& job) {
+            if (job.state == core::JobState::Done) {
                 ++finished;
             }
         });
-        engine.registerHandler(QStringLiteral("noop"),
-                               [](const JobRecord&, JobContext&) { return JobOutcome::done(); });
+        engine.registerHandler(
+            QStringLiteral("noop"),
+            [](const core::JobRecord&, core::JobContext&) { return core::JobOutcome::done(); });
         engine.start();
         for (int i = 0; i < 20; ++i) {
             engine.enqueue(QStringLiteral("noop"), {{"i", i}});
@@ -170,15 +179,16 @@ private slots:
     void lanesAreServedInTurn() {
         // Issue #18: one project's 30 queued jobs do not hold back another project's one job,
         // nor a third project's two: with one worker the order is a round robin over lanes.
-        Store store(storePath());
-        JobEngine engine(store, m_clock, 1);
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1);
         std::mutex mutex;
         std::vector<std::string> order;
-        engine.registerHandler(QStringLiteral("tag"), [&](const JobRecord& job, JobContext&) {
-            std::lock_guard lock(mutex);
-            order.push_back(job.payload.value("lane", ""));
-            return JobOutcome::done();
-        });
+        engine.registerHandler(QStringLiteral("tag"),
+                               [&](const core::JobRecord& job, core::JobContext&) {
+                                   std::lock_guard lock(mutex);
+                                   order.push_back(job.payload.value("lane", ""));
+                                   return core::JobOutcome::done();
+                               });
         for (int i = 0; i < 30; ++i) {
             engine.enqueue(QStringLiteral("tag"), {{"lane", "a"}}, QStringLiteral("project-a"));
         }

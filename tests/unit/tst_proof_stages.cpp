@@ -26,19 +26,19 @@ namespace {
 // queued where the test can read it.
 struct Units {
     QTemporaryDir dir;
-    ManualClock clock;
-    std::unique_ptr<Store> store;
+    core::ManualClock clock;
+    std::unique_ptr<core::Store> store;
     std::unique_ptr<ProjectCredits> credits; // applies the proof service's migrations
-    std::unique_ptr<JobEngine> jobs;
+    std::unique_ptr<core::JobEngine> jobs;
     std::unique_ptr<ArtifactStore> artifacts;
     std::unique_ptr<FactRegistry> facts;
     std::unique_ptr<ProofQueries> queries;
     std::unique_ptr<StageRecorder> stages;
 
     Units() {
-        store = std::make_unique<Store>(dir.filePath(QStringLiteral("store.sqlite")));
+        store = std::make_unique<core::Store>(dir.filePath(QStringLiteral("store.sqlite")));
         credits = std::make_unique<ProjectCredits>(*store);
-        jobs = std::make_unique<JobEngine>(*store, clock, 1);
+        jobs = std::make_unique<core::JobEngine>(*store, clock, 1);
         artifacts = std::make_unique<ArtifactStore>(dir.filePath(QStringLiteral("artifacts")));
         facts = std::make_unique<FactRegistry>(*store, clock);
         queries = std::make_unique<ProofQueries>(*store, *artifacts);
@@ -88,11 +88,11 @@ private slots:
         QCOMPARE(units.queries->artifact("01QUERYONE", "metadata.json").bytes,
                  std::string(R"({"n_steps":16})"));
         const std::string jobId = units.queries->load("01QUERYONE")->inputs.value("job", "");
-        const std::optional<JobRecord> job = units.jobs->job(QString::fromStdString(jobId));
+        const std::optional<core::JobRecord> job = units.jobs->job(QString::fromStdString(jobId));
         QVERIFY(job);
         QCOMPARE(job->kind, kStageJob);
         QCOMPARE(job->payload.value("stage", ""), std::string("PROOF_GENERATION"));
-        QCOMPARE(job->state, JobState::Queued);
+        QCOMPARE(job->state, core::JobState::Queued);
         // The body the hot read path serves follows the write.
         QVERIFY(units.queries->coreQueryBody("01QUERYONE").find("\"PROOF_GENERATION\"") !=
                 std::string::npos);

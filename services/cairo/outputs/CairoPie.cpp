@@ -421,12 +421,12 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
     const std::string memoryBin = readEntry(raw, "memory.bin", true, &inflated);
     pie.memory = memoryCells(memoryBin);
     const std::string additional = readEntry(raw, "additional_data.json", true, &inflated);
-    pie.additionalData = parseJsonBounded(additional);
+    pie.additionalData = core::parseJsonBounded(additional);
     if (pie.additionalData.is_discarded()) {
         bad("additional_data.json is not JSON");
     }
     const nlohmann::json resources =
-        parseJsonBounded(readEntry(raw, "execution_resources.json", true, &inflated));
+        core::parseJsonBounded(readEntry(raw, "execution_resources.json", true, &inflated));
     if (!resources.is_object() || !resources.contains("n_steps")) {
         bad("execution_resources.json lacks n_steps");
     }
@@ -442,7 +442,7 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
     }
     const std::string version = readEntry(raw, "version.json", false, &inflated);
     if (!version.empty()) {
-        const nlohmann::json v = parseJsonBounded(version);
+        const nlohmann::json v = core::parseJsonBounded(version);
         if (v.is_object() && v.contains("cairo_pie")) {
             pie.version = v["cairo_pie"].get<std::string>();
         }

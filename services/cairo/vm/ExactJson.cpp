@@ -5,7 +5,7 @@
 namespace proofdesk::cairo {
 
 nlohmann::json parseExactJson(const std::string& text) {
-    return parseJsonBounded(text, nullptr, JsonLimits{kMaxJsonDepth, true});
+    return core::parseJsonBounded(text, nullptr, core::JsonLimits{core::kMaxJsonDepth, true});
 }
 
 } // namespace proofdesk::cairo

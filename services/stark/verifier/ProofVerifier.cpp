@@ -145,7 +145,7 @@ Verdict verifyStoneProof(const nlohmann::json& proof, const VerifyOptions& optio
 
 Verdict verifyStoneProofText(std::string_view text, const VerifyOptions& options) {
     std::string why;
-    const nlohmann::json proof = parseJsonBounded(text, &why);
+    const nlohmann::json proof = core::parseJsonBounded(text, &why);
     if (proof.is_discarded()) {
         Verdict verdict;
         verdict.failedStage = Stage::Parameters;
