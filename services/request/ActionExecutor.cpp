@@ -26,8 +26,10 @@ void ActionExecutor::settleInterrupted() {
     for (const auto& [action, jobId] : m_queries.trackedUnfinished()) {
         const std::optional<core::JobRecord> job = m_jobs.job(core::qstr(jobId));
         if (job && job->state == core::JobState::Failed) {
+            const std::string& queryId = action.first;
+            const int index = action.second;
             const std::string reason = job->error.toStdString();
-            m_store.write([&](QSqlDatabase&) { failIn(action.first, action.second, reason); });
+            m_store.write([&](QSqlDatabase&) { failIn(queryId, index, reason); });
         }
     }
 }
