@@ -18,148 +18,191 @@ constexpr std::uint64_t kRoundConstants[24] = {
 template <int W> struct Lanes { typedef std::uint64_t Type __attribute__((vector_size(8 * W))); };
 template <> struct Lanes<1> { using Type = std::uint64_t; };
 
+// One state's 25 lanes (W states' when V is a vector), named as the round reads them: lane
+// x + 5y is a{x+5y}. Members, not an array, so that once inlined they live in registers.
+template <typename V> struct State {
+    V a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20,
+        a21, a22, a23, a24;
+};
+
+// lane ^= d, then rotated left by n (0 < n < 64). In place: a vector is never passed or returned
+// by value, which would tie these helpers to one vector ABI.
+template <typename V>
+__attribute__((always_inline)) inline void xorRotate(V& lane, const V& d, int n) {
+    lane ^= d;
+    lane = lane << n | lane >> (64 - n);
+}
+
+// θ, ρ and π into `b`: the column parities folded into every lane, each lane rotated and moved.
+template <typename V>
+__attribute__((always_inline)) inline void thetaRhoPi(const State<V>& s, State<V>& b) {
+    const V c0 = s.a0 ^ s.a5 ^ s.a10 ^ s.a15 ^ s.a20;
+    const V c1 = s.a1 ^ s.a6 ^ s.a11 ^ s.a16 ^ s.a21;
+    const V c2 = s.a2 ^ s.a7 ^ s.a12 ^ s.a17 ^ s.a22;
+    const V c3 = s.a3 ^ s.a8 ^ s.a13 ^ s.a18 ^ s.a23;
+    const V c4 = s.a4 ^ s.a9 ^ s.a14 ^ s.a19 ^ s.a24;
+    const V d0 = c4 ^ (c1 << 1 | c1 >> 63);
+    const V d1 = c0 ^ (c2 << 1 | c2 >> 63);
+    const V d2 = c1 ^ (c3 << 1 | c3 >> 63);
+    const V d3 = c2 ^ (c4 << 1 | c4 >> 63);
+    const V d4 = c3 ^ (c0 << 1 | c0 >> 63);
+    b.a0 = s.a0 ^ d0;
+    b.a1 = s.a6;
+    b.a2 = s.a12;
+    b.a3 = s.a18;
+    b.a4 = s.a24;
+    b.a5 = s.a3;
+    b.a6 = s.a9;
+    b.a7 = s.a10;
+    b.a8 = s.a16;
+    b.a9 = s.a22;
+    b.a10 = s.a1;
+    b.a11 = s.a7;
+    b.a12 = s.a13;
+    b.a13 = s.a19;
+    b.a14 = s.a20;
+    b.a15 = s.a4;
+    b.a16 = s.a5;
+    b.a17 = s.a11;
+    b.a18 = s.a17;
+    b.a19 = s.a23;
+    b.a20 = s.a2;
+    b.a21 = s.a8;
+    b.a22 = s.a14;
+    b.a23 = s.a15;
+    b.a24 = s.a21;
+    xorRotate(b.a1, d1, 44);
+    xorRotate(b.a2, d2, 43);
+    xorRotate(b.a3, d3, 21);
+    xorRotate(b.a4, d4, 14);
+    xorRotate(b.a5, d3, 28);
+    xorRotate(b.a6, d4, 20);
+    xorRotate(b.a7, d0, 3);
+    xorRotate(b.a8, d1, 45);
+    xorRotate(b.a9, d2, 61);
+    xorRotate(b.a10, d1, 1);
+    xorRotate(b.a11, d2, 6);
+    xorRotate(b.a12, d3, 25);
+    xorRotate(b.a13, d4, 8);
+    xorRotate(b.a14, d0, 18);
+    xorRotate(b.a15, d4, 27);
+    xorRotate(b.a16, d0, 36);
+    xorRotate(b.a17, d1, 10);
+    xorRotate(b.a18, d2, 15);
+    xorRotate(b.a19, d3, 56);
+    xorRotate(b.a20, d2, 62);
+    xorRotate(b.a21, d3, 55);
+    xorRotate(b.a22, d4, 39);
+    xorRotate(b.a23, d0, 41);
+    xorRotate(b.a24, d1, 2);
+}
+
+// χ (each row mixed with its neighbours) into `s`, and ι (the round constant).
+template <typename V>
+__attribute__((always_inline)) inline void chiIota(const State<V>& b, std::uint64_t constant,
+                                                   State<V>& s) {
+    s.a0 = b.a0 ^ (~b.a1 & b.a2);
+    s.a1 = b.a1 ^ (~b.a2 & b.a3);
+    s.a2 = b.a2 ^ (~b.a3 & b.a4);
+    s.a3 = b.a3 ^ (~b.a4 & b.a0);
+    s.a4 = b.a4 ^ (~b.a0 & b.a1);
+    s.a5 = b.a5 ^ (~b.a6 & b.a7);
+    s.a6 = b.a6 ^ (~b.a7 & b.a8);
+    s.a7 = b.a7 ^ (~b.a8 & b.a9);
+    s.a8 = b.a8 ^ (~b.a9 & b.a5);
+    s.a9 = b.a9 ^ (~b.a5 & b.a6);
+    s.a10 = b.a10 ^ (~b.a11 & b.a12);
+    s.a11 = b.a11 ^ (~b.a12 & b.a13);
+    s.a12 = b.a12 ^ (~b.a13 & b.a14);
+    s.a13 = b.a13 ^ (~b.a14 & b.a10);
+    s.a14 = b.a14 ^ (~b.a10 & b.a11);
+    s.a15 = b.a15 ^ (~b.a16 & b.a17);
+    s.a16 = b.a16 ^ (~b.a17 & b.a18);
+    s.a17 = b.a17 ^ (~b.a18 & b.a19);
+    s.a18 = b.a18 ^ (~b.a19 & b.a15);
+    s.a19 = b.a19 ^ (~b.a15 & b.a16);
+    s.a20 = b.a20 ^ (~b.a21 & b.a22);
+    s.a21 = b.a21 ^ (~b.a22 & b.a23);
+    s.a22 = b.a22 ^ (~b.a23 & b.a24);
+    s.a23 = b.a23 ^ (~b.a24 & b.a20);
+    s.a24 = b.a24 ^ (~b.a20 & b.a21);
+    s.a0 ^= constant;
+}
+
+// Lane i of the state at lanes[i·stride] (a vector of W states' lanes i from there on).
+template <typename V>
+__attribute__((always_inline)) inline State<V> loadState(const std::uint64_t* lanes,
+                                                         std::size_t stride) {
+    State<V> s;
+    std::memcpy(&s.a0, lanes + 0 * stride, sizeof(V));
+    std::memcpy(&s.a1, lanes + 1 * stride, sizeof(V));
+    std::memcpy(&s.a2, lanes + 2 * stride, sizeof(V));
+    std::memcpy(&s.a3, lanes + 3 * stride, sizeof(V));
+    std::memcpy(&s.a4, lanes + 4 * stride, sizeof(V));
+    std::memcpy(&s.a5, lanes + 5 * stride, sizeof(V));
+    std::memcpy(&s.a6, lanes + 6 * stride, sizeof(V));
+    std::memcpy(&s.a7, lanes + 7 * stride, sizeof(V));
+    std::memcpy(&s.a8, lanes + 8 * stride, sizeof(V));
+    std::memcpy(&s.a9, lanes + 9 * stride, sizeof(V));
+    std::memcpy(&s.a10, lanes + 10 * stride, sizeof(V));
+    std::memcpy(&s.a11, lanes + 11 * stride, sizeof(V));
+    std::memcpy(&s.a12, lanes + 12 * stride, sizeof(V));
+    std::memcpy(&s.a13, lanes + 13 * stride, sizeof(V));
+    std::memcpy(&s.a14, lanes + 14 * stride, sizeof(V));
+    std::memcpy(&s.a15, lanes + 15 * stride, sizeof(V));
+    std::memcpy(&s.a16, lanes + 16 * stride, sizeof(V));
+    std::memcpy(&s.a17, lanes + 17 * stride, sizeof(V));
+    std::memcpy(&s.a18, lanes + 18 * stride, sizeof(V));
+    std::memcpy(&s.a19, lanes + 19 * stride, sizeof(V));
+    std::memcpy(&s.a20, lanes + 20 * stride, sizeof(V));
+    std::memcpy(&s.a21, lanes + 21 * stride, sizeof(V));
+    std::memcpy(&s.a22, lanes + 22 * stride, sizeof(V));
+    std::memcpy(&s.a23, lanes + 23 * stride, sizeof(V));
+    std::memcpy(&s.a24, lanes + 24 * stride, sizeof(V));
+    return s;
+}
+
+template <typename V>
+__attribute__((always_inline)) inline void storeState(const State<V>& s, std::uint64_t* lanes,
+                                                      std::size_t stride) {
+    std::memcpy(lanes + 0 * stride, &s.a0, sizeof(V));
+    std::memcpy(lanes + 1 * stride, &s.a1, sizeof(V));
+    std::memcpy(lanes + 2 * stride, &s.a2, sizeof(V));
+    std::memcpy(lanes + 3 * stride, &s.a3, sizeof(V));
+    std::memcpy(lanes + 4 * stride, &s.a4, sizeof(V));
+    std::memcpy(lanes + 5 * stride, &s.a5, sizeof(V));
+    std::memcpy(lanes + 6 * stride, &s.a6, sizeof(V));
+    std::memcpy(lanes + 7 * stride, &s.a7, sizeof(V));
+    std::memcpy(lanes + 8 * stride, &s.a8, sizeof(V));
+    std::memcpy(lanes + 9 * stride, &s.a9, sizeof(V));
+    std::memcpy(lanes + 10 * stride, &s.a10, sizeof(V));
+    std::memcpy(lanes + 11 * stride, &s.a11, sizeof(V));
+    std::memcpy(lanes + 12 * stride, &s.a12, sizeof(V));
+    std::memcpy(lanes + 13 * stride, &s.a13, sizeof(V));
+    std::memcpy(lanes + 14 * stride, &s.a14, sizeof(V));
+    std::memcpy(lanes + 15 * stride, &s.a15, sizeof(V));
+    std::memcpy(lanes + 16 * stride, &s.a16, sizeof(V));
+    std::memcpy(lanes + 17 * stride, &s.a17, sizeof(V));
+    std::memcpy(lanes + 18 * stride, &s.a18, sizeof(V));
+    std::memcpy(lanes + 19 * stride, &s.a19, sizeof(V));
+    std::memcpy(lanes + 20 * stride, &s.a20, sizeof(V));
+    std::memcpy(lanes + 21 * stride, &s.a21, sizeof(V));
+    std::memcpy(lanes + 22 * stride, &s.a22, sizeof(V));
+    std::memcpy(lanes + 23 * stride, &s.a23, sizeof(V));
+    std::memcpy(lanes + 24 * stride, &s.a24, sizeof(V));
+}
+
 // The permutation on W states laid out lane by lane: lane i of state j at lanes[i·stride + j].
 template <int W>
 __attribute__((always_inline)) inline void permuteLanes(std::uint64_t* lanes, std::size_t stride) {
     using V = typename Lanes<W>::Type;
-    V a0;
-    V a1;
-    V a2;
-    V a3;
-    V a4;
-    V a5;
-    V a6;
-    V a7;
-    V a8;
-    V a9;
-    V a10;
-    V a11;
-    V a12;
-    V a13;
-    V a14;
-    V a15;
-    V a16;
-    V a17;
-    V a18;
-    V a19;
-    V a20;
-    V a21;
-    V a22;
-    V a23;
-    V a24;
-    std::memcpy(&a0, lanes + 0 * stride, sizeof(V));
-    std::memcpy(&a1, lanes + 1 * stride, sizeof(V));
-    std::memcpy(&a2, lanes + 2 * stride, sizeof(V));
-    std::memcpy(&a3, lanes + 3 * stride, sizeof(V));
-    std::memcpy(&a4, lanes + 4 * stride, sizeof(V));
-    std::memcpy(&a5, lanes + 5 * stride, sizeof(V));
-    std::memcpy(&a6, lanes + 6 * stride, sizeof(V));
-    std::memcpy(&a7, lanes + 7 * stride, sizeof(V));
-    std::memcpy(&a8, lanes + 8 * stride, sizeof(V));
-    std::memcpy(&a9, lanes + 9 * stride, sizeof(V));
-    std::memcpy(&a10, lanes + 10 * stride, sizeof(V));
-    std::memcpy(&a11, lanes + 11 * stride, sizeof(V));
-    std::memcpy(&a12, lanes + 12 * stride, sizeof(V));
-    std::memcpy(&a13, lanes + 13 * stride, sizeof(V));
-    std::memcpy(&a14, lanes + 14 * stride, sizeof(V));
-    std::memcpy(&a15, lanes + 15 * stride, sizeof(V));
-    std::memcpy(&a16, lanes + 16 * stride, sizeof(V));
-    std::memcpy(&a17, lanes + 17 * stride, sizeof(V));
-    std::memcpy(&a18, lanes + 18 * stride, sizeof(V));
-    std::memcpy(&a19, lanes + 19 * stride, sizeof(V));
-    std::memcpy(&a20, lanes + 20 * stride, sizeof(V));
-    std::memcpy(&a21, lanes + 21 * stride, sizeof(V));
-    std::memcpy(&a22, lanes + 22 * stride, sizeof(V));
-    std::memcpy(&a23, lanes + 23 * stride, sizeof(V));
-    std::memcpy(&a24, lanes + 24 * stride, sizeof(V));
+    State<V> s = loadState<V>(lanes, stride);
+    State<V> b;
     for (int round = 0; round < 24; ++round) {
-        const V c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20;
-        const V c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21;
-        const V c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22;
-        const V c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23;
-        const V c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24;
-        const V d0 = c4 ^ ((c1) << 1 | (c1) >> 63);
-        const V d1 = c0 ^ ((c2) << 1 | (c2) >> 63);
-        const V d2 = c1 ^ ((c3) << 1 | (c3) >> 63);
-        const V d3 = c2 ^ ((c4) << 1 | (c4) >> 63);
-        const V d4 = c3 ^ ((c0) << 1 | (c0) >> 63);
-        const V b0 = (a0 ^ d0);
-        const V b1 = ((a6 ^ d1) << 44 | (a6 ^ d1) >> 20);
-        const V b2 = ((a12 ^ d2) << 43 | (a12 ^ d2) >> 21);
-        const V b3 = ((a18 ^ d3) << 21 | (a18 ^ d3) >> 43);
-        const V b4 = ((a24 ^ d4) << 14 | (a24 ^ d4) >> 50);
-        const V b5 = ((a3 ^ d3) << 28 | (a3 ^ d3) >> 36);
-        const V b6 = ((a9 ^ d4) << 20 | (a9 ^ d4) >> 44);
-        const V b7 = ((a10 ^ d0) << 3 | (a10 ^ d0) >> 61);
-        const V b8 = ((a16 ^ d1) << 45 | (a16 ^ d1) >> 19);
-        const V b9 = ((a22 ^ d2) << 61 | (a22 ^ d2) >> 3);
-        const V b10 = ((a1 ^ d1) << 1 | (a1 ^ d1) >> 63);
-        const V b11 = ((a7 ^ d2) << 6 | (a7 ^ d2) >> 58);
-        const V b12 = ((a13 ^ d3) << 25 | (a13 ^ d3) >> 39);
-        const V b13 = ((a19 ^ d4) << 8 | (a19 ^ d4) >> 56);
-        const V b14 = ((a20 ^ d0) << 18 | (a20 ^ d0) >> 46);
-        const V b15 = ((a4 ^ d4) << 27 | (a4 ^ d4) >> 37);
-        const V b16 = ((a5 ^ d0) << 36 | (a5 ^ d0) >> 28);
-        const V b17 = ((a11 ^ d1) << 10 | (a11 ^ d1) >> 54);
-        const V b18 = ((a17 ^ d2) << 15 | (a17 ^ d2) >> 49);
-        const V b19 = ((a23 ^ d3) << 56 | (a23 ^ d3) >> 8);
-        const V b20 = ((a2 ^ d2) << 62 | (a2 ^ d2) >> 2);
-        const V b21 = ((a8 ^ d3) << 55 | (a8 ^ d3) >> 9);
-        const V b22 = ((a14 ^ d4) << 39 | (a14 ^ d4) >> 25);
-        const V b23 = ((a15 ^ d0) << 41 | (a15 ^ d0) >> 23);
-        const V b24 = ((a21 ^ d1) << 2 | (a21 ^ d1) >> 62);
-        a0 = b0 ^ (~b1 & b2);
-        a1 = b1 ^ (~b2 & b3);
-        a2 = b2 ^ (~b3 & b4);
-        a3 = b3 ^ (~b4 & b0);
-        a4 = b4 ^ (~b0 & b1);
-        a5 = b5 ^ (~b6 & b7);
-        a6 = b6 ^ (~b7 & b8);
-        a7 = b7 ^ (~b8 & b9);
-        a8 = b8 ^ (~b9 & b5);
-        a9 = b9 ^ (~b5 & b6);
-        a10 = b10 ^ (~b11 & b12);
-        a11 = b11 ^ (~b12 & b13);
-        a12 = b12 ^ (~b13 & b14);
-        a13 = b13 ^ (~b14 & b10);
-        a14 = b14 ^ (~b10 & b11);
-        a15 = b15 ^ (~b16 & b17);
-        a16 = b16 ^ (~b17 & b18);
-        a17 = b17 ^ (~b18 & b19);
-        a18 = b18 ^ (~b19 & b15);
-        a19 = b19 ^ (~b15 & b16);
-        a20 = b20 ^ (~b21 & b22);
-        a21 = b21 ^ (~b22 & b23);
-        a22 = b22 ^ (~b23 & b24);
-        a23 = b23 ^ (~b24 & b20);
-        a24 = b24 ^ (~b20 & b21);
-        a0 ^= kRoundConstants[round];
+        thetaRhoPi(s, b);
+        chiIota(b, kRoundConstants[round], s);
     }
-    std::memcpy(lanes + 0 * stride, &a0, sizeof(V));
-    std::memcpy(lanes + 1 * stride, &a1, sizeof(V));
-    std::memcpy(lanes + 2 * stride, &a2, sizeof(V));
-    std::memcpy(lanes + 3 * stride, &a3, sizeof(V));
-    std::memcpy(lanes + 4 * stride, &a4, sizeof(V));
-    std::memcpy(lanes + 5 * stride, &a5, sizeof(V));
-    std::memcpy(lanes + 6 * stride, &a6, sizeof(V));
-    std::memcpy(lanes + 7 * stride, &a7, sizeof(V));
-    std::memcpy(lanes + 8 * stride, &a8, sizeof(V));
-    std::memcpy(lanes + 9 * stride, &a9, sizeof(V));
-    std::memcpy(lanes + 10 * stride, &a10, sizeof(V));
-    std::memcpy(lanes + 11 * stride, &a11, sizeof(V));
-    std::memcpy(lanes + 12 * stride, &a12, sizeof(V));
-    std::memcpy(lanes + 13 * stride, &a13, sizeof(V));
-    std::memcpy(lanes + 14 * stride, &a14, sizeof(V));
-    std::memcpy(lanes + 15 * stride, &a15, sizeof(V));
-    std::memcpy(lanes + 16 * stride, &a16, sizeof(V));
-    std::memcpy(lanes + 17 * stride, &a17, sizeof(V));
-    std::memcpy(lanes + 18 * stride, &a18, sizeof(V));
-    std::memcpy(lanes + 19 * stride, &a19, sizeof(V));
-    std::memcpy(lanes + 20 * stride, &a20, sizeof(V));
-    std::memcpy(lanes + 21 * stride, &a21, sizeof(V));
-    std::memcpy(lanes + 22 * stride, &a22, sizeof(V));
-    std::memcpy(lanes + 23 * stride, &a23, sizeof(V));
-    std::memcpy(lanes + 24 * stride, &a24, sizeof(V));
+    storeState(s, lanes, stride);
 }
 
 // W whole states (state-major): gathered lane by lane into a small buffer, permuted together,
