@@ -6,29 +6,6 @@
 
 namespace proofdesk::api {
 
-namespace proof_enums {
-const std::vector<std::string> kStatuses = {"RECEIVED", "IN_PROGRESS", "DONE", "FAILED"};
-const std::vector<std::string> kResults = {"TRACE_GENERATION",
-                                           "PROOF_GENERATION",
-                                           "PROOF_VERIFICATION_ON_L1",
-                                           "PROOF_VERIFICATION_ON_L2",
-                                           "PROOF_VERIFICATION_ON_APE_CHAIN",
-                                           "PROOF_VERIFICATION_ON_WORLD_CHAIN"};
-const std::vector<std::string> kJobSizes = {"XS", "S", "M", "L"};
-const std::vector<std::string> kNetworks = {"MAINNET", "TESTNET"};
-const std::vector<std::string> kCairoVms = {"rust", "python"};
-const std::vector<std::string> kCairoVersions = {"cairo0", "cairo1"};
-const std::vector<std::string> kChains = {"L1", "L2", "APE_CHAIN", "OFFCHAIN", "WORLD_CHAIN"};
-const std::vector<std::string> kHints = {"service_evm_grower", "service_sn_grower"};
-const std::vector<std::string> kBucketStatuses = {"OPEN", "IN_PROGRESS", "DONE", "FAILED"};
-const std::vector<std::string> kAggregatorVersions = {"snos_aggregator_0.13.2",
-                                                      "snos_aggregator_0.13.3"};
-
-bool contains(const std::vector<std::string>& values, const std::string& value) {
-    return std::find(values.begin(), values.end(), value) != values.end();
-}
-} // namespace proof_enums
-
 const std::vector<std::string> kCoreQueryTextParts = {
     "externalId",      "dedupId",      "sharpProver",  "layout",
     "cairoVm",         "cairoVersion", "result",       "mockFactHash",

@@ -3,6 +3,8 @@
 // Wire types of the proof service (docs/api.md): one definition, used by the
 // server routes and by the Qt client.
 
+#include "ProofEnums.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -10,21 +12,6 @@
 #include <vector>
 
 namespace proofdesk::api {
-
-// The proof service's enumerations, in the spec's spelling.
-namespace proof_enums {
-extern const std::vector<std::string> kStatuses;       // RECEIVED, IN_PROGRESS, DONE, FAILED
-extern const std::vector<std::string> kResults;        // TRACE_GENERATION .. _ON_WORLD_CHAIN
-extern const std::vector<std::string> kJobSizes;       // XS, S, M, L (ascending)
-extern const std::vector<std::string> kNetworks;       // MAINNET, TESTNET
-extern const std::vector<std::string> kCairoVms;       // rust, python
-extern const std::vector<std::string> kCairoVersions;  // cairo0, cairo1
-extern const std::vector<std::string> kChains;         // L1, L2, APE_CHAIN, OFFCHAIN, WORLD_CHAIN
-extern const std::vector<std::string> kHints;          // service_evm_grower, service_sn_grower
-extern const std::vector<std::string> kBucketStatuses; // OPEN, IN_PROGRESS, DONE, FAILED
-extern const std::vector<std::string> kAggregatorVersions;
-bool contains(const std::vector<std::string>& values, const std::string& value);
-} // namespace proof_enums
 
 // The parts POST /core-query takes: its text parts (externalId .. memoryVerification), then its
 // files (programFile, inputFile, pieFile, proofFile).

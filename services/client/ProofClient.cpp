@@ -1,5 +1,7 @@
 #include "ProofClient.h"
 
+#include "api/ProofBodies.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QHttpMultiPart>
@@ -34,8 +36,9 @@ QString shellQuoted(const QString& text) {
     return QLatin1Char('\'') + quoted + QLatin1Char('\'');
 }
 
-nlohmann::json nullable(const QString& text) {
-    return text.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(text.toStdString());
+// An optional text field: absent when empty.
+std::optional<std::string> optionalText(const QString& text) {
+    return text.isEmpty() ? std::nullopt : std::optional<std::string>(text.toStdString());
 }
 
 } // namespace
@@ -271,16 +274,14 @@ void ProofClient::lookupFact(const QString& chain, const QString& factHash, bool
             keyHeader()),
         context,
         [done](const nlohmann::json& body) {
+            const api::FactRegistryAnswer answer = api::factRegistryAnswerFromJson(body);
             FactLookup lookup;
-            lookup.valid = body.at("valid").get<bool>();
-            lookup.factHash = QString::fromStdString(body.value("factHash", ""));
-            if (body.contains("entry") && body["entry"].is_object()) {
-                const nlohmann::json& entry = body["entry"];
-                lookup.transactionId = QString::fromStdString(entry.value("transactionId", ""));
-                if (entry.contains("queryId") && entry["queryId"].is_string()) {
-                    lookup.queryId = QString::fromStdString(entry["queryId"].get<std::string>());
-                }
-                lookup.registeredAt = QString::fromStdString(entry.value("registeredAt", ""));
+            lookup.valid = answer.valid;
+            lookup.factHash = QString::fromStdString(answer.factHash);
+            if (answer.entry) {
+                lookup.transactionId = QString::fromStdString(answer.entry->transactionId);
+                lookup.queryId = QString::fromStdString(answer.entry->queryId.value_or(""));
+                lookup.registeredAt = QString::fromStdString(answer.entry->registeredAt);
             }
             done(lookup);
         },
@@ -289,11 +290,12 @@ void ProofClient::lookupFact(const QString& chain, const QString& factHash, bool
 
 void ProofClient::createBucket(const BucketForm& form, QObject* context,
                                std::function<void(Result<api::ProofBucket>)> done) {
-    const nlohmann::json body = {
-        {"externalId", nullable(form.externalId)},
-        {"nodeWidth", form.nodeWidth ? nlohmann::json(*form.nodeWidth) : nlohmann::json(nullptr)},
-        {"aggregatorParams", nullable(form.aggregatorParams)},
-        {"mockProof", form.mockProof}};
+    api::BucketCreation creation;
+    creation.externalId = optionalText(form.externalId);
+    creation.nodeWidth = form.nodeWidth;
+    creation.aggregatorParams = optionalText(form.aggregatorParams);
+    creation.mockProof = form.mockProof;
+    const nlohmann::json body = api::toJson(creation);
     handle(
         postJson(QStringLiteral("/buckets"), body, keyHeader()), context,
         [done](const nlohmann::json& answer) {

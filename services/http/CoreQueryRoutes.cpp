@@ -2,56 +2,10 @@
 // /core-query/{id}, /docs/core-query/{id}, /core-query-by-dedup-id, /docs/core-query-by-dedup-id.
 
 #include "ProofRouteSupport.h"
-
-#include <initializer_list>
-#include <utility>
+#include "SubmissionParts.h"
 
 namespace proofdesk::http {
 namespace {
-
-// The submission's field for each text part of POST /core-query (api::kCoreQueryTextParts).
-std::optional<std::string>* textField(proof::Submission& submission, const std::string& part) {
-    const std::initializer_list<std::pair<const char*, std::optional<std::string>*>> fields = {
-        {"externalId", &submission.externalId},
-        {"dedupId", &submission.dedupId},
-        {"sharpProver", &submission.sharpProver},
-        {"layout", &submission.layout},
-        {"cairoVm", &submission.cairoVm},
-        {"cairoVersion", &submission.cairoVersion},
-        {"result", &submission.result},
-        {"mockFactHash", &submission.mockFactHash},
-        {"network", &submission.network},
-        {"programHash", &submission.programHash},
-        {"bucketId", &submission.bucketId},
-        {"bucketJobIndex", &submission.bucketJobIndex},
-        {"declaredJobSize", &submission.declaredJobSize},
-        {"hints", &submission.hints},
-        {"stoneVersion", &submission.stoneVersion},
-        {"memoryVerification", &submission.memoryVerification}};
-    for (const auto& [name, field] : fields) {
-        if (part == name) {
-            return field;
-        }
-    }
-    throw std::logic_error("no Submission field for the core-query part " + part);
-}
-
-std::optional<proof::UploadedFile>* fileField(proof::Submission& submission,
-                                              const std::string& part) {
-    if (part == "programFile") {
-        return &submission.programFile;
-    }
-    if (part == "inputFile") {
-        return &submission.inputFile;
-    }
-    if (part == "pieFile") {
-        return &submission.pieFile;
-    }
-    if (part == "proofFile") {
-        return &submission.proofFile;
-    }
-    throw std::logic_error("no Submission field for the core-query file " + part);
-}
 
 HttpResponse postCoreQuery(const ProofRouteServices& services, const HttpRequest& request) {
     static const std::set<std::string> allowed = [] {
@@ -62,14 +16,7 @@ HttpResponse postCoreQuery(const ProofRouteServices& services, const HttpRequest
     }();
     const proof::Caller caller = callerOf(request, services.keys);
     const Parts parts(request, allowed);
-    proof::Submission submission;
-    for (const std::string& name : api::kCoreQueryTextParts) {
-        *textField(submission, name) = parts.text(name);
-    }
-    for (const std::string& name : api::kCoreQueryFileParts) {
-        *fileField(submission, name) = parts.file(name);
-    }
-    return created(services.proofs.intake().submit(caller, submission));
+    return created(services.proofs.intake().submit(caller, coreQueryRequestOf(parts)));
 }
 
 HttpResponse listCoreQueries(const ProofRouteServices& services, const HttpRequest& request,

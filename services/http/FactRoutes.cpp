@@ -2,6 +2,7 @@
 // credits, and reads of the local fact registry.
 
 #include "ProofRouteSupport.h"
+#include "api/ProofBodies.h"
 
 namespace proofdesk::http {
 namespace {
@@ -38,22 +39,13 @@ HttpResponse getFactRegistryEntry(const ProofRouteServices& services, const Http
     }
     const bool mocked = mockedText == "true";
     const auto entry = services.proofs.facts().find(chain, request.pathParams.at(1), mocked);
-    nlohmann::json body = {{"chain", chain},
-                           {"factHash", request.pathParams.at(1)},
-                           {"mocked", mocked},
-                           {"valid", entry.has_value()},
-                           {"entry", nullptr}};
+    api::FactRegistryAnswer answer{chain, request.pathParams.at(1), mocked, entry.has_value(), {}};
     if (entry) {
-        const auto orNull = [](const std::optional<std::string>& value) {
-            return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-        };
-        body["factHash"] = entry->factHash;
-        body["entry"] = {{"transactionId", entry->id},
-                         {"queryId", orNull(entry->queryId)},
-                         {"programHash", orNull(entry->programHash)},
-                         {"registeredAt", entry->createdAt}};
+        answer.factHash = entry->factHash;
+        answer.entry =
+            api::FactRegistryEntry{entry->id, entry->queryId, entry->programHash, entry->createdAt};
     }
-    return HttpResponse::json(200, body);
+    return HttpResponse::json(200, api::toJson(answer));
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // unversioned), PIE proof on L1, proof verification on L2, program registration.
 
 #include "ProofRouteSupport.h"
+#include "SubmissionParts.h"
 
 namespace proofdesk::http {
 namespace {
@@ -12,23 +13,26 @@ Parts partsOf(const HttpRequest& request, const api::V1Route& route) {
 }
 
 // /v1 trace routes take cairoVersion "0" (the only one they support).
-std::string traceCairoVersion(const Parts& parts) {
+void checkTraceCairoVersion(const Parts& parts) {
     const std::string version = parts.required("cairoVersion", "MISSING_CAIRO_VERSION");
     if (version != "0" && version != "cairo0") {
         badRequest("UNSUPPORTED_CAIRO_VERSION", "only cairoVersion 0 is supported here");
     }
-    return "cairo0";
+}
+
+// A /v1 trace route's program: a file or a registered program's hash, with its input.
+proof::QuerySource programSourceOf(const Parts& parts) {
+    return sourceOf(parts.file("programFile"), parts.text("programHash"), parts.file("inputFile"),
+                    std::nullopt, std::nullopt);
 }
 
 HttpResponse v1TraceGeneration(const ProofRouteServices& services, const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
     const Parts parts = partsOf(request, api::v1::kTraceGeneration);
-    proof::Submission submission;
-    submission.cairoVersion = traceCairoVersion(parts);
-    submission.programFile = parts.file("programFile");
-    submission.programHash = parts.text("programHash");
-    submission.inputFile = parts.file("inputFile");
-    submission.result = "TRACE_GENERATION";
+    checkTraceCairoVersion(parts);
+    proof::CoreQueryRequest submission;
+    submission.source = programSourceOf(parts);
+    submission.result = api::QueryResult::TraceGeneration;
     return created(services.proofs.intake().submit(caller, submission));
 }
 
@@ -36,13 +40,15 @@ HttpResponse v1L1ProofGenerationVerification(const ProofRouteServices& services,
                                              const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
     const Parts parts = partsOf(request, api::v1::kL1ProofGenerationVerification);
-    proof::Submission submission;
-    submission.pieFile = parts.file("pieFile");
-    if (!submission.pieFile) {
+    std::optional<proof::UploadedFile> pieFile = parts.file("pieFile");
+    if (!pieFile) {
         badRequest("MISSING_PIE_FILE", "pieFile is required");
     }
-    submission.mockFactHash = parts.required("mockFactHash", "MISSING_MOCK_FACT_HASH");
-    submission.result = "PROOF_VERIFICATION_ON_L1";
+    proof::CoreQueryRequest submission;
+    submission.source = proof::PieSource{std::move(*pieFile)};
+    submission.mockFactHash =
+        mockFactHashOf(parts.required("mockFactHash", "MISSING_MOCK_FACT_HASH"));
+    submission.result = api::QueryResult::ProofVerificationOnL1;
     return created(services.proofs.intake().submit(caller, submission));
 }
 
@@ -51,33 +57,36 @@ HttpResponse v1TraceGenerationProofGeneration(const ProofRouteServices& services
                                               const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
     const Parts parts = partsOf(request, api::v1::kTraceGenerationProofGeneration);
-    proof::Submission submission;
-    submission.cairoVersion = traceCairoVersion(parts);
+    checkTraceCairoVersion(parts);
     const std::string prover = parts.text("prover").value_or("vendor_sharp");
     if (prover != "vendor_sharp" && prover != "stone" && !prover.empty()) {
         badRequest("INVALID_PROVER", "prover is vendor_sharp (the server's configured prover)");
     }
-    submission.programFile = parts.file("programFile");
-    submission.programHash = parts.text("programHash");
-    submission.inputFile = parts.file("inputFile");
-    submission.layout = parts.text("layout");
-    submission.result = "PROOF_GENERATION";
+    proof::CoreQueryRequest submission;
+    submission.source = programSourceOf(parts);
+    const std::optional<std::string> layout = parts.text("layout");
+    submission.layout = absentOrEmpty(layout) ? "auto" : *layout;
+    submission.result = api::QueryResult::ProofGeneration;
     return created(services.proofs.intake().submit(caller, submission));
 }
 
 HttpResponse v1L2ProofVerification(const ProofRouteServices& services, const HttpRequest& request) {
     const proof::Caller caller = callerOf(request, services.keys);
     const Parts parts = partsOf(request, api::v1::kL2ProofVerification);
-    proof::Submission submission;
-    submission.proofFile = parts.file("proofFile");
-    if (!submission.proofFile) {
+    std::optional<proof::UploadedFile> proofFile = parts.file("proofFile");
+    if (!proofFile) {
         badRequest("MISSING_PROOF_FILE", "proofFile is required");
     }
-    submission.mockFactHash = parts.required("mockFactHash", "MISSING_MOCK_FACT_HASH");
-    submission.stoneVersion = parts.required("stoneVersion", "MISSING_STONE_VERSION");
-    submission.memoryVerification =
-        parts.required("memoryVerification", "MISSING_MEMORY_VERIFICATION");
-    submission.result = "PROOF_VERIFICATION_ON_L2";
+    proof::CoreQueryRequest submission;
+    submission.source = proof::ProofSource{std::move(*proofFile)};
+    submission.mockFactHash =
+        mockFactHashOf(parts.required("mockFactHash", "MISSING_MOCK_FACT_HASH"));
+    submission.stoneVersion = optionalEnumPart<api::StoneVersion>(
+        parts.required("stoneVersion", "MISSING_STONE_VERSION"), "INVALID_STONE_VERSION");
+    submission.memoryVerification = optionalEnumPart<api::MemoryVerification>(
+        parts.required("memoryVerification", "MISSING_MEMORY_VERIFICATION"),
+        "INVALID_MEMORY_VERIFICATION");
+    submission.result = api::QueryResult::ProofVerificationOnL2;
     return created(services.proofs.intake().submit(caller, submission));
 }
 

@@ -40,7 +40,8 @@ void BucketAggregation::setStatusIn(api::ProofBucket& bucket, const char* status
         {core::qstr(bucket.status), core::qstr(api::toJson(bucket).dump()), core::qstr(bucket.id)});
 }
 
-api::ProofBucket BucketAggregation::create(const Caller& caller, const BucketRequest& request) {
+api::ProofBucket BucketAggregation::create(const Caller& caller,
+                                           const api::BucketCreation& request) {
     api::ProofBucket bucket;
     const qint64 nowMs = m_clock.nowMs();
     bucket.id = core::newUlid(nowMs).toStdString();

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "CoreQueryRequest.h"
 #include "ProofQueries.h"
 #include "StageRecorder.h"
-#include "Submission.h"
+#include "api/ProofBodies.h"
 #include "api/ProofWire.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
@@ -16,13 +17,6 @@
 namespace proofdesk::proof {
 
 // POST /buckets and POST /docs/buckets.
-struct BucketRequest {
-    std::optional<std::string> externalId;
-    std::optional<int> nodeWidth;
-    std::optional<std::string> aggregatorParams;
-    std::optional<std::string> aggregatorVersion;
-    bool mockProof = false;
-};
 
 // Where a submission joins a bucket: its job index, and whether the bucket's proofs are mocked.
 struct BucketPlace {
@@ -39,7 +33,7 @@ public:
     BucketAggregation(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                       ProofQueries& queries, StageRecorder& stages);
 
-    api::ProofBucket create(const Caller& caller, const BucketRequest& request);
+    api::ProofBucket create(const Caller& caller, const api::BucketCreation& request);
     std::pair<std::vector<api::ProofBucket>, int> list(const QString& projectId, int limit,
                                                        int offset);
     // A bucket and its queries (members by bucketJobIndex, then the aggregator).

@@ -15,14 +15,6 @@ namespace {
     throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
 }
 
-std::string chainFor(const std::string& result) {
-    const std::string prefix = "PROOF_VERIFICATION_ON_";
-    if (result.rfind(prefix, 0) == 0) {
-        return result.substr(prefix.size());
-    }
-    return "OFFCHAIN";
-}
-
 std::string digestOf(const UploadedFile& file) {
     return file.onDisk() ? ArtifactStore::sha256OfFile(file.path)
                          : ArtifactStore::sha256Of(file.content);
@@ -76,9 +68,9 @@ std::string ProofIntake::submitProgram(const UploadedFile& programFile,
 
 // --- submission -------------------------------------------------------------------------------
 
-std::string ProofIntake::submit(const Caller& caller, const Submission& in) {
-    CheckedSubmission checked = checkSubmission(in, m_provers);
-    const InspectedSources sources = inspectSources(in, checked);
+std::string ProofIntake::submit(const Caller& caller, const CoreQueryRequest& in) {
+    CheckedRequest checked = checkRequest(in, m_provers);
+    const InspectedSources sources = inspectSources(in);
     planSource(in, sources, checked);
     api::ProofQuery& query = checked.query;
     const qint64 nowMs = m_clock.nowMs();
@@ -94,8 +86,8 @@ std::string ProofIntake::submit(const Caller& caller, const Submission& in) {
     return query.id;
 }
 
-void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const Submission& in,
-                           const InspectedSources& sources, CheckedSubmission& checked) {
+void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const CoreQueryRequest& in,
+                           const InspectedSources& sources, CheckedRequest& checked) {
     api::ProofQuery& query = checked.query;
     m_credits.chargeOneIn(caller.projectId, m_queries.publicUrl() + "/core-query");
     if (query.dedupId) {
@@ -105,7 +97,7 @@ void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const Submiss
                                      {{"coreQueryId", *existing}});
         }
     }
-    if (checked.hasProgramHash) {
+    if (in.programHash()) {
         const std::optional<std::string> program = m_programs.fileOf(*sources.programHash);
         if (!program) {
             throw core::ServiceError(core::ErrorKind::BadRequest, "PROGRAM_NOT_FOUND",
@@ -114,9 +106,9 @@ void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const Submiss
         }
         checked.inputs["program"] = *program;
     }
-    if (in.bucketId && !in.bucketId->empty()) {
+    if (in.bucketId) {
         // The query takes its job index in an open bucket of the caller's project.
-        const BucketPlace place = m_buckets.joinIn(caller, *in.bucketId, checked.bucketJobIndex);
+        const BucketPlace place = m_buckets.joinIn(caller, *in.bucketId, in.bucketJobIndex);
         checked.inputs["mockProof"] = place.mockProof;
         query.bucketId = *in.bucketId;
         query.bucketJobIndex = place.jobIndex;
@@ -129,29 +121,27 @@ void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const Submiss
 
 // Every file is read in one sandboxed child: the program (hash, native hints), the input (JSON),
 // the PIE or the proof (what it states).
-ProofIntake::InspectedSources ProofIntake::inspectSources(const Submission& in,
-                                                          const CheckedSubmission& checked) {
-    const api::ProofQuery& query = checked.query;
+ProofIntake::InspectedSources ProofIntake::inspectSources(const CoreQueryRequest& in) {
     InspectedSources sources;
     std::vector<sandbox::SandboxInput> toInspect;
     const char* fallbackCode = "INVALID_PROGRAM_FILE";
-    const bool checkNativeHints = in.inputFile && query.cairoVm == "rust";
-    if (in.programFile || checked.hasProgramHash) {
-        if (query.cairoVersion != "cairo0") {
+    const bool checkNativeHints = in.inputFile() && in.cairoVm == api::CairoVm::Rust;
+    if (in.runsProgram()) {
+        if (in.cairoVersion != api::CairoVersion::Cairo0) {
             badRequest("CAIRO1_PROGRAMS_NOT_SUPPORTED",
                        "this server runs Cairo 0 programs; for Cairo 1 submit the run's pieFile");
         }
-        if (in.inputFile) {
-            toInspect.push_back(in.inputFile->asInput("input"));
+        if (const UploadedFile* input = in.inputFile()) {
+            toInspect.push_back(input->asInput("input"));
         }
-        if (in.programFile) {
-            sources.programDigest = digestOf(*in.programFile);
+        if (const UploadedFile* program = in.programFile()) {
+            sources.programDigest = digestOf(*program);
             sources.programHash = m_programs.hashOfFile(*sources.programDigest);
             if (!sources.programHash || checkNativeHints) {
-                toInspect.push_back(in.programFile->asInput("program"));
+                toInspect.push_back(program->asInput("program"));
             }
         } else {
-            const auto felt = crypto::Felt::parse(*in.programHash);
+            const auto felt = crypto::Felt::parse(*in.programHash());
             if (!felt) {
                 badRequest("INVALID_PROGRAM_HASH", "programHash is not a field element");
             }
@@ -161,11 +151,11 @@ ProofIntake::InspectedSources ProofIntake::inspectSources(const Submission& in,
                 toInspect.push_back({"program", m_artifacts.pathOf(*stored).toStdString()});
             }
         }
-    } else if (in.pieFile) {
-        toInspect.push_back(in.pieFile->asInput("pie"));
+    } else if (const UploadedFile* pie = in.pieFile()) {
+        toInspect.push_back(pie->asInput("pie"));
         fallbackCode = "INVALID_PIE_FILE";
     } else {
-        toInspect.push_back(in.proofFile->asInput("proof"));
+        toInspect.push_back(in.proofFile()->asInput("proof"));
         fallbackCode = "INVALID_PROOF_FILE";
     }
     sources.facts = toInspect.empty()
@@ -179,58 +169,58 @@ ProofIntake::InspectedSources ProofIntake::inspectSources(const Submission& in,
                        " has no native implementation: submit with cairoVm=python to run it as "
                        "Python");
     }
-    if (in.programFile && !sources.programHash) {
+    if (in.programFile() && !sources.programHash) {
         sources.programHash = sources.facts.at("program").value("programHash", std::string());
     }
     return sources;
 }
 
-void ProofIntake::planSource(const Submission& in, const InspectedSources& sources,
-                             CheckedSubmission& checked) {
+void ProofIntake::planSource(const CoreQueryRequest& in, const InspectedSources& sources,
+                             CheckedRequest& checked) {
     api::ProofQuery& query = checked.query;
     nlohmann::json& inputs = checked.inputs;
-    if (in.programFile || checked.hasProgramHash) {
+    if (in.runsProgram()) {
         inputs["source"] = "program";
-        if (in.programFile) {
-            inputs["program"] = registerProgram(*in.programFile, *sources.programDigest,
+        if (const UploadedFile* program = in.programFile()) {
+            inputs["program"] = registerProgram(*program, *sources.programDigest,
                                                 *sources.programHash, query.cairoVersion);
         }
-        query.steps = {"TRACE_GENERATION"};
-        if (query.result != "TRACE_GENERATION") {
-            query.steps.push_back("PROOF_GENERATION");
+        query.steps = {api::nameOf(api::Stage::TraceGeneration)};
+        if (in.result != api::QueryResult::TraceGeneration) {
+            query.steps.push_back(api::nameOf(api::Stage::ProofGeneration));
         }
-    } else if (in.pieFile) {
-        if (query.result == "TRACE_GENERATION") {
+    } else if (const UploadedFile* pie = in.pieFile()) {
+        if (in.result == api::QueryResult::TraceGeneration) {
             badRequest("INVALID_RESULT_FOR_PIE_FILE",
                        "a pieFile is already a trace: ask for PROOF_GENERATION or a "
                        "PROOF_VERIFICATION_ON_* result");
         }
         inputs["source"] = "pie";
-        inputs["pie"] = storeUpload(*in.pieFile);
-        query.steps = {"PROOF_GENERATION"};
+        inputs["pie"] = storeUpload(*pie);
+        query.steps = {api::nameOf(api::Stage::ProofGeneration)};
     } else {
-        if (chainFor(query.result) == "OFFCHAIN") {
+        if (api::chainOf(in.result) == "OFFCHAIN") {
             badRequest("INVALID_RESULT_FOR_PROOF_FILE",
                        "a proofFile is verified: ask for a PROOF_VERIFICATION_ON_* result");
         }
         const std::string statedLayout = sources.facts.at("proof").value("layout", std::string());
         inputs["source"] = "proof";
-        inputs["proof"] = storeUpload(*in.proofFile);
+        inputs["proof"] = storeUpload(*in.proofFile());
         inputs["layout"] = statedLayout;
         checked.layout = statedLayout;
         query.steps = {};
     }
-    query.chain = chainFor(query.result);
+    query.chain = api::chainOf(in.result);
     if (query.chain != "OFFCHAIN") {
-        query.steps.push_back("PROOF_VERIFICATION");
+        query.steps.push_back(api::nameOf(api::Stage::ProofVerification));
     }
-    if (query.result == "PROOF_VERIFICATION_ON_L2" &&
+    if (in.result == api::QueryResult::ProofVerificationOnL2 &&
         (checked.layout == "dynamic" || checked.layout == "all_cairo")) {
         badRequest("INVALID_LAYOUT_FOR_PROOF_VERIFICATION_ON_INTEGRITY_L2",
                    "Integrity cannot verify proofs of layout " + checked.layout);
     }
-    if (in.inputFile) {
-        inputs["input"] = storeUpload(*in.inputFile);
+    if (const UploadedFile* input = in.inputFile()) {
+        inputs["input"] = storeUpload(*input);
     }
     query.step = query.steps.front();
     query.layout =

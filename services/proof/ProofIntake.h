@@ -2,13 +2,13 @@
 
 #include "ArtifactStore.h"
 #include "BucketAggregation.h"
+#include "CoreQueryRequest.h"
 #include "ProgramRegistry.h"
 #include "ProjectCredits.h"
 #include "ProofQueries.h"
 #include "Provers.h"
 #include "SandboxedWork.h"
 #include "StageRecorder.h"
-#include "Submission.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
 #include "core/Store.h"
@@ -22,7 +22,7 @@ namespace proofdesk::proof {
 
 // A submission becomes a query and its first stage's job (POST /core-query and the /v1
 // submissions), or a program is registered by hash (POST /v1/submit-program). The options are
-// checked first (checkSubmission), the files are read in one sandboxed child, and the uploads,
+// checked first (checkRequest), the files are read in one sandboxed child, and the uploads,
 // the credit, the bucket place, the query and its job are written all or nothing.
 class ProofIntake {
 public:
@@ -32,7 +32,7 @@ public:
                 BucketAggregation& buckets);
 
     // Returns the new query's id.
-    std::string submit(const Caller& caller, const Submission& submission);
+    std::string submit(const Caller& caller, const CoreQueryRequest& request);
     // Registers a compiled Cairo 0 program; returns its program hash.
     std::string submitProgram(const UploadedFile& programFile, const std::string& cairoVersion);
 
@@ -43,15 +43,15 @@ private:
         std::optional<std::string> programHash;
         std::optional<std::string> programDigest; // of a programFile
     };
-    InspectedSources inspectSources(const Submission& in, const CheckedSubmission& checked);
+    InspectedSources inspectSources(const CoreQueryRequest& in);
     // The query's source in its inputs (a registered program, a stored PIE or proof), its steps
     // and its layout.
-    void planSource(const Submission& in, const InspectedSources& sources,
-                    CheckedSubmission& checked);
+    void planSource(const CoreQueryRequest& in, const InspectedSources& sources,
+                    CheckedRequest& checked);
     // Within the submission's write: the dedup check, the program a hash names, the bucket place,
     // the query's row and its first job.
-    void recordIn(QSqlDatabase& db, const Caller& caller, const Submission& in,
-                  const InspectedSources& sources, CheckedSubmission& checked);
+    void recordIn(QSqlDatabase& db, const Caller& caller, const CoreQueryRequest& in,
+                  const InspectedSources& sources, CheckedRequest& checked);
     // Stores an upload as an artifact; returns its digest.
     std::string storeUpload(const UploadedFile& file);
     std::string storeUpload(const UploadedFile& file, const std::string& digest);

@@ -79,7 +79,7 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
         return core::JobOutcome::done(); // a stale job: the query moved on before a crash
     }
     m_store.write([&](QSqlDatabase&) {
-        working.query.status = "IN_PROGRESS";
+        working.query.status = api::nameOf(api::QueryStatus::InProgress);
         working.query.step = stage;
         working.query.retryCount = job.attempts - 1;
         m_queries.saveIn(working);
@@ -88,14 +88,20 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
     std::string failure;
     bool transient = false;
     try {
-        if (stage == "TRACE_GENERATION") {
-            traceGeneration(working, context);
-        } else if (stage == "PROOF_GENERATION") {
-            proofGeneration(working, context);
-        } else if (stage == "PROOF_VERIFICATION") {
-            proofVerification(working, context);
-        } else {
+        const std::optional<api::Stage> known = api::enumNamed<api::Stage>(stage);
+        if (!known) {
             throw StageFailure(false, "unknown stage " + stage);
+        }
+        switch (*known) {
+        case api::Stage::TraceGeneration:
+            traceGeneration(working, context);
+            break;
+        case api::Stage::ProofGeneration:
+            proofGeneration(working, context);
+            break;
+        case api::Stage::ProofVerification:
+            proofVerification(working, context);
+            break;
         }
     } catch (const StageFailure& stageFailure) {
         failure = stageFailure.what();

@@ -49,7 +49,7 @@ void StageRecorder::failIn(WorkingQuery& working, const std::string& reason,
                            const char* blockedReason) {
     working.newArtifacts.clear();
     working.newFact.reset();
-    working.query.status = "FAILED";
+    working.query.status = api::nameOf(api::QueryStatus::Failed);
     working.query.errorReason = reason;
     working.query.completedAt = core::toIsoTimestamp(m_clock.now()).toStdString();
     working.query.isRetriable = false;
@@ -71,7 +71,7 @@ void StageRecorder::finishStageIn(WorkingQuery& working) {
         m_queries.saveIn(working);
         return;
     }
-    working.query.status = "DONE";
+    working.query.status = api::nameOf(api::QueryStatus::Done);
     working.query.errorReason.reset();
     working.query.completedAt = core::toIsoTimestamp(m_clock.now()).toStdString();
     working.query.isRetriable = false;

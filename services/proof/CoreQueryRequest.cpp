@@ -1,0 +1,106 @@
+#include "CoreQueryRequest.h"
+
+#include "cairo/python/PythonHints.h"
+#include "cairo/vm/Layout.h"
+#include "core/ServiceError.h"
+
+namespace proofdesk::proof {
+namespace {
+
+[[noreturn]] void badRequest(const char* code, const std::string& detail = {}) {
+    throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
+}
+
+// cairoVm=python runs the program's Python hints: only where the server allows and can.
+void checkPythonHints(const ProverSettings& provers) {
+    if (!provers.pythonHints) {
+        badRequest("CAIRO_VM_PYTHON_DISABLED",
+                   "cairoVm=python (running the program's Python hints) is turned off on "
+                   "this server (proofdesk serve --python-hints on enables it); use "
+                   "cairoVm=rust, which runs the native hints");
+    }
+    std::string why;
+    if (!cairo::pythonHintsAvailable(&why)) {
+        badRequest("CAIRO_VM_PYTHON_NOT_AVAILABLE",
+                   "cairoVm=python cannot run on this server: " + why);
+    }
+}
+
+void checkLayout(const std::string& layout) {
+    if (layout == "dynamic") {
+        badRequest("INVALID_LAYOUT", "layout dynamic needs layout parameters, which submissions "
+                                     "cannot carry; use auto or a named layout");
+    }
+    if (layout != "auto" && !cairo::layoutNamed(layout)) {
+        std::string list = "auto";
+        for (const std::string& name : cairo::layoutNames()) {
+            list += ", " + name;
+        }
+        badRequest("INVALID_LAYOUT", "\"" + layout + "\" is not one of " + list);
+    }
+}
+
+template <typename Source, typename Member>
+auto partOf(const QuerySource& source, Member Source::*member) {
+    const Source* held = std::get_if<Source>(&source);
+    return held ? &(held->*member) : nullptr;
+}
+
+const UploadedFile* presentInput(const std::optional<UploadedFile>* input) {
+    return input && *input ? &**input : nullptr;
+}
+
+} // namespace
+
+const UploadedFile* CoreQueryRequest::programFile() const {
+    return partOf(source, &ProgramFileSource::program);
+}
+const std::string* CoreQueryRequest::programHash() const {
+    return partOf(source, &ProgramHashSource::programHash);
+}
+const UploadedFile* CoreQueryRequest::inputFile() const {
+    if (const UploadedFile* input = presentInput(partOf(source, &ProgramFileSource::input))) {
+        return input;
+    }
+    return presentInput(partOf(source, &ProgramHashSource::input));
+}
+const UploadedFile* CoreQueryRequest::pieFile() const {
+    return partOf(source, &PieSource::pie);
+}
+const UploadedFile* CoreQueryRequest::proofFile() const {
+    return partOf(source, &ProofSource::proof);
+}
+
+CheckedRequest checkRequest(const CoreQueryRequest& request, const ProverSettings& provers) {
+    CheckedRequest checked;
+    api::ProofQuery& query = checked.query;
+    query.externalId = request.externalId;
+    query.dedupId = request.dedupId;
+    query.result = api::nameOf(request.result);
+    query.network = api::nameOf(request.network);
+    query.cairoVm = api::nameOf(request.cairoVm);
+    query.cairoVersion = api::nameOf(request.cairoVersion);
+    query.declaredJobSize = api::nameOf(request.declaredJobSize);
+    query.sharpProver = "stone";
+    if (request.hints) {
+        query.hints = api::nameOf(*request.hints);
+    }
+    if (request.cairoVm == api::CairoVm::Python) {
+        checkPythonHints(provers);
+    }
+    checkLayout(request.layout);
+    checked.layout = request.layout;
+    nlohmann::json& inputs = checked.inputs;
+    inputs = nlohmann::json::object();
+    inputs["mockFactHash"] = request.mockFactHash;
+    inputs["layout"] = request.layout;
+    if (request.stoneVersion) {
+        inputs["stoneVersion"] = api::nameOf(*request.stoneVersion);
+    }
+    if (request.memoryVerification) {
+        inputs["memoryVerification"] = api::nameOf(*request.memoryVerification);
+    }
+    return checked;
+}
+
+} // namespace proofdesk::proof
