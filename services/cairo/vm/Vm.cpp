@@ -61,16 +61,110 @@ bool Vm::readOrDeduce(const Relocatable& address, Value* out) {
     return false;
 }
 
-void Vm::step() {
-    if (m_hintRunner) {
-        if (pc.segment == 0) {
-            if (pc.offset < m_hintSites.size() && m_hintSites[pc.offset]) {
-                m_hintRunner(*this, pc);
-            }
-        } else if (!m_loadedHintSites.empty() && m_loadedHintSites.count(packAddress(pc)) != 0) {
-            m_hintRunner(*this, pc);
+// The hints at `at`, before its instruction.
+[[gnu::always_inline]] inline void Vm::runHintsAt(const Relocatable& at) {
+    if (!m_hintRunner) {
+        return;
+    }
+    if (at.segment == 0) {
+        if (at.offset < m_hintSites.size() && m_hintSites[at.offset]) {
+            m_hintRunner(*this, at);
+        }
+    } else if (!m_loadedHintSites.empty() && m_loadedHintSites.count(packAddress(at)) != 0) {
+        m_hintRunner(*this, at);
+    }
+}
+
+// The step's accessed cells, its offsets' range and its trace entry.
+[[gnu::always_inline]] inline void Vm::recordStep(const Instruction& in, const Relocatable& dstAddr,
+                                                  const Relocatable& op0Addr,
+                                                  const Relocatable& op1Addr) {
+    m_memory.markAccessed(pc);
+    m_memory.markAccessed(dstAddr);
+    m_memory.markAccessed(op0Addr);
+    m_memory.markAccessed(op1Addr);
+    m_rcMin = std::min({m_rcMin, std::uint64_t{in.biasedOff0}, std::uint64_t{in.biasedOff1},
+                        std::uint64_t{in.biasedOff2}});
+    m_rcMax = std::max({m_rcMax, std::uint64_t{in.biasedOff0}, std::uint64_t{in.biasedOff1},
+                        std::uint64_t{in.biasedOff2}});
+    if (m_traceEnabled) {
+        m_trace.push_back({packAddress(pc), packAddress(ap), packAddress(fp)});
+    }
+}
+
+// The opcode's own assertions: assert_eq's equality, call's return pc and old fp.
+[[gnu::always_inline]] inline void Vm::checkOpcode(const Instruction& in, const Relocatable& nextPc,
+                                                   const Value& dst, const Value& op0,
+                                                   const std::optional<Value>& res) const {
+    if (in.opcode == Op::AssertEq) {
+        // Addresses are compared with the relocation rules applied (cairo-lang's check_eq).
+        const bool equal = res && (dst == *res || (dst.isAddress() && res->isAddress() &&
+                                                   m_memory.relocated(dst.address()) ==
+                                                       m_memory.relocated(res->address())));
+        if (!equal) {
+            throw VmError("an ASSERT_EQ instruction failed at pc " + pc.toString() + ": " +
+                          dst.toString() + " != " + (res ? res->toString() : std::string("?")));
+        }
+    } else if (in.opcode == Op::Call) {
+        if (!(op0 == Value(nextPc))) {
+            throw VmError("call at pc " + pc.toString() + " did not write the return pc");
+        }
+        if (!(dst == Value(fp))) {
+            throw VmError("call at pc " + pc.toString() + " did not write the old fp");
         }
     }
+}
+
+// fp, then ap, then pc, all from the pre-step values.
+[[gnu::always_inline]] inline void Vm::updateRegisters(const Instruction& in,
+                                                       const Relocatable& nextPc, const Value& dst,
+                                                       const Value& op1,
+                                                       const std::optional<Value>& res) {
+    const Relocatable oldAp = ap;
+    switch (in.fpUpdate) {
+    case Instruction::FpUpdate::ApPlus2:
+        fp = oldAp + 2;
+        break;
+    case Instruction::FpUpdate::Dst:
+        fp = dst.address(); // throws if a ret finds a field element where the old fp belongs
+        break;
+    case Instruction::FpUpdate::Regular:
+        break;
+    }
+    switch (in.apUpdate) {
+    case Instruction::ApUpdate::Add:
+        if (!res) {
+            throw VmError("ap += res with an unconstrained res at pc " + pc.toString());
+        }
+        ap = oldAp + res->felt();
+        break;
+    case Instruction::ApUpdate::Add1:
+        ap = oldAp + 1;
+        break;
+    case Instruction::ApUpdate::Add2:
+        ap = oldAp + 2;
+        break;
+    case Instruction::ApUpdate::Regular:
+        break;
+    }
+    switch (in.pcUpdate) {
+    case Instruction::PcUpdate::Regular:
+        pc = nextPc;
+        break;
+    case Instruction::PcUpdate::Jump:
+        pc = res->address();
+        break;
+    case Instruction::PcUpdate::JumpRel:
+        pc = pc + res->felt();
+        break;
+    case Instruction::PcUpdate::Jnz:
+        pc = isZeroValue(dst) ? nextPc : pc + op1.felt();
+        break;
+    }
+}
+
+void Vm::step() {
+    runHintsAt(pc);
     const Instruction& in = instructionAt(pc);
     const int size = in.size();
 
@@ -175,79 +269,9 @@ void Vm::step() {
         m_memory.set(dstAddr, dst);
     }
 
-    // Opcode assertions.
-    if (in.opcode == Op::AssertEq) {
-        // Addresses are compared with the relocation rules applied (cairo-lang's check_eq).
-        const bool equal = res && (dst == *res || (dst.isAddress() && res->isAddress() &&
-                                                   m_memory.relocated(dst.address()) ==
-                                                       m_memory.relocated(res->address())));
-        if (!equal) {
-            throw VmError("an ASSERT_EQ instruction failed at pc " + pc.toString() + ": " +
-                          dst.toString() + " != " + (res ? res->toString() : std::string("?")));
-        }
-    } else if (in.opcode == Op::Call) {
-        if (!(op0 == Value(nextPc))) {
-            throw VmError("call at pc " + pc.toString() + " did not write the return pc");
-        }
-        if (!(dst == Value(fp))) {
-            throw VmError("call at pc " + pc.toString() + " did not write the old fp");
-        }
-    }
-
-    m_memory.markAccessed(pc);
-    m_memory.markAccessed(dstAddr);
-    m_memory.markAccessed(op0Addr);
-    m_memory.markAccessed(op1Addr);
-    m_rcMin = std::min({m_rcMin, std::uint64_t{in.biasedOff0}, std::uint64_t{in.biasedOff1},
-                        std::uint64_t{in.biasedOff2}});
-    m_rcMax = std::max({m_rcMax, std::uint64_t{in.biasedOff0}, std::uint64_t{in.biasedOff1},
-                        std::uint64_t{in.biasedOff2}});
-    if (m_traceEnabled) {
-        m_trace.push_back({packAddress(pc), packAddress(ap), packAddress(fp)});
-    }
-
-    // Register updates: fp, then ap, then pc (all from the pre-step values).
-    const Relocatable oldAp = ap;
-    switch (in.fpUpdate) {
-    case Instruction::FpUpdate::ApPlus2:
-        fp = oldAp + 2;
-        break;
-    case Instruction::FpUpdate::Dst:
-        fp = dst.address(); // throws if a ret finds a field element where the old fp belongs
-        break;
-    case Instruction::FpUpdate::Regular:
-        break;
-    }
-    switch (in.apUpdate) {
-    case Instruction::ApUpdate::Add:
-        if (!res) {
-            throw VmError("ap += res with an unconstrained res at pc " + pc.toString());
-        }
-        ap = oldAp + res->felt();
-        break;
-    case Instruction::ApUpdate::Add1:
-        ap = oldAp + 1;
-        break;
-    case Instruction::ApUpdate::Add2:
-        ap = oldAp + 2;
-        break;
-    case Instruction::ApUpdate::Regular:
-        break;
-    }
-    switch (in.pcUpdate) {
-    case Instruction::PcUpdate::Regular:
-        pc = nextPc;
-        break;
-    case Instruction::PcUpdate::Jump:
-        pc = res->address();
-        break;
-    case Instruction::PcUpdate::JumpRel:
-        pc = pc + res->felt();
-        break;
-    case Instruction::PcUpdate::Jnz:
-        pc = isZeroValue(dst) ? nextPc : pc + op1.felt();
-        break;
-    }
+    checkOpcode(in, nextPc, dst, op0, res);
+    recordStep(in, dstAddr, op0Addr, op1Addr);
+    updateRegisters(in, nextPc, dst, op1, res);
     ++m_steps;
 }
 

@@ -56,6 +56,14 @@ public:
     bool readOrDeduce(const Relocatable& address, Value* out);
 
 private:
+    // Parts of step(), inlined into it (the step is the VM's hot loop).
+    void runHintsAt(const Relocatable& at);
+    void recordStep(const Instruction& in, const Relocatable& dstAddr, const Relocatable& op0Addr,
+                    const Relocatable& op1Addr);
+    void checkOpcode(const Instruction& in, const Relocatable& nextPc, const Value& dst,
+                     const Value& op0, const std::optional<Value>& res) const;
+    void updateRegisters(const Instruction& in, const Relocatable& nextPc, const Value& dst,
+                         const Value& op1, const std::optional<Value>& res);
     const Instruction& instructionAt(const Relocatable& pc);
     Relocatable registerValue(Instruction::Register reg) const {
         return reg == Instruction::Register::AP ? ap : fp;
