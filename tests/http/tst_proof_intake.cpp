@@ -70,6 +70,14 @@ private slots:
             refused({programFile, text("bucketId", "01NOSUCHBUCKET")}, 404, "BUCKET_NOT_FOUND"));
         QVERIFY(refused({programFile, text("bucketJobIndex", "-3"), text("bucketId", "b")}, 400,
                         "INVALID_BUCKET_JOB_INDEX"));
+        QVERIFY(refused({programFile, text("bucketJobIndex", "2")}, 400,
+                        "BUCKET_JOB_INDEX_WITHOUT_BUCKET"));
+        QVERIFY(
+            refused({programFile, file("pieFile", "PK", "pie.zip")}, 400, "CONFLICTING_SOURCES"));
+        QVERIFY(refused({file("inputFile", "{}", "i.json"), file("pieFile", "PK", "pie.zip")}, 400,
+                        "INPUT_FILE_NEEDS_A_PROGRAM"));
+        QVERIFY(refused({programFile, text("sharpProver", "stwo")}, 400, "INVALID_SHARP_PROVER"));
+        QVERIFY(refused({programFile, text("hints", "service_any_grower")}, 400, "INVALID_HINTS"));
         const Reply oversize = http.postMultipart(
             "/core-query", {file("programFile", std::string(100 * 1024, ' '), "p.json")},
             keyHeader(project));
