@@ -33,6 +33,11 @@ void checkIdentifier(const std::optional<std::string>& value, const char* code, 
 
 } // namespace
 
+std::string layoutOf(const Parts& parts) {
+    const std::optional<std::string> layout = parts.text("layout");
+    return absentOrEmpty(layout) ? "auto" : *layout;
+}
+
 bool mockFactHashOf(const std::optional<std::string>& value) {
     if (absentOrEmpty(value) || *value == "false") {
         return false;
@@ -94,8 +99,7 @@ proof::CoreQueryRequest coreQueryRequestOf(const Parts& parts) {
     }
     request.hints = optionalEnumPart<api::GrowerHints>(parts.text("hints"), "INVALID_HINTS");
     request.mockFactHash = mockFactHashOf(parts.text("mockFactHash"));
-    const std::optional<std::string> layout = parts.text("layout");
-    request.layout = absentOrEmpty(layout) ? "auto" : *layout;
+    request.layout = layoutOf(parts);
     request.stoneVersion =
         optionalEnumPart<api::StoneVersion>(parts.text("stoneVersion"), "INVALID_STONE_VERSION");
     request.memoryVerification = optionalEnumPart<api::MemoryVerification>(

@@ -40,6 +40,9 @@ E enumPart(const std::optional<std::string>& value, E fallback, const char* code
     return optionalEnumPart<E>(value, code).value_or(fallback);
 }
 
+// layout: a layout's name as given, "auto" when absent or empty (the service checks the name).
+std::string layoutOf(const Parts& parts);
+
 // mockFactHash: "true" or "false" (absent or empty: false), else 400 INVALID_MOCK_FACT_HASH.
 bool mockFactHashOf(const std::optional<std::string>& value);
 

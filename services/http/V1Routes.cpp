@@ -64,8 +64,7 @@ HttpResponse v1TraceGenerationProofGeneration(const ProofRouteServices& services
     }
     proof::CoreQueryRequest submission;
     submission.source = programSourceOf(parts);
-    const std::optional<std::string> layout = parts.text("layout");
-    submission.layout = absentOrEmpty(layout) ? "auto" : *layout;
+    submission.layout = layoutOf(parts);
     submission.result = api::QueryResult::ProofGeneration;
     return created(services.proofs.intake().submit(caller, submission));
 }

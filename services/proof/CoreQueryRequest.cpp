@@ -46,10 +46,6 @@ auto partOf(const QuerySource& source, Member Source::*member) {
     return held ? &(held->*member) : nullptr;
 }
 
-const UploadedFile* presentInput(const std::optional<UploadedFile>* input) {
-    return input && *input ? &**input : nullptr;
-}
-
 } // namespace
 
 const UploadedFile* CoreQueryRequest::programFile() const {
@@ -59,10 +55,11 @@ const std::string* CoreQueryRequest::programHash() const {
     return partOf(source, &ProgramHashSource::programHash);
 }
 const UploadedFile* CoreQueryRequest::inputFile() const {
-    if (const UploadedFile* input = presentInput(partOf(source, &ProgramFileSource::input))) {
-        return input;
+    const std::optional<UploadedFile>* input = partOf(source, &ProgramFileSource::input);
+    if (!input) {
+        input = partOf(source, &ProgramHashSource::input);
     }
-    return presentInput(partOf(source, &ProgramHashSource::input));
+    return input && *input ? &**input : nullptr;
 }
 const UploadedFile* CoreQueryRequest::pieFile() const {
     return partOf(source, &PieSource::pie);
