@@ -18,8 +18,6 @@ using Limbs = Felt::Limbs;
 
 // p = 2^251 + 17·2^192 + 1, little-endian limbs.
 constexpr Limbs kP = {1, 0, 0, 0x0800000000000011ULL};
-// p ≡ 1 (mod 2^64), so -p^-1 mod 2^64 = 2^64 - 1.
-constexpr std::uint64_t kPInvNeg = ~0ULL;
 
 Limbs reduceOnce(Limbs value) {
     if (!u256::lessThan(value, kP)) {

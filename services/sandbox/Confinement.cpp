@@ -83,14 +83,8 @@ bool setLimit(int resource, rlim_t soft, rlim_t hard) {
 }
 
 bool sanitizerBuild() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
     return true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    return true;
-#else
-    return false;
-#endif
 #else
     return false;
 #endif
@@ -196,6 +190,14 @@ int applyLandlock(const ConfineRequest& request) {
     return abi;
 }
 
+// A condition on one system-call argument (libseccomp's SCMP_A0..SCMP_A5 macros are C compound
+// literals, not C++): argument `index` compared with `op` against `datum`, or masked by `datum`
+// then compared with `masked` for SCMP_CMP_MASKED_EQ.
+scmp_arg_cmp argument(unsigned index, scmp_compare op, scmp_datum_t datum,
+                      scmp_datum_t masked = 0) {
+    return scmp_arg_cmp{index, op, datum, masked};
+}
+
 bool applySeccomp() {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
@@ -211,7 +213,7 @@ bool applySeccomp() {
         deny(call);
     }
     ok &= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-                           SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)) == 0;
+                           argument(0, SCMP_CMP_MASKED_EQ, CLONE_THREAD)) == 0;
     deny(SCMP_SYS(clone3), ENOSYS); // glibc falls back to clone, whose flags the rule above reads
     // Networking of any kind.
     for (int call : {SCMP_SYS(socket), SCMP_SYS(socketpair), SCMP_SYS(connect), SCMP_SYS(bind),
@@ -227,8 +229,8 @@ bool applySeccomp() {
     const auto self = static_cast<scmp_datum_t>(::getpid());
     for (int call : {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(rt_sigqueueinfo),
                      SCMP_SYS(rt_tgsigqueueinfo)}) {
-        ok &=
-            seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), call, 1, SCMP_A0(SCMP_CMP_NE, self)) == 0;
+        ok &= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), call, 1,
+                               argument(0, SCMP_CMP_NE, self)) == 0;
     }
     // The system: mounts, namespaces, modules, keys, BPF, clocks, devices, io_uring (whose
     // operations seccomp cannot see).
@@ -291,7 +293,7 @@ bool applySeccomp() {
     }
     // Typing into a terminal (the child has none, but refuse it outright).
     ok &= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
-                           SCMP_A1(SCMP_CMP_EQ, TIOCSTI)) == 0;
+                           argument(1, SCMP_CMP_EQ, TIOCSTI)) == 0;
     ok &= ok && seccomp_load(ctx) == 0;
     seccomp_release(ctx);
     return ok;

@@ -66,12 +66,8 @@ std::string randomName() {
 // sanitizer runtimes need in sanitizer builds (leak checks use ptrace, which the child refuses).
 std::vector<std::string> childEnvironment() {
     std::vector<std::string> environment = {"LC_ALL=C.UTF-8"};
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
     environment.push_back("ASAN_OPTIONS=detect_leaks=0:abort_on_error=1");
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    environment.push_back("ASAN_OPTIONS=detect_leaks=0:abort_on_error=1");
-#endif
 #endif
     if (const char* ubsan = std::getenv("UBSAN_OPTIONS")) {
         environment.push_back(std::string("UBSAN_OPTIONS=") + ubsan);

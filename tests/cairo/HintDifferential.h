@@ -21,7 +21,7 @@ namespace proofdesk::test::differential {
 
 using proofdesk::crypto::BigInt;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
 constexpr int kStatesPerHint = 16; // the sanitizer build checks memory safety, not breadth
 #else
 constexpr int kStatesPerHint = 48;

@@ -162,13 +162,13 @@ private slots:
                  entry["execution_resources"]["n_steps"].get<std::uint64_t>());
         QCOMPARE(pie.resources.nMemoryHoles,
                  entry["execution_resources"]["n_memory_holes"].get<std::uint64_t>());
-        for (const auto& [builtin, count] :
-             entry["execution_resources"]["builtin_instance_counter"].items()) {
+        for (const auto& item : entry["execution_resources"]["builtin_instance_counter"].items()) {
+            const std::string builtin = item.key();
             const auto found = std::find_if(pie.resources.builtinInstanceCounter.begin(),
                                             pie.resources.builtinInstanceCounter.end(),
                                             [&](const auto& c) { return c.first == builtin; });
             QVERIFY(found != pie.resources.builtinInstanceCounter.end());
-            QCOMPARE(found->second, count.get<std::uint64_t>());
+            QCOMPARE(found->second, item.value().get<std::uint64_t>());
         }
         if (entry.contains("sharp_fact")) {
             QCOMPARE(sharpFactHash(pie.programHash(), pie.output()),

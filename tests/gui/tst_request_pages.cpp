@@ -112,12 +112,15 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(cell(queries, 0, 1), QStringLiteral("COMPLETED"), 30000);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
         auto* dag = child<ui::ActionDagView>(&window, "actionDagView");
-        QTRY_VERIFY_WITH_TIMEOUT(!dag->statuses().empty() &&
-                                     std::all_of(dag->statuses().begin(), dag->statuses().end(),
-                                                 [](const QString& status) {
-                                                     return status == QLatin1String("COMPLETED");
-                                                 }),
-                                 10000);
+        // One copy of the statuses per check (two calls would give iterators of two vectors).
+        const auto allCompleted = [dag] {
+            const std::vector<QString> statuses = dag->statuses();
+            return !statuses.empty() &&
+                   std::all_of(statuses.begin(), statuses.end(), [](const QString& status) {
+                       return status == QLatin1String("COMPLETED");
+                   });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(allCompleted(), 10000);
         // resolve, headers, one MMR, one account, deliver.
         QCOMPARE(dag->statuses().size(), std::size_t(5));
 

@@ -125,7 +125,7 @@ private slots:
     }
 
     void aProofOutOfMemoryFailsItsQueryAlone() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
         QSKIP("AddressSanitizer reserves far more address space than the memory limit allows");
 #endif
         http::ServerOptions options;

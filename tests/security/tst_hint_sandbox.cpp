@@ -32,7 +32,7 @@ std::string programWithHint(const std::string& code) {
 }
 
 // Sanitizer builds start and run the sandboxed Python several times slower.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
 constexpr int kWallSeconds = 12;
 #else
 constexpr int kWallSeconds = 4;
@@ -204,7 +204,7 @@ private slots:
     }
 
     void aMemoryBlowUpIsStopped() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
         QSKIP("sanitizer builds run sandboxed children without the address-space limit");
 #endif
         const Run run = m_alpha->run("x = bytearray(8 << 30)\nids.n = len(x)");

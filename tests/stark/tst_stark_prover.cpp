@@ -351,7 +351,7 @@ private slots:
         QFETCH(QString, layout);
         QFETCH(int, profile);
         QFETCH(int, seed);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
         if (layout == QStringLiteral("recursive")) {
             QSKIP("the recursive layout's smallest trace (2^18 rows) is too slow under sanitizers");
         }

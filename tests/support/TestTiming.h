@@ -6,7 +6,7 @@
 
 namespace proofdesk::test {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
 constexpr int kSlowdown = 5;
 #else
 constexpr int kSlowdown = 1;

@@ -17,14 +17,7 @@
 #include <optional>
 #include <thread>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PROOFDESK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PROOFDESK_ASAN 1
-#endif
-#endif
-#ifdef PROOFDESK_ASAN
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
 // Sanitizer builds: the embedded interpreter is never finalized (a hint's thread may outlive the
 // run), so the objects libpython allocated are still there at exit and LeakSanitizer would report
 // them. Leaks whose allocation does not pass through libpython are still reported.
