@@ -249,6 +249,19 @@ private slots:
         QVERIFY2(failed["errorReason"].get<std::string>().find("FRI layer") != std::string::npos,
                  failed.dump().c_str());
 
+        // The Keccak builtin's layout too (Integrity's starknet_with_keccak example).
+        QFile keccakFile(
+            QStringLiteral(PROOFDESK_FIXTURES_DIR
+                           "/cairo/proofs/stone/"
+                           "integrity_starknet_with_keccak_cairo0_stone6_keccak_160_lsb.json"));
+        QVERIFY(keccakFile.open(QIODevice::ReadOnly));
+        const json keccak = submit(keccakFile.readAll().toStdString(), "stone6");
+        QVERIFY2(keccak["status"] == "DONE", keccak.dump().c_str());
+        QCOMPARE(keccak["layout"].get<std::string>(), std::string("starknet_with_keccak"));
+        COMPARE_JSON(http.get("/fact-registry/L2/" + keccak["integrityFactHash"].get<std::string>())
+                         .json()["valid"],
+                     json(true));
+
         const json wrongVersion = submit(proof, "stone5");
         QCOMPARE(wrongVersion["status"].get<std::string>(), std::string("FAILED"));
         QVERIFY2(wrongVersion["errorReason"].get<std::string>().find(

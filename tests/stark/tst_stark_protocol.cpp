@@ -270,6 +270,7 @@ private slots:
             << QByteArray("recursive_large_output") << 124 << 192;
         QTest::newRow("starknet") << QByteArray("starknet") << 198 << 271;
         QTest::newRow("all_solidity") << QByteArray("all_solidity") << 230 << 286;
+        QTest::newRow("starknet_with_keccak") << QByteArray("starknet_with_keccak") << 347 << 734;
     }
 
     void everyLayoutHasStonesShape() {
@@ -280,6 +281,19 @@ private slots:
         QCOMPARE(int(air->constraints().size()), constraints);
         QCOMPARE(int(air->mask().size()), mask);
         QCOMPARE(air->traceLength(), std::uint64_t(1) << 20);
+    }
+
+    void theKeccakBuiltinNeedsAWholeComponent() {
+        // 16 Keccak instances of 32,768 rows are laid out together: a shorter trace cannot hold
+        // them, and the AIR says so rather than dividing the rows.
+        try {
+            air::buildAir(*air::layoutNamed("starknet_with_keccak"), 1 << 14);
+            QFAIL("a starknet_with_keccak AIR of 2^18 rows was built");
+        } catch (const std::runtime_error& e) {
+            QCOMPARE(std::string(e.what()),
+                     std::string("layout starknet_with_keccak: the keccak builtin needs a trace "
+                                 "of at least 524288 rows; this one has 262144"));
+        }
     }
 };
 

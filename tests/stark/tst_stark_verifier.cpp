@@ -48,7 +48,14 @@ QStringList fixtureProofs() {
 // Layouts whose constraints this build cannot describe yet: their proofs are refused naming the
 // missing component, never accepted.
 bool layoutNotDescribed(const std::string& layout) {
-    return layout == "starknet_with_keccak" || layout == "dynamic";
+    return layout == "dynamic";
+}
+
+// Moonsong's bootloader proof (starknet_with_keccak, 2^20 rows) carries 734 out-of-domain values
+// where the layout's 734 mask cells and 2 composition columns take 736 (the same layout's proofs
+// at 2^19 rows carry 736, and verify): it is refused there, never accepted.
+bool outOfDomainSectionShort(const QString& path) {
+    return path.contains(QStringLiteral("moonsong_bootloader_fibonacci_starknet_with_keccak"));
 }
 
 std::string hexOf(const std::vector<std::uint8_t>& bytes) {
@@ -87,6 +94,12 @@ private slots:
         const nlohmann::json proof = readJson(path);
         const Verdict verdict = verifyStoneProof(proof);
         const std::string layout = proof["public_input"]["layout"].get<std::string>();
+        if (outOfDomainSectionShort(path)) {
+            QVERIFY(!verdict.valid);
+            QCOMPARE(verdict.failedCheck,
+                     std::string("the out-of-domain values: element 734 is not below the prime"));
+            return;
+        }
         if (layoutNotDescribed(layout)) {
             QVERIFY(!verdict.valid);
             QVERIFY2(verdict.failedCheck.find("not described yet") != std::string::npos ||
@@ -103,6 +116,19 @@ private slots:
             QVERIFY(*verdict.seedVariant == SeedVariant::Stone5);
         } else if (name.contains(QStringLiteral("stone6"))) {
             QVERIFY(*verdict.seedVariant == SeedVariant::Stone6);
+        }
+        bool pages = false;
+        for (const auto& cell : proof["public_input"]["public_memory"]) {
+            pages = pages || cell["page"].get<int>() != 0;
+        }
+        if (pages) {
+            // Output in continuous pages (SHARP's fact topology, as in cairo-lang's example),
+            // which a strict statement (the default for Cairo 0) does not take: verified, and the
+            // statement's absence explained.
+            QVERIFY(!verdict.statement.has_value());
+            QVERIFY2(verdict.statementError.find("continuous memory pages") != std::string::npos,
+                     verdict.statementError.c_str());
+            return;
         }
         QVERIFY2(verdict.statement.has_value(), verdict.statementError.c_str());
         QVERIFY(verdict.statement->layout == layout);

@@ -28,14 +28,19 @@ void Air::finish() {
     }
 }
 
-Fp Air::domainAt(const Domain& domain, const Fp& point, std::map<std::uint64_t, Fp>& powers) const {
+Fp Air::domainAt(const Domain& domain, const Fp& point, DomainPowers& powers) const {
     Fp product = Fp::one();
     for (const DomainFactor& factor : domain) {
-        auto it = powers.find(factor.power);
-        if (it == powers.end()) {
-            it = powers.emplace(factor.power, point.pow(factor.power)).first;
+        auto it = powers.ofPoint.find(factor.power);
+        if (it == powers.ofPoint.end()) {
+            it = powers.ofPoint.emplace(factor.power, point.pow(factor.power)).first;
         }
-        product *= it->second - m_generator.pow(factor.shift);
+        // The Keccak builtin's domains alone hold some 21,600 factors, most of them shared.
+        auto shift = powers.ofGenerator.find(factor.shift);
+        if (shift == powers.ofGenerator.end()) {
+            shift = powers.ofGenerator.emplace(factor.shift, m_generator.pow(factor.shift)).first;
+        }
+        product *= it->second - shift->second;
     }
     return product;
 }
@@ -81,7 +86,7 @@ Fp Air::constraintValue(std::size_t index, const Fp& point, const std::vector<Fp
         named.push_back(values.at(name));
     }
     const std::vector<Fp> nodes = m_arena.evaluate(cells, periodic, named);
-    std::map<std::uint64_t, Fp> powers;
+    DomainPowers powers;
     const Constraint& constraint = m_constraints[index];
     return nodes[constraint.expr.index()] * domainAt(constraint.numerator, point, powers) *
            domainAt(constraint.denominator, point, powers).inverse();
@@ -107,7 +112,7 @@ Fp Air::compositionAt(const Fp& point, const std::vector<Fp>& maskValues,
     }
     const std::vector<Fp> nodes = m_arena.evaluate(cells, periodic, named);
 
-    std::map<std::uint64_t, Fp> powers;
+    DomainPowers powers;
     std::vector<Fp> denominators;
     std::vector<Fp> numerators;
     for (const Constraint& constraint : m_constraints) {

@@ -76,7 +76,12 @@ public:
     void finish();
 
 private:
-    Fp domainAt(const Domain& domain, const Fp& point, std::map<std::uint64_t, Fp>& powers) const;
+    // The powers x^power of the point and g^shift of the generator met so far.
+    struct DomainPowers {
+        std::map<std::uint64_t, Fp> ofPoint;
+        std::map<std::uint64_t, Fp> ofGenerator;
+    };
+    Fp domainAt(const Domain& domain, const Fp& point, DomainPowers& powers) const;
 
     const LayoutSpec& m_layout;
     std::uint64_t m_traceLength;

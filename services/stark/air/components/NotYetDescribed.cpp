@@ -10,9 +10,6 @@ namespace {
 }
 } // namespace
 
-void addKeccak(AirBuilder& b) {
-    missing(b, "keccak");
-}
 void addRangeCheck96(AirBuilder& b) {
     missing(b, "range_check96");
 }
