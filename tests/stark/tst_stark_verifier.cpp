@@ -52,8 +52,8 @@ bool layoutNotDescribed(const std::string& layout) {
 }
 
 // Moonsong's bootloader proof (starknet_with_keccak, 2^20 rows) carries 734 out-of-domain values
-// where the layout's 734 mask cells and 2 composition columns take 736 (the same layout's proofs
-// at 2^19 rows carry 736, and verify): it is refused there, never accepted.
+// where the layout's 734 mask cells and 2 composition columns take 736 (every other proof of the
+// layout carries 736, cairo-lang's at 2^20 rows too, and verifies): it is refused there.
 bool outOfDomainSectionShort(const QString& path) {
     return path.contains(QStringLiteral("moonsong_bootloader_fibonacci_starknet_with_keccak"));
 }

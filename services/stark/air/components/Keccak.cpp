@@ -8,7 +8,7 @@
 // rows (65536 units of the state column's step u):
 //   • bit plane h (bit h of every lane) takes 1024 units: row 1024u·h;
 //   • in a plane, lane L = 5y + x before round t sits at state[32L + t] (t = 0…23, 24 the output);
-//   • so a "round slot" is 32 units and a plane's rounds repeat every 32u rows.
+//   • so each lane has a block of 32 round slots (32u rows) in every plane.
 // The input words are read from memory, reshaped, and spread into diluted bits through the
 // cumulative sums of parse_to_diluted. θ sums each column's parities (three diluted bits added, so
 // the sum's low bit is the parity), ρ rotates a lane by r bits by moving it r planes on (the part
@@ -85,9 +85,9 @@ private:
                cell("rotated_parity" + std::to_string((x + 1) % 5), index);
     }
 
-    // The rows r ≡ R (mod period) for each R of `residues`.
-    Domain residues(std::uint64_t period, const std::vector<std::uint64_t>& rs) const {
-        Domain domain;
+    // The rows r ≡ R (mod period) for each R of `rs`, appended to `domain`.
+    Domain residues(std::uint64_t period, const std::vector<std::uint64_t>& rs,
+                    Domain domain = {}) const {
         for (std::uint64_t r : rs) {
             domain.push_back(m_b.rows(period, r));
         }
@@ -210,26 +210,19 @@ void KeccakAir::addParseToDiluted() {
     m_b.constraint(kParse + "to_diluted1_p1", partial1(31) - cell("state_end", 2016), {},
                    residues(m_component, slots(0, 0, 24, 1)));
 
-    Domain firstExcluded = residues(m_plane, slots(0, 26, 31, 2));
-    for (const DomainFactor& f : residues(m_component, slots(lastPlane, 0, 25, 2))) {
-        firstExcluded.push_back(f);
-    }
+    const Domain firstExcluded =
+        residues(m_component, slots(lastPlane, 0, 25, 2), residues(m_plane, slots(0, 26, 31, 2)));
     m_b.constraint(kParse + "extract_bit_first_invocation0",
                    partial0(0) * partial0(0) - partial0(0), firstExcluded,
                    residues(m_roundSlots, {0, m_unit}));
-    Domain otherExcluded = residues(m_roundSlots, {30 * m_unit, 31 * m_unit});
-    for (const DomainFactor& f : residues(m_plane, slots(0, 26, 31, 30))) {
-        otherExcluded.push_back(f);
-    }
-    for (const DomainFactor& f : residues(m_component, slots(lastPlane, 0, 25, 30))) {
-        otherExcluded.push_back(f);
-    }
+    const Domain otherExcluded =
+        residues(m_component, slots(lastPlane, 0, 25, 30),
+                 residues(m_plane, slots(0, 26, 31, 30),
+                          residues(m_roundSlots, {30 * m_unit, 31 * m_unit})));
     m_b.constraint(kParse + "extract_bit_other_invocations0", bitOther0 * bitOther0 - bitOther0,
                    otherExcluded, {m_b.rows(m_unit)});
-    Domain dilutedExcluded = residues(m_plane, slots(0, 25, 31, 1));
-    for (const DomainFactor& f : residues(m_component, slots(lastPlane, 0, 24, 1))) {
-        dilutedExcluded.push_back(f);
-    }
+    const Domain dilutedExcluded =
+        residues(m_component, slots(lastPlane, 0, 24, 1), residues(m_plane, slots(0, 25, 31, 1)));
     m_b.constraint(kParse + "to_diluted0_p0", partial0(30) - cell("state_begin", 0),
                    dilutedExcluded, {m_b.rows(m_roundSlots)});
     m_b.constraint(kParse + "to_diluted1_p0", partial0(31) - cell("state_end", 0), dilutedExcluded,
@@ -325,9 +318,9 @@ void KeccakAir::addThetaRhoPi() {
 
 void KeccakAir::addChiIota() {
     // χ on lane x = 0 (+ ι's round-constant bit b, on the 7 planes where one can be set).
-    const auto chi = [&](std::int64_t c, std::int64_t first, std::int64_t negated,
-                         std::int64_t last) {
-        return after(first) + after(first) + afterNegated(negated) + after(last) -
+    // 2·after[c] + (U − after[negated]) + after[last] against aux0[c] + 2·state[c + 1] + 4·aux2[c].
+    const auto chi = [&](std::int64_t c, std::int64_t negated, std::int64_t last) {
+        return after(c) + after(c) + afterNegated(negated) + after(last) -
                (cell("chi_iota_aux0", c) + state(c + 1) + state(c + 1) +
                 cell("chi_iota_aux2", c) * 4);
     };
@@ -343,7 +336,7 @@ void KeccakAir::addChiIota() {
         const Expr key = m_b.periodic(
             m_b.addPeriodic({name, std::move(values), m_b.layout().periodic.at(name).step}));
         const std::int64_t c = 1024 * bit;
-        m_b.constraint(kColumns + "chi_iota" + std::to_string(bit), key + chi(c, c, c + 32, c + 64),
+        m_b.constraint(kColumns + "chi_iota" + std::to_string(bit), key + chi(c, c + 32, c + 64),
                        {}, planes({0}, 24));
     }
     std::vector<std::uint64_t> threeLanes;
@@ -358,10 +351,10 @@ void KeccakAir::addChiIota() {
             oneLane.push_back(y * 5 * m_roundSlots + t * m_unit);
         }
     }
-    m_b.constraint(kColumns + "chi0", chi(0, 0, 32, 64), planes({0, 1, 3, 7, 15, 31, 63}, 24),
+    m_b.constraint(kColumns + "chi0", chi(0, 32, 64), planes({0, 1, 3, 7, 15, 31, 63}, 24),
                    residues(m_plane, threeLanes));
-    m_b.constraint(kColumns + "chi1", chi(128, 128, 0, 32), {}, residues(m_plane, oneLane));
-    m_b.constraint(kColumns + "chi2", chi(96, 96, 128, 0), {}, residues(m_plane, oneLane));
+    m_b.constraint(kColumns + "chi1", chi(128, 0, 32), {}, residues(m_plane, oneLane));
+    m_b.constraint(kColumns + "chi2", chi(96, 128, 0), {}, residues(m_plane, oneLane));
 }
 
 void KeccakAir::add() {
