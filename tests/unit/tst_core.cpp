@@ -29,6 +29,16 @@ private slots:
         QCOMPARE(a.left(10), QStringLiteral("01HF7YAT00"));
         QVERIFY(!core::isUlid(QStringLiteral("01HF7YAT00ILOU000000000000")));
         QVERIFY(!core::isUlid(QStringLiteral("81HF7YAT0000000000000000000").left(26)));
+
+        // Within one millisecond (a burst of requests, a test's stopped clock) ids still sort in
+        // the order they were made, so a list ordered by id is the creation order.
+        QString previous = core::newUlid(1700000000500);
+        for (int i = 0; i < 2000; ++i) {
+            const QString next = core::newUlid(1700000000500);
+            QVERIFY2(previous < next, qPrintable(previous + QStringLiteral(" then ") + next));
+            QCOMPARE(next.left(10), previous.left(10));
+            previous = next;
+        }
     }
 
     void timestampsAreIsoUtcWithMilliseconds() {
