@@ -1,5 +1,7 @@
 #include "ConstraintEvaluator.h"
 
+#include "Ntt.h"
+
 #include <algorithm>
 #include <bit>
 #include <mutex>
@@ -111,17 +113,17 @@ ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset) con
     Tables tables;
     tables.offset = offset;
     const Fp& g = m_air.traceGenerator();
-    for (std::size_t p = 0; p < m_air.periodicColumns().size(); ++p) {
-        const air::PeriodicColumn& column = m_air.periodicColumns()[p];
-        const std::uint64_t period = column.values.size() * column.step;
-        std::vector<Fp> table(period);
-        Workers::shared().forRange(period, 64, [&](std::size_t begin, std::size_t end) {
-            Fp x = offset * g.pow(std::uint64_t(begin));
-            for (std::size_t i = begin; i < end; ++i) {
-                table[i] = m_air.periodicAt(p, x);
-                x *= g;
-            }
-        });
+    // A periodic column is a polynomial q of degree < P in y = x^(N/period) (period = P·step), so
+    // on the coset offset·<g> it takes `period` values: q at offset^(N/period)·ω^i, ω of order
+    // `period` (= g^(N/period)). Interpolate q from its P values once and evaluate it there by
+    // NTTs, rather than barycentrically per point (an inversion and P products each).
+    for (const air::PeriodicColumn& column : m_air.periodicColumns()) {
+        const std::size_t values = column.values.size();
+        const std::uint64_t period = values * column.step;
+        std::vector<Fp> table(period, Fp::zero());
+        std::copy(column.values.begin(), column.values.end(), table.begin());
+        inverseNtt(std::span<Fp>(table.data(), values));
+        cosetValuesInPlace(table, offset.pow(m_length / period));
         tables.periodic.push_back(std::move(table));
     }
     for (const air::DomainFactor& f : m_factors) {
