@@ -113,7 +113,7 @@ private slots:
         }
         QVERIFY(reduce(p) == Limbs{});
 #else
-        QSKIP("no assembly on this architecture");
+        QSKIP("no field assembly in this build (not x86-64, not optimised, or sanitized)");
 #endif
     }
 
