@@ -14,21 +14,59 @@ namespace {
 
 const char* kUsage =
     "usage: proofdesk verify [--in_file] PROOF.json [--json] [--stone_version stone5|stone6]\n"
-    "         [--memory_verification strict|relaxed|cairo1]\n"
+    "         [--memory_verification strict|relaxed|cairo1] [--dynamic_params FILE]\n"
     "  Verifies a Stone proof (proof_hex, proof_parameters, public_input) with Proofdesk's own\n"
     "  verifier and prints the verdict, the first failed check, the statement and its facts.\n"
     "  Exit status: 0 valid, 1 invalid, 2 unreadable input or usage error.\n"
     "  --stone_version: the public input serialisation the channel was seeded with (default:\n"
     "    whichever of stone6 and stone5 the proof was made with).\n"
     "  --memory_verification: how the public memory reads as program and output (default:\n"
-    "    the first of strict, relaxed and cairo1 that holds).\n";
+    "    the first of strict, relaxed and cairo1 that holds).\n"
+    "  --dynamic_params: a JSON object of the `dynamic` layout's parameters, for a proof whose\n"
+    "    public input does not carry them (Stone's proofs do; they must then agree).\n";
 
 constexpr std::uint64_t kMaxProofFile = std::uint64_t(256) << 20;
+constexpr std::uint64_t kMaxParamsFile = std::uint64_t(1) << 20;
+
+// Puts the parameters of FILE into the proof's public input; false (with a message on stderr)
+// when they cannot be read or contradict the ones the proof states.
+bool addDynamicParams(nlohmann::json& proof, const std::string& path) {
+    std::string text;
+    if (!proofdesk::core::readFileBounded(path, kMaxParamsFile, &text)) {
+        std::fprintf(stderr,
+                     "proofdesk verify: cannot read %s (missing, not a file, or over 1 MiB)\n",
+                     path.c_str());
+        return false;
+    }
+    std::string why;
+    const nlohmann::json params = proofdesk::core::parseJsonBounded(text, &why);
+    if (params.is_discarded() || !params.is_object()) {
+        std::fprintf(stderr, "proofdesk verify: %s is not a JSON object of parameters%s%s\n",
+                     path.c_str(), why.empty() ? "" : ": ", why.c_str());
+        return false;
+    }
+    if (!proof.is_object() || !proof.contains("public_input") ||
+        !proof["public_input"].is_object()) {
+        return true; // the verifier says what is missing
+    }
+    nlohmann::json& input = proof["public_input"];
+    if (input.contains("dynamic_params") && !input["dynamic_params"].is_null() &&
+        input["dynamic_params"] != params) {
+        std::fprintf(stderr,
+                     "proofdesk verify: the proof's public input states other dynamic_params "
+                     "than %s\n",
+                     path.c_str());
+        return false;
+    }
+    input["dynamic_params"] = params;
+    return true;
+}
 
 } // namespace
 
 int runVerifyCommand(int argc, char** argv) {
     std::string path;
+    std::string dynamicParamsPath;
     bool json = false;
     VerifyOptions options;
     for (int i = 1; i < argc; ++i) {
@@ -45,6 +83,8 @@ int runVerifyCommand(int argc, char** argv) {
                 return 0;
             } else if (arg == "--json") {
                 json = true;
+            } else if (arg == "--dynamic_params") {
+                dynamicParamsPath = next();
             } else if (arg == "--in_file" || arg == "--in-file") {
                 path = next();
             } else if (arg == "--stone_version") {
@@ -82,9 +122,12 @@ int runVerifyCommand(int argc, char** argv) {
         return 2;
     }
     std::string why;
-    const nlohmann::json proof = proofdesk::core::parseJsonBounded(text, &why);
+    nlohmann::json proof = proofdesk::core::parseJsonBounded(text, &why);
     if (proof.is_discarded()) {
         std::fprintf(stderr, "proofdesk verify: %s is not JSON: %s\n", path.c_str(), why.c_str());
+        return 2;
+    }
+    if (!dynamicParamsPath.empty() && !addDynamicParams(proof, dynamicParamsPath)) {
         return 2;
     }
     const Verdict verdict = verifyStoneProof(proof, options);

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include <csignal>
 
 using namespace proofdesk;
@@ -481,6 +483,61 @@ private slots:
         process.start(kBinary, {QStringLiteral("keys")});
         QVERIFY(process.waitForFinished(10000));
         QCOMPARE(process.exitCode(), 2);
+    }
+
+    // `proofdesk verify` on a `dynamic` proof: its parameters come from the public input, or from
+    // --dynamic_params when the public input lacks them; exit 0 valid, 1 invalid, 2 unreadable.
+    void verifyTakesDynamicParametersFromTheProofOrAFile() {
+        const QString fixture =
+            QStringLiteral(PROOFDESK_FIXTURES_DIR "/cairo/proofs/stone/"
+                                                  "swiftness_dynamic_cairo0_stone6_nvf10.json");
+        if (!QFile::exists(fixture)) {
+            QSKIP("../shared/fixtures is not here");
+        }
+        QFile in(fixture);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        nlohmann::json proof = nlohmann::json::parse(in.readAll().toStdString());
+        const nlohmann::json params = proof["public_input"]["dynamic_params"];
+        proof["public_input"].erase("dynamic_params");
+        nlohmann::json moved = params;
+        moved["cpu__registers__ap_offset"] = 11;
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const nlohmann::json& json) {
+            QFile out(dir.filePath(name));
+            const bool opened = out.open(QIODevice::WriteOnly);
+            out.write(QByteArray::fromStdString(json.dump()));
+            return opened ? out.fileName() : QString();
+        };
+        const QString bare = write(QStringLiteral("bare.json"), proof);
+        const QString paramsFile = write(QStringLiteral("params.json"), params);
+        const QString movedFile = write(QStringLiteral("moved.json"), moved);
+        const auto verify = [&](const QStringList& args, QString* out = nullptr) {
+            QProcess process;
+            process.start(kBinary, QStringList{QStringLiteral("verify")} + args);
+            if (!process.waitForFinished(60000)) {
+                return -1;
+            }
+            if (out) {
+                *out = QString::fromUtf8(process.readAllStandardOutput() +
+                                         process.readAllStandardError());
+            }
+            return process.exitCode();
+        };
+        QString output;
+        QCOMPARE(verify({fixture}, &output), 0);
+        QVERIFY2(output.contains(QStringLiteral("dynamic, 2048 steps")), qPrintable(output));
+        QCOMPARE(verify({bare}, &output), 1);
+        QVERIFY2(output.contains(QStringLiteral("dynamic_params lacks")), qPrintable(output));
+        QCOMPARE(verify({QStringLiteral("--in_file"), bare, QStringLiteral("--dynamic_params"),
+                         paramsFile}),
+                 0);
+        // Other parameters than the proof states are refused before verifying.
+        QCOMPARE(verify({fixture, QStringLiteral("--dynamic_params"), movedFile}, &output), 2);
+        QVERIFY2(output.contains(QStringLiteral("other dynamic_params")), qPrintable(output));
+        QCOMPARE(verify({bare, QStringLiteral("--dynamic_params"), movedFile}), 1);
+        QCOMPARE(verify({bare, QStringLiteral("--dynamic_params"),
+                         dir.filePath(QStringLiteral("none.json"))}),
+                 2);
     }
 
     // A mistyped command says so and lists the commands; it never opens the console.

@@ -295,6 +295,52 @@ private slots:
                                  "of at least 524288 rows; this one has 262144"));
         }
     }
+
+    void theDynamicLayoutPlacedLikeStaticOnesReadsOnlyItsMask() {
+        // dynamic_params that put every column where all_cairo.layout has it, with Pedersen, the
+        // range check, ECDSA, bitwise, EC-op and Poseidon in use: every cell their constraints
+        // read is one of the 941 cells of Stone's mask for those parameters (the AIR is refused
+        // otherwise), and they come in the order of starknet, the static layout with the same
+        // builtins, each builtin left out keeping its places.
+        QFile file(QStringLiteral(PROOFDESK_STARK_TEST_DIR "/all_cairo_as_dynamic_params.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const nlohmann::json json = nlohmann::json::parse(file.readAll().toStdString());
+        air::LayoutParameters params;
+        for (const auto& [name, value] : json.items()) {
+            params[name] = value.get<std::uint64_t>();
+        }
+        const auto layout = air::layoutFor("dynamic", params);
+        const auto dynamicAir = air::buildAir(*layout, 1 << 13);
+        QCOMPARE(dynamicAir->mask().size(), std::size_t(941));
+        QCOMPARE(dynamicAir->constraints().size(), std::size_t(419));
+        std::vector<std::string> used;
+        for (const air::Constraint& constraint : dynamicAir->constraints()) {
+            if (!constraint.name.ends_with("not used by this run")) {
+                used.push_back(constraint.name);
+            }
+        }
+        const auto starknet = air::buildAir(*air::layoutNamed("starknet"), 1 << 13);
+        std::vector<std::string> expected;
+        for (const air::Constraint& constraint : starknet->constraints()) {
+            expected.push_back(constraint.name);
+        }
+        QVERIFY(used == expected);
+        // Keccak's 149 places sit between EC-op's constraints and Poseidon's.
+        QCOMPARE(dynamicAir->constraints()[167].name, std::string("keccak: not used by this run"));
+        QCOMPARE(dynamicAir->constraints()[315].name, std::string("keccak: not used by this run"));
+        QVERIFY(dynamicAir->constraints()[316].name.starts_with("poseidon/"));
+
+        // A run that uses a builtin this build does not describe is refused by name.
+        params["uses_add_mod_builtin"] = 1;
+        try {
+            air::buildAir(*air::layoutFor("dynamic", params), 1 << 13);
+            QFAIL("an AIR with add_mod was built");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(std::string(e.what()).find(
+                         "add_mod builtin's constraints are not described") != std::string::npos,
+                     e.what());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(StarkProtocolTest)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <stdexcept>
 
 namespace proofdesk::stark::air {
@@ -18,10 +19,29 @@ std::uint32_t Air::addPeriodic(PeriodicColumn column) {
 }
 
 void Air::finish() {
+    m_cellToMask.clear();
+    if (!m_layout.mask.empty()) {
+        // A parametric layout fixes the mask (with repeats); a cell is read from its first place.
+        m_mask = m_layout.mask;
+        std::map<MaskItem, std::uint32_t> firstPlace;
+        for (std::size_t i = m_mask.size(); i-- > 0;) {
+            firstPlace[m_mask[i]] = std::uint32_t(i);
+        }
+        for (const MaskItem& cell : m_arena.cells()) {
+            const auto it = firstPlace.find(cell);
+            if (it == firstPlace.end()) {
+                throw std::runtime_error(
+                    "layout " + m_layout.name + ": the constraints read column " +
+                    std::to_string(cell.column) + " at row " + std::to_string(cell.row) +
+                    ", which the layout's mask does not list (inconsistent dynamic_params)");
+            }
+            m_cellToMask.push_back(it->second);
+        }
+        return;
+    }
     // Stone sends the out-of-domain values of a static layout's mask ordered by column, then row.
     m_mask = m_arena.cells();
     std::sort(m_mask.begin(), m_mask.end());
-    m_cellToMask.clear();
     for (const MaskItem& cell : m_arena.cells()) {
         m_cellToMask.push_back(
             std::uint32_t(std::lower_bound(m_mask.begin(), m_mask.end(), cell) - m_mask.begin()));
@@ -129,6 +149,34 @@ Fp Air::compositionAt(const Fp& point, const std::vector<Fp>& maskValues,
     return sum;
 }
 
+namespace {
+
+void addBuiltin(AirBuilder& b, const std::string& name) {
+    if (name == "pedersen") {
+        addPedersen(b);
+    } else if (name == "range_check") {
+        addRangeCheckBuiltin(b);
+    } else if (name == "ecdsa") {
+        addEcdsa(b);
+    } else if (name == "bitwise") {
+        addBitwise(b);
+    } else if (name == "ec_op") {
+        addEcOp(b);
+    } else if (name == "keccak") {
+        addKeccak(b);
+    } else if (name == "poseidon") {
+        addPoseidon(b);
+    } else if (name == "range_check96") {
+        addRangeCheck96(b);
+    } else if (name == "add_mod" || name == "mul_mod") {
+        addModBuiltin(b, name);
+    } else {
+        throw std::runtime_error("layout " + b.layout().name + ": unknown builtin " + name);
+    }
+}
+
+} // namespace
+
 std::unique_ptr<Air> buildAir(const LayoutSpec& layout, std::uint64_t nSteps) {
     auto air = std::make_unique<Air>(layout, nSteps);
     AirBuilder b(*air);
@@ -158,26 +206,20 @@ std::unique_ptr<Air> buildAir(const LayoutSpec& layout, std::uint64_t nSteps) {
     for (const BuiltinSpec& builtin : layout.builtins) {
         if (builtin.name == "output") {
             continue;
-        } else if (builtin.name == "pedersen") {
-            addPedersen(b);
-        } else if (builtin.name == "range_check") {
-            addRangeCheckBuiltin(b);
-        } else if (builtin.name == "ecdsa") {
-            addEcdsa(b);
-        } else if (builtin.name == "bitwise") {
-            addBitwise(b);
-        } else if (builtin.name == "ec_op") {
-            addEcOp(b);
-        } else if (builtin.name == "keccak") {
-            addKeccak(b);
-        } else if (builtin.name == "poseidon") {
-            addPoseidon(b);
-        } else if (builtin.name == "range_check96") {
-            addRangeCheck96(b);
-        } else if (builtin.name == "add_mod") {
-            addModBuiltins(b);
-        } else if (builtin.name != "mul_mod") {
-            throw std::runtime_error("layout " + layout.name + ": unknown builtin " + builtin.name);
+        }
+        if (!builtin.used) {
+            for (std::size_t i = 0; i < builtin.placeholderConstraints; ++i) {
+                air->addConstraint(
+                    {builtin.name + ": not used by this run", air->arena().constant(0), {}, {}});
+            }
+            continue;
+        }
+        try {
+            addBuiltin(b, builtin.name);
+        } catch (const std::out_of_range& missing) {
+            throw std::runtime_error("layout " + layout.name + ": the " + builtin.name +
+                                     " builtin is not described for this layout yet (" +
+                                     missing.what() + ")");
         }
     }
     air->finish();

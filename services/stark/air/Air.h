@@ -83,7 +83,7 @@ private:
     };
     Fp domainAt(const Domain& domain, const Fp& point, DomainPowers& powers) const;
 
-    const LayoutSpec& m_layout;
+    LayoutSpec m_layout;
     std::uint64_t m_traceLength;
     Fp m_generator;
     ExprArena m_arena;

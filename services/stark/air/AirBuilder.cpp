@@ -1,5 +1,7 @@
 #include "AirBuilder.h"
 
+#include <stdexcept>
+
 namespace proofdesk::stark::air {
 
 Expr AirBuilder::at(const std::string& column, std::int64_t index) {
@@ -18,6 +20,12 @@ Expr AirBuilder::powerOfTwo(int bits) {
 
 DomainFactor AirBuilder::rows(std::uint64_t period, std::uint64_t residue) const {
     const std::uint64_t n = traceLength();
+    if (period == 0 || n % period != 0) {
+        // Only a parametric layout's values can get here (a static layout's periods divide).
+        throw std::runtime_error("layout " + m_layout.name + ": a period of " +
+                                 std::to_string(period) + " rows does not divide the trace of " +
+                                 std::to_string(n) + " rows");
+    }
     return {n / period, (residue % period) * (n / period)};
 }
 

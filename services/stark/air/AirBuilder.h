@@ -56,6 +56,6 @@ void addEcOp(AirBuilder& b);
 void addKeccak(AirBuilder& b);
 void addPoseidon(AirBuilder& b);
 void addRangeCheck96(AirBuilder& b);
-void addModBuiltins(AirBuilder& b);
+void addModBuiltin(AirBuilder& b, const std::string& name); // add_mod or mul_mod
 
 } // namespace proofdesk::stark::air

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "Layout.h"
 #include "field/Fp.h"
 
 #include <cstdint>
@@ -9,14 +10,6 @@
 #include <vector>
 
 namespace proofdesk::stark::air {
-
-// A trace cell relative to the row a constraint is evaluated at: column `column` (first trace
-// columns, then the interaction columns), `row` rows further.
-struct MaskItem {
-    std::size_t column = 0;
-    std::int64_t row = 0;
-    friend auto operator<=>(const MaskItem&, const MaskItem&) = default;
-};
 
 class ExprArena;
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,9 +17,21 @@ struct VirtualColumn {
     std::int64_t offset = 0;
 };
 
+// A trace cell relative to the row a constraint is evaluated at: column `column` (first trace
+// columns, then the interaction columns), `row` rows further.
+struct MaskItem {
+    std::size_t column = 0;
+    std::int64_t row = 0;
+    friend auto operator<=>(const MaskItem&, const MaskItem&) = default;
+};
+
 struct BuiltinSpec {
     std::string name;
     std::map<std::string, std::uint64_t> parameters;
+    // A builtin of a parametric layout the run does not use: its constraints are left out, but
+    // keep their `placeholderConstraints` places (and coefficients) in the composition.
+    bool used = true;
+    std::size_t placeholderConstraints = 0;
     // A parameter the layout must give; throws std::out_of_range naming it otherwise.
     std::uint64_t parameter(const std::string& key) const;
 };
@@ -39,6 +52,12 @@ struct LayoutSpec {
     std::vector<BuiltinSpec> builtins; // in the layout's order
     std::map<std::string, VirtualColumn> columns;
     std::map<std::string, VirtualColumn> periodic;
+    // The mask in the order Stone sends its out-of-domain values, when the layout fixes it (the
+    // parametric `dynamic`); empty for a static layout, whose mask is every cell its constraints
+    // read, ordered by column and row.
+    std::vector<MaskItem> mask;
+    // The values of a parametric layout's parameters (the public input's dynamic_params).
+    std::map<std::string, std::uint64_t> parameters;
 
     const BuiltinSpec* builtin(const std::string& name) const;
     bool has(const std::string& builtinName) const { return builtin(builtinName) != nullptr; }
@@ -50,12 +69,24 @@ struct LayoutSpec {
     std::vector<std::uint8_t> nameCode() const;
 };
 
-// Parses a layout description (the text format of layouts/); throws std::runtime_error naming
-// the line that is wrong.
-LayoutSpec parseLayout(const std::string& text);
+using LayoutParameters = std::map<std::string, std::uint64_t>;
 
-// The layouts this build knows, by name; nullptr for another name.
+// Parses a layout description (the text format of layouts/) with the values of its parameters
+// (none for a static layout); throws std::runtime_error naming the line that is wrong, a
+// parameter that is missing or unknown, or a value the layout cannot take.
+LayoutSpec parseLayout(const std::string& text, const LayoutParameters& parameters = {});
+
+// The static layouts this build knows, by name; nullptr for another name (or `dynamic`).
 const LayoutSpec* layoutNamed(const std::string& name);
+// The parameters a parametric layout takes (the names of `dynamic`'s dynamic_params); empty for
+// a static or unknown layout.
+std::vector<std::string> layoutParameterNames(const std::string& name);
+// Every layout this build describes, static and parametric.
 std::vector<std::string> layoutNames();
+// A layout by name with the public input's parameters: a static one (which must have none) or
+// the parametric `dynamic`. Throws std::runtime_error saying what is wrong (an unknown layout,
+// parameters missing, unknown or out of range).
+std::shared_ptr<const LayoutSpec> layoutFor(const std::string& name,
+                                            const LayoutParameters& parameters);
 
 } // namespace proofdesk::stark::air

@@ -187,7 +187,18 @@ void validatePublicInput(const PublicInput& input, const air::LayoutSpec& layout
     for (const air::BuiltinSpec& builtin : layout.builtins) {
         const auto rowRatio = builtin.parameters.find("row_ratio");
         const MemorySegment* segment = input.segment(builtin.name);
-        if (rowRatio == builtin.parameters.end() || !segment) {
+        if (!segment) {
+            continue;
+        }
+        if (!builtin.used) {
+            if (segment->stop != segment->begin) {
+                reject("the " + builtin.name + " segment holds " +
+                       std::to_string(segment->stop - segment->begin) +
+                       " cells, but the dynamic_params say the run does not use that builtin");
+            }
+            continue;
+        }
+        if (rowRatio == builtin.parameters.end() || rowRatio->second == 0) {
             continue;
         }
         const std::uint64_t capacity = traceLength / rowRatio->second;

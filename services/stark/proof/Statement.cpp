@@ -7,6 +7,7 @@
 #include "crypto/Poseidon.h"
 #include "verifier/Rejection.h"
 
+#include <algorithm>
 #include <map>
 
 namespace proofdesk::stark {
@@ -46,19 +47,23 @@ bool hasContinuousPages(const PublicInput& input) {
 // those the public input has (validatePublicInput requires them all).
 std::vector<std::string> builtinSegments(const PublicInput& input) {
     std::vector<std::string> names;
-    if (const air::LayoutSpec* layout = air::layoutNamed(input.layout)) {
-        for (const std::string& name : layout->segments) {
-            if (name != "program" && name != "execution" && input.segment(name)) {
-                names.push_back(name);
-            }
+    std::shared_ptr<const air::LayoutSpec> layout;
+    try {
+        layout = air::layoutFor(input.layout, input.dynamicParams);
+    } catch (const std::runtime_error&) {
+        return names;
+    }
+    for (const std::string& name : layout->segments) {
+        if (name != "program" && name != "execution" && input.segment(name)) {
+            names.push_back(name);
         }
     }
     return names;
 }
 
 // The program's builtins read from the pointers at the start of the run (one per builtin the
-// program declares, each the first address of its segment); nullopt when they do not all name a
-// segment.
+// program declares, each the first address of its segment, in the layout's order); nullopt when
+// they do not all name a segment.
 std::optional<std::vector<std::string>>
 declaredBuiltins(const PublicInput& input, const std::map<std::uint64_t, Felt>& memory,
                  std::uint64_t count) {
@@ -69,13 +74,14 @@ declaredBuiltins(const PublicInput& input, const std::map<std::uint64_t, Felt>& 
         if (it == memory.end()) {
             return std::nullopt;
         }
+        // Empty segments may share their address with the next one; the pointers come in the
+        // layout's order, so the first segment at the address not named yet is the one.
         std::optional<std::string> found;
         for (const std::string& name : builtinSegments(input)) {
-            if (Felt::fromU64(input.segment(name)->begin) == it->second) {
-                if (found) {
-                    return std::nullopt; // two segments start at the same address
-                }
+            if (Felt::fromU64(input.segment(name)->begin) == it->second &&
+                std::find(names.begin(), names.end(), name) == names.end()) {
                 found = name;
+                break;
             }
         }
         if (!found) {

@@ -311,7 +311,8 @@ const std::vector<std::string>& provableLayouts() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
         for (const std::string& name : air::layoutNames()) {
-            if (layoutIsProvable(*air::layoutNamed(name))) {
+            const air::LayoutSpec* layout = air::layoutNamed(name); // nullptr: parametric
+            if (layout && layoutIsProvable(*layout)) {
                 out.push_back(name);
             }
         }

@@ -12,9 +12,11 @@ namespace {
 constexpr std::size_t kMaxProofBytes = std::size_t(64) << 20;
 
 void readStatementInto(Verdict& verdict, const VerifyOptions& options) {
-    const air::LayoutSpec* layout = air::layoutNamed(verdict.publicInput->layout);
-    if (!layout) {
-        verdict.statementError = "unknown layout";
+    std::shared_ptr<const air::LayoutSpec> layout;
+    try {
+        layout = air::layoutFor(verdict.publicInput->layout, verdict.publicInput->dynamicParams);
+    } catch (const std::runtime_error& e) {
+        verdict.statementError = e.what();
         return;
     }
     try {

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace proofdesk::stark {
 namespace {
@@ -16,9 +17,10 @@ namespace {
 // keep the last few per (layout, steps).
 std::shared_ptr<const air::Air> cachedAir(const air::LayoutSpec& layout, std::uint64_t nSteps) {
     static std::mutex mutex;
-    static std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<const air::Air>> cache;
+    using Key = std::tuple<std::string, air::LayoutParameters, std::uint64_t>;
+    static std::map<Key, std::shared_ptr<const air::Air>> cache;
     const std::lock_guard lock(mutex);
-    const auto key = std::make_pair(layout.name, nSteps);
+    Key key{layout.name, layout.parameters, nSteps};
     if (const auto it = cache.find(key); it != cache.end()) {
         return it->second;
     }
@@ -26,21 +28,16 @@ std::shared_ptr<const air::Air> cachedAir(const air::LayoutSpec& layout, std::ui
         cache.clear();
     }
     std::shared_ptr<const air::Air> air = air::buildAir(layout, nSteps);
-    cache[key] = air;
+    cache[std::move(key)] = air;
     return air;
 }
 
-const air::LayoutSpec& layoutOf(const PublicInput& input) {
-    const air::LayoutSpec* layout = air::layoutNamed(input.layout);
-    if (!layout) {
-        std::string known;
-        for (const std::string& name : air::layoutNames()) {
-            known += (known.empty() ? "" : ", ") + name;
-        }
-        throw Rejection(Stage::Parameters, "this verifier does not describe the layout " +
-                                               input.layout + " yet (it verifies " + known + ")");
+std::shared_ptr<const air::LayoutSpec> layoutOf(const PublicInput& input) {
+    try {
+        return air::layoutFor(input.layout, input.dynamicParams);
+    } catch (const std::runtime_error& e) {
+        throw Rejection(Stage::Parameters, e.what());
     }
-    return *layout;
 }
 
 // The rows each table decommitted, by query index.
@@ -106,7 +103,8 @@ std::map<std::uint64_t, Fp> deepAtQueries(const air::Air& air, std::size_t colum
 } // namespace
 
 void checkParametersFit(const ProofParameters& parameters, const PublicInput& input) {
-    const air::LayoutSpec& layout = layoutOf(input);
+    const std::shared_ptr<const air::LayoutSpec> layoutSpec = layoutOf(input);
+    const air::LayoutSpec& layout = *layoutSpec;
     validatePublicInput(input, layout);
     const int logTrace = std::countr_zero(input.nSteps * layout.cpuRows());
     const int logDomain = logTrace + parameters.logCosets;
@@ -132,7 +130,8 @@ void checkParametersFit(const ProofParameters& parameters, const PublicInput& in
 VerificationTrace verifyStark(const ProofParameters& parameters, const PublicInput& input,
                               SeedVariant variant, std::vector<std::uint8_t> proof) {
     checkParametersFit(parameters, input);
-    const air::LayoutSpec& layout = layoutOf(input);
+    const std::shared_ptr<const air::LayoutSpec> layoutSpec = layoutOf(input);
+    const air::LayoutSpec& layout = *layoutSpec;
     std::shared_ptr<const air::Air> air;
     try {
         air = cachedAir(layout, input.nSteps);
