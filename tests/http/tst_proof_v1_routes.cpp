@@ -262,6 +262,27 @@ private slots:
                          .json()["valid"],
                      json(true));
 
+        // A `dynamic` proof (whose layout Integrity cannot verify) through /core-query on L1: our
+        // verifier reads it with the public input's dynamic_params, and its SHARP fact lands in
+        // the real L1 namespace with the program hash read from the proof.
+        QFile dynamicFile(QStringLiteral(PROOFDESK_FIXTURES_DIR
+                                         "/cairo/proofs/stone/"
+                                         "swiftness_dynamic_cairo0_stone6_nvf10.json"));
+        QVERIFY(dynamicFile.open(QIODevice::ReadOnly));
+        const Reply dynamicReply = http.postMultipart(
+            "/core-query" + key,
+            {file("proofFile", dynamicFile.readAll().toStdString(), "proof.json"),
+             text("result", "PROOF_VERIFICATION_ON_L1"), text("mockFactHash", "false"),
+             text("stoneVersion", "stone6"), text("memoryVerification", "strict")});
+        QCOMPARE(dynamicReply.status, 201);
+        const json dynamic = waitForEnd(http, dynamicReply.json()["coreQueryId"])["coreQuery"];
+        QVERIFY2(dynamic["status"] == "DONE", dynamic.dump().c_str());
+        QCOMPARE(dynamic["layout"].get<std::string>(), std::string("dynamic"));
+        QCOMPARE(dynamic["isFactMocked"].get<bool>(), false);
+        COMPARE_JSON(http.get("/fact-registry/L1/" + dynamic["sharpFactHash"].get<std::string>())
+                         .json()["valid"],
+                     json(true));
+
         const json wrongVersion = submit(proof, "stone5");
         QCOMPARE(wrongVersion["status"].get<std::string>(), std::string("FAILED"));
         QVERIFY2(wrongVersion["errorReason"].get<std::string>().find(
