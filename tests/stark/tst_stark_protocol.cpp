@@ -271,6 +271,9 @@ private slots:
         QTest::newRow("starknet") << QByteArray("starknet") << 198 << 271;
         QTest::newRow("all_solidity") << QByteArray("all_solidity") << 230 << 286;
         QTest::newRow("starknet_with_keccak") << QByteArray("starknet_with_keccak") << 347 << 734;
+        // Stone's all_cairo: starknet_with_keccak's builtins and range-check-96; add_mod's and
+        // mul_mod's interaction elements are drawn, but it has no constraints for them.
+        QTest::newRow("all_cairo") << QByteArray("all_cairo") << 350 << 743;
     }
 
     void everyLayoutHasStonesShape() {
@@ -297,11 +300,12 @@ private slots:
     }
 
     void theDynamicLayoutPlacedLikeStaticOnesReadsOnlyItsMask() {
-        // dynamic_params that put every column where all_cairo.layout has it, with Pedersen, the
-        // range check, ECDSA, bitwise, EC-op and Poseidon in use: every cell their constraints
-        // read is one of the 941 cells of Stone's mask for those parameters (the AIR is refused
-        // otherwise), and they come in the order of starknet, the static layout with the same
-        // builtins, each builtin left out keeping its places.
+        // dynamic_params that put every column where all_cairo.layout has it, with every builtin
+        // in use (add_mod's and mul_mod's cells, which all_cairo.layout does not place, all at
+        // suboffset 0): every cell the constraints read is one of the 941 cells of Stone's mask
+        // for those parameters (the AIR is refused otherwise), and they come in Stone's order:
+        // starknet_with_keccak's (the static layout with the same builtins but the last three),
+        // then range-check-96, add_mod and mul_mod.
         QFile file(QStringLiteral(PROOFDESK_STARK_TEST_DIR "/all_cairo_as_dynamic_params.json"));
         QVERIFY(file.open(QIODevice::ReadOnly));
         const nlohmann::json json = nlohmann::json::parse(file.readAll().toStdString());
@@ -310,34 +314,31 @@ private slots:
             params[name] = value.get<std::uint64_t>();
         }
         const auto layout = air::layoutFor("dynamic", params);
-        const auto dynamicAir = air::buildAir(*layout, 1 << 13);
+        const auto dynamicAir = air::buildAir(*layout, 1 << 15);
         QCOMPARE(dynamicAir->mask().size(), std::size_t(941));
-        QCOMPARE(dynamicAir->constraints().size(), std::size_t(419));
-        std::vector<std::string> used;
-        for (const air::Constraint& constraint : dynamicAir->constraints()) {
-            if (!constraint.name.ends_with("not used by this run")) {
-                used.push_back(constraint.name);
-            }
+        const std::vector<air::Constraint>& constraints = dynamicAir->constraints();
+        QCOMPARE(constraints.size(), std::size_t(419));
+        const auto keccak = air::buildAir(*air::layoutNamed("starknet_with_keccak"), 1 << 15);
+        for (std::size_t i = 0; i < keccak->constraints().size(); ++i) {
+            QCOMPARE(constraints[i].name, keccak->constraints()[i].name);
         }
-        const auto starknet = air::buildAir(*air::layoutNamed("starknet"), 1 << 13);
-        std::vector<std::string> expected;
-        for (const air::Constraint& constraint : starknet->constraints()) {
-            expected.push_back(constraint.name);
-        }
-        QVERIFY(used == expected);
-        // Keccak's 149 places sit between EC-op's constraints and Poseidon's.
-        QCOMPARE(dynamicAir->constraints()[167].name, std::string("keccak: not used by this run"));
-        QCOMPARE(dynamicAir->constraints()[315].name, std::string("keccak: not used by this run"));
-        QVERIFY(dynamicAir->constraints()[316].name.starts_with("poseidon/"));
+        QCOMPARE(constraints[347].name, std::string("range_check96_builtin/value"));
+        QCOMPARE(constraints[350].name, std::string("add_mod/init_p0_address"));
+        QCOMPARE(constraints[387].name, std::string("add_mod/addition_constraint_0"));
+        QCOMPARE(constraints[388].name, std::string("mul_mod/init_p0_address"));
+        QCOMPARE(constraints[418].name, std::string("mul_mod/multiplication_constraint_0"));
 
-        // A run that uses a builtin this build does not describe is refused by name.
-        params["uses_add_mod_builtin"] = 1;
+        // Left out, a builtin keeps its places; used, it must fit the trace.
+        params["uses_ecdsa_builtin"] = 0;
+        const auto withoutEcdsa = air::buildAir(*air::layoutFor("dynamic", params), 1 << 15);
+        QCOMPARE(withoutEcdsa->constraints().size(), std::size_t(419));
+        QCOMPARE(withoutEcdsa->constraints()[82].name, std::string("ecdsa: not used by this run"));
         try {
             air::buildAir(*air::layoutFor("dynamic", params), 1 << 13);
-            QFAIL("an AIR with add_mod was built");
+            QFAIL("a Keccak component was built in a trace too short for it");
         } catch (const std::runtime_error& e) {
-            QVERIFY2(std::string(e.what()).find(
-                         "add_mod builtin's constraints are not described") != std::string::npos,
+            QVERIFY2(std::string(e.what()).find("keccak builtin needs a trace of at least") !=
+                         std::string::npos,
                      e.what());
         }
     }

@@ -204,7 +204,7 @@ std::unique_ptr<Air> buildAir(const LayoutSpec& layout, std::uint64_t nSteps) {
         addDilutedCheck(b);
     }
     for (const BuiltinSpec& builtin : layout.builtins) {
-        if (builtin.name == "output") {
+        if (builtin.name == "output" || !builtin.constrained) {
             continue;
         }
         if (!builtin.used) {

@@ -25,9 +25,10 @@
 //   periodic NAME STEP OFFSET          periodic column NAME on every STEP-th row
 //   mask COLUMN ROW                    a fixed mask order: the next cell Stone sends a value of
 // A builtin's keys `uses` (0: the run leaves it out) and `constraints` (the places its
-// constraints keep in the composition when left out) serve parametric layouts. Every number may
-// be a value: a sum of terms, each a product of numbers and parameters with an optional exact
-// divisor, e.g. `16*cpu_component_step` or `pedersen_builtin_row_ratio/512`.
+// constraints keep in the composition when left out) serve parametric layouts; `constrained 0`
+// says the layout's AIR has no constraints for it (only its segment and interaction element). Every
+// number may be a value: a sum of terms, each a product of numbers and parameters with an optional
+// exact divisor, e.g. `16*cpu_component_step` or `pedersen_builtin_row_ratio/512`.
 
 namespace proofdesk::stark::air {
 
@@ -221,6 +222,8 @@ LayoutSpec parseLayout(const std::string& text, const LayoutParameters& paramete
                     builtin.used = value != 0;
                 } else if (key == "constraints") {
                     builtin.placeholderConstraints = value;
+                } else if (key == "constrained") {
+                    builtin.constrained = value != 0;
                 } else {
                     builtin.parameters[key] = value;
                 }

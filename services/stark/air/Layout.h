@@ -32,6 +32,9 @@ struct BuiltinSpec {
     // keep their `placeholderConstraints` places (and coefficients) in the composition.
     bool used = true;
     std::size_t placeholderConstraints = 0;
+    // False for a builtin the layout's AIR has segments and interaction elements for but no
+    // constraints (Stone's all_cairo and its add_mod and mul_mod).
+    bool constrained = true;
     // A parameter the layout must give; throws std::out_of_range naming it otherwise.
     std::uint64_t parameter(const std::string& key) const;
 };
