@@ -262,8 +262,22 @@ LayoutSpec parseLayout(const std::string& text, const LayoutParameters& paramete
 
 namespace {
 
+// The names on a description's `parameters` line; empty for a static layout.
+std::vector<std::string> parametersDeclared(const LayoutSource& source) {
+    std::vector<std::string> names;
+    const std::size_t at = source.text.find("\nparameters ");
+    if (at != std::string::npos) {
+        const std::size_t end = source.text.find('\n', at + 1);
+        std::istringstream words(source.text.substr(at + 12, end - at - 12));
+        for (std::string word; words >> word;) {
+            names.push_back(word);
+        }
+    }
+    return names;
+}
+
 bool isParametric(const LayoutSource& source) {
-    return source.text.find("\nparameters ") != std::string::npos;
+    return !parametersDeclared(source).empty();
 }
 
 const std::map<std::string, std::unique_ptr<LayoutSpec>>& knownLayouts() {
@@ -287,18 +301,12 @@ const LayoutSpec* layoutNamed(const std::string& name) {
 }
 
 std::vector<std::string> layoutParameterNames(const std::string& name) {
-    std::vector<std::string> names;
     for (const LayoutSource& source : layoutSources()) {
-        const std::size_t at = source.text.find("\nparameters ");
-        if (source.name == name && at != std::string::npos) {
-            const std::size_t end = source.text.find('\n', at + 1);
-            std::istringstream words(source.text.substr(at + 12, end - at - 12));
-            for (std::string word; words >> word;) {
-                names.push_back(word);
-            }
+        if (source.name == name) {
+            return parametersDeclared(source);
         }
     }
-    return names;
+    return {};
 }
 
 std::vector<std::string> layoutNames() {

@@ -69,6 +69,7 @@ declaredBuiltins(const PublicInput& input, const std::map<std::uint64_t, Felt>& 
                  std::uint64_t count) {
     std::vector<std::string> names;
     const std::uint64_t initialAp = input.segment("execution")->begin;
+    const std::vector<std::string> segments = builtinSegments(input);
     for (std::uint64_t i = 0; i < count; ++i) {
         const auto it = memory.find(initialAp + i);
         if (it == memory.end()) {
@@ -77,7 +78,7 @@ declaredBuiltins(const PublicInput& input, const std::map<std::uint64_t, Felt>& 
         // Empty segments may share their address with the next one; the pointers come in the
         // layout's order, so the first segment at the address not named yet is the one.
         std::optional<std::string> found;
-        for (const std::string& name : builtinSegments(input)) {
+        for (const std::string& name : segments) {
             if (Felt::fromU64(input.segment(name)->begin) == it->second &&
                 std::find(names.begin(), names.end(), name) == names.end()) {
                 found = name;
