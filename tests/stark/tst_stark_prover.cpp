@@ -12,6 +12,7 @@
 #include "stark/commitment/TableCommitment.h"
 #include "stark/prover/CommittedTable.h"
 #include "stark/prover/Ntt.h"
+#include "stark/prover/NttVector.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/Polynomials.h"
 #include "stark/prover/ProofJson.h"
@@ -115,6 +116,51 @@ private slots:
 #else
         QSKIP("no field assembly in this build (not x86-64, not optimised, or sanitized)");
 #endif
+    }
+
+    // The AVX-512 IFMA butterflies give the scalar transforms' values exactly: both directions,
+    // sizes with and without whole-array levels before the transposed blocks, and inputs at the
+    // edges of the field (0, 1, p − 1) beside random ones, which drive every carry.
+    void vectorTransformsMatchScalar() {
+        if (!vector_ntt::enabled()) {
+            QSKIP("this CPU has no AVX-512 IFMA: only the scalar transforms run here");
+        }
+        QRandomGenerator random(11);
+        const Fp minusOne = Fp::zero() - Fp::one();
+        for (const int log : {6, 7, 11, 14, 17}) {
+            const std::size_t n = std::size_t(1) << log;
+            std::vector<Fp> input = randomPolynomial(random, n);
+            for (std::size_t i = 0; i < n; i += 3) {
+                input[i] = i % 2 == 0 ? minusOne : (i % 9 == 0 ? Fp::one() : Fp::zero());
+            }
+            std::vector<Fp> scalar = input;
+            std::vector<Fp> vector = input;
+            vector_ntt::setEnabled(false);
+            forwardNtt(scalar);
+            vector_ntt::setEnabled(true);
+            forwardNtt(vector);
+            QVERIFY2(vector == scalar, qPrintable(QStringLiteral("forward, 2^%1").arg(log)));
+            for (const bool vectors : {false, true}) {
+                vector_ntt::setEnabled(vectors);
+                std::vector<Fp> values = input;
+                inverseNttFromBitReversed(values);
+                (vectors ? vector : scalar) = values;
+            }
+            QVERIFY2(vector == scalar, qPrintable(QStringLiteral("inverse, 2^%1").arg(log)));
+            std::vector<Fp> roundTrip = input;
+            forwardNtt(roundTrip);
+            inverseNttFromBitReversed(roundTrip);
+            QVERIFY(roundTrip == input);
+        }
+        // All p − 1: the largest products and sums at every level.
+        std::vector<Fp> scalar(std::size_t(1) << 12, minusOne);
+        std::vector<Fp> vector = scalar;
+        vector_ntt::setEnabled(false);
+        forwardNtt(scalar);
+        vector_ntt::setEnabled(true);
+        forwardNtt(vector);
+        QVERIFY(vector == scalar);
+        QCOMPARE(vector[0], minusOne * Fp::fromU64(scalar.size()));
     }
 
     void nttsAgreeWithHorner() {

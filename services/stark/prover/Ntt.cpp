@@ -1,5 +1,6 @@
 #include "Ntt.h"
 
+#include "NttVector.h"
 #include "Parallel.h"
 
 #include <algorithm>
@@ -135,6 +136,16 @@ void level(Limbs* a, std::size_t n, std::size_t h, const Fp* table, Butterflies 
     });
 }
 
+// Values below 2p -> below p.
+void reduceAll(std::span<Fp> values) {
+    Limbs* a = reinterpret_cast<Limbs*>(values.data());
+    Workers::shared().forRange(values.size(), 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            a[i] = crypto::mont::reduce(a[i]);
+        }
+    });
+}
+
 void transform(std::span<Fp> values, bool inverse) {
     const std::size_t n = values.size();
     if (n <= 1) {
@@ -143,6 +154,15 @@ void transform(std::span<Fp> values, bool inverse) {
     const int log = std::countr_zero(n);
     const auto tablePointer = twiddles().forLog(log, inverse);
     const Fp* table = tablePointer->data();
+    if (vector_ntt::enabled() && n >= vector_ntt::kMinimumSize) {
+        if (inverse) {
+            vector_ntt::inverseLevels(values.data(), n, table);
+        } else {
+            vector_ntt::forwardLevels(values.data(), n, table);
+        }
+        reduceAll(values);
+        return;
+    }
     Limbs* a = reinterpret_cast<Limbs*>(values.data());
     const std::size_t block = std::min(n, kBlock);
     // The levels inside one cache block: half-widths block/2 … 1 (forward) or 1 … block/2.
@@ -169,11 +189,7 @@ void transform(std::span<Fp> values, bool inverse) {
             level(a, n, h, table, inverseButterflies);
         }
     }
-    Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            a[i] = crypto::mont::reduce(a[i]); // below p again
-        }
-    });
+    reduceAll(values);
 }
 
 } // namespace

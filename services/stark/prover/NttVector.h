@@ -1,0 +1,28 @@
+#pragma once
+
+#include "field/Fp.h"
+
+#include <cstddef>
+
+// The transforms' butterflies eight at a time with AVX-512 IFMA (52-bit multiply-accumulate),
+// for CPUs that have it; Ntt.cpp falls back to its scalar butterflies elsewhere. The levels are
+// Ntt.cpp's remainder tree (same table, same order, values below 2p in and out), so both paths
+// give the same transform.
+
+namespace proofdesk::stark::vector_ntt {
+
+// Whether the vector butterflies run: the CPU has AVX-512F and IFMA and they are not switched off.
+bool enabled();
+// Switches them off (or back on, where the CPU has them) — for tests and benchmarks comparing
+// both paths.
+void setEnabled(bool on);
+
+// The smallest transform the vector path takes.
+inline constexpr std::size_t kMinimumSize = 64;
+
+// All levels of the forward transform (half-widths n/2 … 1) or of the inverse (1 … n/2) on the
+// n ≥ kMinimumSize Montgomery words at `values`, with Ntt.cpp's twiddle table T[k].
+void forwardLevels(Fp* values, std::size_t n, const Fp* table);
+void inverseLevels(Fp* values, std::size_t n, const Fp* table);
+
+} // namespace proofdesk::stark::vector_ntt
