@@ -151,6 +151,22 @@ private slots:
             forwardNtt(roundTrip);
             inverseNttFromBitReversed(roundTrip);
             QVERIFY(roundTrip == input);
+            // Products taken in the first pass, from another array and in place, both paths.
+            const std::vector<Fp> factors = randomPolynomial(random, n);
+            std::vector<Fp> products(n);
+            for (std::size_t k = 0; k < n; ++k) {
+                products[k] = input[k] * factors[k];
+            }
+            forwardNtt(products);
+            for (const bool vectors : {false, true}) {
+                vector_ntt::setEnabled(vectors);
+                std::vector<Fp> fused(n);
+                forwardNttOfProducts(input, factors, fused);
+                QVERIFY2(fused == products, qPrintable(QStringLiteral("products, 2^%1").arg(log)));
+                std::vector<Fp> inPlace = input;
+                forwardNttOfProducts(inPlace, factors, inPlace);
+                QVERIFY(inPlace == products);
+            }
         }
         // All p − 1: the largest products and sums at every level.
         std::vector<Fp> scalar(std::size_t(1) << 12, minusOne);

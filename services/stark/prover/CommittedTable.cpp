@@ -12,12 +12,18 @@
 namespace proofdesk::stark {
 namespace {
 
-// The parents of a level of nodes at `depth` (children's depth), hashed in parallel.
-std::vector<Digest> parentsOf(const std::vector<Digest>& level, const NamedHash& hash) {
-    std::vector<Digest> parents(level.size() / 2);
+// The parents of a level of nodes, hashed in parallel, into `parents` (resized, storage reused).
+void parentsInto(const std::vector<Digest>& level, const NamedHash& hash,
+                 std::vector<Digest>& parents) {
+    parents.resize(level.size() / 2);
     Workers::shared().forRange(parents.size(), 256, [&](std::size_t begin, std::size_t end) {
         hash.hashPairs(level.data() + 2 * begin, end - begin, parents.data() + begin);
     });
+}
+
+std::vector<Digest> parentsOf(const std::vector<Digest>& level, const NamedHash& hash) {
+    std::vector<Digest> parents;
+    parentsInto(level, hash, parents);
     return parents;
 }
 
@@ -28,13 +34,19 @@ Digest wordOf(const Fp& value) {
 }
 
 // The leaves of a one-column table: rows 2k and 2k + 1 as a Merkle pair of their words.
-std::vector<Digest> pairLeaves(const std::vector<Fp>& cells, const NamedHash& hash) {
-    std::vector<Digest> leaves(cells.size() / 2);
+void pairLeavesInto(const std::vector<Fp>& cells, const NamedHash& hash,
+                    std::vector<Digest>& leaves) {
+    leaves.resize(cells.size() / 2);
     Workers::shared().forRange(leaves.size(), 256, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             leaves[i] = *hash.hashPair(wordOf(cells[2 * i]), wordOf(cells[2 * i + 1]));
         }
     });
+}
+
+std::vector<Digest> pairLeaves(const std::vector<Fp>& cells, const NamedHash& hash) {
+    std::vector<Digest> leaves;
+    pairLeavesInto(cells, hash, leaves);
     return leaves;
 }
 
@@ -156,46 +168,51 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
         m_rowsPerLeaf == 1 ? RowHasher::make(leafHash, rowsPerBlock, m_shape.columns) : nullptr;
     std::vector<Fp> scratch(size);
     std::vector<Fp> powers(size); // the block's offset^k, shared by its polynomials
+    // A block's leaves and the levels above them, alternating between two buffers: reused by
+    // every block, so their pages are faulted in once.
+    std::vector<Digest> leaves, upper, lower;
     const Fp omega = rootOfUnity(m_domain.logDomain);
     for (std::size_t block = 0; block < blocks; ++block) {
         const Fp offset = m_domain.offset * omega.pow(bitReverse(block, logBlocks));
         std::fill(powers.begin(), powers.end(), Fp::one());
         scaleByPowers(powers, offset);
         const Fp foldFactor = offset.pow(std::uint64_t(size)); // offset^size
+        // The polynomial's values on the block: its coefficients (folded first when it is
+        // larger than the block) times the powers, transformed.
         const auto evaluate = [&](std::span<const Fp> poly) {
+            if (folds == 1) {
+                forwardNttOfProducts(poly, powers, scratch);
+                return;
+            }
             Workers::shared().forRange(size, 1 << 12, [&](std::size_t begin, std::size_t end) {
-                if (folds == 1) {
-                    for (std::size_t k = begin; k < end; ++k) {
-                        scratch[k] = poly[k] * powers[k];
-                    }
-                    return;
-                }
                 for (std::size_t k = begin; k < end; ++k) {
                     Fp sum = poly[k + (folds - 1) * size];
                     for (std::size_t t = folds - 1; t-- > 0;) {
                         sum = sum * foldFactor + poly[k + t * size];
                     }
-                    scratch[k] = sum * powers[k];
+                    scratch[k] = sum;
                 }
             });
-            forwardNtt(scratch);
+            forwardNttOfProducts(scratch, powers, scratch);
         };
-        std::vector<Digest> level;
         if (hasher) {
             for (const auto& poly : m_polynomials) {
                 m_cancel.check();
                 evaluate(poly);
                 hasher->absorb(scratch, m_domain.rowWidth);
             }
-            level = hasher->finish();
+            hasher->finishInto(leaves);
         } else {
             evaluate(m_polynomials.front());
-            level = pairLeaves(scratch, leafHash);
+            pairLeavesInto(scratch, leafHash, leaves);
         }
+        const std::vector<Digest>* level = &leaves;
         for (int depth = m_height; depth > blockDepth; --depth) {
-            level = parentsOf(level, m_hashes.forChildDepth(std::uint64_t(depth)));
+            std::vector<Digest>& parents = level == &upper ? lower : upper;
+            parentsInto(*level, m_hashes.forChildDepth(std::uint64_t(depth)), parents);
+            level = &parents;
         }
-        std::copy(level.begin(), level.end(),
+        std::copy(level->begin(), level->end(),
                   blockLevel.begin() + std::ptrdiff_t(block * nodesPerBlock));
         if (progress) {
             progress(double(block + 1) / double(blocks));

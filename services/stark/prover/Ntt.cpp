@@ -8,6 +8,7 @@
 #include <bit>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <type_traits>
 
 namespace proofdesk::stark {
@@ -200,6 +201,27 @@ void releaseTransformTables() {
 
 void forwardNtt(std::span<Fp> values) {
     transform(values, false);
+}
+
+void forwardNttOfProducts(std::span<const Fp> source, std::span<const Fp> factors,
+                          std::span<Fp> out) {
+    const std::size_t n = out.size();
+    if (source.size() != n || factors.size() != n) {
+        throw std::invalid_argument("a transform's source, factors and output differ in size");
+    }
+    if (vector_ntt::enabled() && n >= vector_ntt::kMinimumSize) {
+        const auto tablePointer = twiddles().forLog(std::countr_zero(n), false);
+        vector_ntt::forwardLevels(out.data(), n, tablePointer->data(), source.data(),
+                                  factors.data());
+        reduceAll(out);
+        return;
+    }
+    Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            out[k] = source[k] * factors[k];
+        }
+    });
+    transform(out, false);
 }
 
 void inverseNttFromBitReversed(std::span<Fp> values) {

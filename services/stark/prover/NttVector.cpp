@@ -221,6 +221,21 @@ PROOFDESK_IFMA_INLINE Packed broadcastTwiddle(const Fp& c) {
                    splat(((w[2] >> 24) | (w[3] << 40)) & kLow52), splat(w[3] >> 12)}};
 }
 
+// Where the first pass reads: source[i]·factors[i] (factors may be null: source[i] alone). Later
+// passes read the array being transformed.
+struct Input {
+    const Fp* source = nullptr;
+    const Fp* factors = nullptr;
+};
+
+PROOFDESK_IFMA_INLINE Packed loadInput(const Input& input, std::size_t index, std::size_t stride) {
+    const Packed x = loadElements(input.source + index, stride);
+    if (input.factors == nullptr) {
+        return x;
+    }
+    return montgomeryProduct(x, loadTwiddles(input.factors + index, stride));
+}
+
 // The butterflies of Ntt.cpp on values below 2p: forward (x + c·y, x − c·y), inverse
 // (x + y, (x − y)·c).
 PROOFDESK_IFMA_INLINE void forwardButterfly(Packed& x, Packed& y, const Packed& c) {
@@ -262,8 +277,8 @@ PROOFDESK_IFMA_INLINE void butterfly(Packed& x, Packed& y, const Packed& c) {
 // Groups [begin, end) of eight butterflies of the level of half-width h ≥ 8 over the whole array;
 // group g is butterflies 8g … 8g + 7, all in one block.
 template <bool inverse>
-PROOFDESK_IFMA_FUNCTION void levelGroups(Fp* a, std::size_t h, const Fp* table, std::size_t begin,
-                                         std::size_t end) {
+PROOFDESK_IFMA_FUNCTION void levelGroups(Fp* a, std::size_t h, const Fp* table, const Input& input,
+                                         std::size_t begin, std::size_t end) {
     std::size_t current = SIZE_MAX;
     Packed c{};
     for (std::size_t g = begin; g < end; ++g) {
@@ -273,9 +288,10 @@ PROOFDESK_IFMA_FUNCTION void levelGroups(Fp* a, std::size_t h, const Fp* table, 
             c = broadcastTwiddle(table[block]);
             current = block;
         }
-        Fp* x = a + 2 * h * block + k % h;
-        Packed px = loadElements(x, 1);
-        Packed py = loadElements(x + h, 1);
+        const std::size_t at = 2 * h * block + k % h;
+        Fp* x = a + at;
+        Packed px = loadInput(input, at, 1);
+        Packed py = loadInput(input, at + h, 1);
         butterfly<inverse>(px, py, c);
         storeElements(x, 1, px);
         storeElements(x + h, 1, py);
@@ -288,7 +304,8 @@ PROOFDESK_IFMA_FUNCTION void levelGroups(Fp* a, std::size_t h, const Fp* table, 
 // memory for both.
 template <bool inverse>
 PROOFDESK_IFMA_FUNCTION void levelPairGroups(Fp* a, std::size_t h, const Fp* table,
-                                             std::size_t begin, std::size_t end) {
+                                             const Input& input, std::size_t begin,
+                                             std::size_t end) {
     const std::size_t quarter = h / 2;
     std::size_t current = SIZE_MAX;
     Packed outer{}, firstInner{}, secondInner{};
@@ -301,11 +318,12 @@ PROOFDESK_IFMA_FUNCTION void levelPairGroups(Fp* a, std::size_t h, const Fp* tab
             secondInner = broadcastTwiddle(table[2 * block + 1]);
             current = block;
         }
-        Fp* at = a + 2 * h * block + k % quarter;
-        Packed x0 = loadElements(at, 1);
-        Packed x1 = loadElements(at + quarter, 1);
-        Packed x2 = loadElements(at + 2 * quarter, 1);
-        Packed x3 = loadElements(at + 3 * quarter, 1);
+        const std::size_t first = 2 * h * block + k % quarter;
+        Fp* at = a + first;
+        Packed x0 = loadInput(input, first, 1);
+        Packed x1 = loadInput(input, first + quarter, 1);
+        Packed x2 = loadInput(input, first + 2 * quarter, 1);
+        Packed x3 = loadInput(input, first + 3 * quarter, 1);
         if constexpr (inverse) {
             inverseButterfly(x0, x1, firstInner);
             inverseButterfly(x2, x3, secondInner);
@@ -343,9 +361,10 @@ PROOFDESK_IFMA_INLINE void storePacked(std::uint64_t* at, const Packed& v) {
 // butterfly pairs two packed vectors of one lane each, and lane i's block has its own twiddle.
 template <bool inverse>
 PROOFDESK_IFMA_FUNCTION void transposedBlock(Fp* a, std::size_t first, std::size_t run,
-                                             const Fp* table, std::uint64_t* buffer) {
+                                             const Fp* table, const Input& input,
+                                             std::uint64_t* buffer) {
     for (std::size_t v = 0; v < run; ++v) {
-        storePacked(buffer + kWordsPerPacked * v, loadElements(a + first + v, run));
+        storePacked(buffer + kWordsPerPacked * v, loadInput(input, first + v, run));
     }
     for (std::size_t h = inverse ? 1 : run / 2; h >= 1 && h < run; h = inverse ? 2 * h : h / 2) {
         const std::size_t blocks = run / (2 * h);
@@ -379,25 +398,34 @@ std::uint64_t* packedBuffer(std::size_t run) {
     return storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
 }
 
-template <bool inverse> void allLevels(Fp* a, std::size_t n, const Fp* table) {
+template <bool inverse> void allLevels(Fp* a, std::size_t n, const Fp* table, Input first) {
     const std::size_t run = std::min(kRun, n / 8);
     const std::size_t block = 8 * run;
+    // The first pass reads `first`, every later one the array itself.
+    Input input = first;
+    const auto next = [&] {
+        const Input current = input;
+        input = Input{a, nullptr};
+        return current;
+    };
     // Whole-array levels go two at a time (half-widths h and h/2), the last alone when their
     // number is odd.
     const auto outer = [&](std::size_t h, bool pair) {
+        const Input from = next();
         if (pair) {
             Workers::shared().forRange(n / 32, 128, [&](std::size_t begin, std::size_t end) {
-                levelPairGroups<inverse>(a, h, table, begin, end);
+                levelPairGroups<inverse>(a, h, table, from, begin, end);
             });
             return;
         }
         Workers::shared().forRange(n / 16, 256, [&](std::size_t begin, std::size_t end) {
-            levelGroups<inverse>(a, h, table, begin, end);
+            levelGroups<inverse>(a, h, table, from, begin, end);
         });
     };
     const auto inner = [&] {
+        const Input from = next();
         Workers::shared().forEach(n / block, [&](std::size_t i) {
-            transposedBlock<inverse>(a, i * block, run, table, packedBuffer(run));
+            transposedBlock<inverse>(a, i * block, run, table, from, packedBuffer(run));
         });
     };
     const int outerLevels = std::countr_zero(n) - std::countr_zero(run);
@@ -425,12 +453,13 @@ template <bool inverse> void allLevels(Fp* a, std::size_t n, const Fp* table) {
 
 } // namespace
 
-void forwardLevels(Fp* values, std::size_t n, const Fp* table) {
-    allLevels<false>(values, n, table);
+void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source,
+                   const Fp* factors) {
+    allLevels<false>(values, n, table, Input{source ? source : values, factors});
 }
 
 void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
-    allLevels<true>(values, n, table);
+    allLevels<true>(values, n, table, Input{values, nullptr});
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -438,7 +467,7 @@ void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
 #endif
 #else
 
-void forwardLevels(Fp*, std::size_t, const Fp*) {}
+void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*) {}
 void inverseLevels(Fp*, std::size_t, const Fp*) {}
 
 #endif

@@ -22,7 +22,10 @@ inline constexpr std::size_t kMinimumSize = 64;
 
 // All levels of the forward transform (half-widths n/2 … 1) or of the inverse (1 … n/2) on the
 // n ≥ kMinimumSize Montgomery words at `values`, with Ntt.cpp's twiddle table T[k].
-void forwardLevels(Fp* values, std::size_t n, const Fp* table);
+// The forward transform may read its input from `source` (n words; it may be `values`), each
+// multiplied by factors[i] when `factors` is given, in its first pass over memory.
+void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source = nullptr,
+                   const Fp* factors = nullptr);
 void inverseLevels(Fp* values, std::size_t n, const Fp* table);
 
 } // namespace proofdesk::stark::vector_ntt

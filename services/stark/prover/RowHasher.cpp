@@ -73,8 +73,8 @@ public:
         m_lane = (m_lane + 4 * width) % kRateLanes;
     }
 
-    std::vector<Digest> finish() override {
-        std::vector<Digest> digests(m_rows);
+    void finishInto(std::vector<Digest>& digests) override {
+        digests.resize(m_rows);
         const std::size_t lane = m_lane;
         Workers::shared().forRange(m_groups, kGrain / 8, [&](std::size_t begin, std::size_t end) {
             for (std::size_t g = begin; g < end; ++g) {
@@ -97,7 +97,6 @@ public:
             }
         });
         m_lane = 0;
-        return digests;
     }
 
 private:
@@ -133,8 +132,8 @@ public:
         m_filled += 4 * width;
     }
 
-    std::vector<Digest> finish() override {
-        std::vector<Digest> digests(m_rows);
+    void finishInto(std::vector<Digest>& digests) override {
+        digests.resize(m_rows);
         const std::size_t used = m_filled;
         Workers::shared().forRange(m_rows, kGrain, [&](std::size_t begin, std::size_t end) {
             constexpr std::size_t kBatch = 64;
@@ -157,7 +156,6 @@ public:
             }
         });
         m_filled = 0;
-        return digests;
     }
 
 private:
@@ -204,8 +202,8 @@ public:
         }
     }
 
-    std::vector<Digest> finish() override {
-        std::vector<Digest> digests(m_states.size());
+    void finishInto(std::vector<Digest>& digests) override {
+        digests.resize(m_states.size());
         const std::size_t fill = m_fill;
         const std::uint64_t total = m_counter + fill;
         Workers::shared().forRange(
@@ -221,7 +219,6 @@ public:
                 }
             });
         reset();
-        return digests;
     }
 
 private:
@@ -287,8 +284,8 @@ public:
         m_pending = ((pending ? 1 : 0) + width) % 2 == 1;
     }
 
-    std::vector<Digest> finish() override {
-        std::vector<Digest> digests(m_states.size());
+    void finishInto(std::vector<Digest>& digests) override {
+        digests.resize(m_states.size());
         const bool pending = m_pending;
         Workers::shared().forRange(m_states.size(), kGrain,
                                    [&](std::size_t begin, std::size_t end) {
@@ -305,7 +302,6 @@ public:
                                        }
                                    });
         m_pending = false;
-        return digests;
     }
 
 private:

@@ -18,8 +18,15 @@ public:
     // For rows [0, rows): a row's next `width` cells are values[row·width …] (all rows advance
     // together). Rows are split over the prover's workers.
     virtual void absorb(std::span<const Fp> values, std::size_t width) = 0;
-    // The rows' digests (masked as the hash names); the hasher starts over afterwards.
-    virtual std::vector<Digest> finish() = 0;
+    // The rows' digests (masked as the hash names) into `digests`, resized to the rows (its
+    // storage is reused, so a caller hashing block after block faults its pages in once); the
+    // hasher starts over afterwards.
+    virtual void finishInto(std::vector<Digest>& digests) = 0;
+    std::vector<Digest> finish() {
+        std::vector<Digest> digests;
+        finishInto(digests);
+        return digests;
+    }
 
     // A hasher for `rows` rows of `cells` cells with the named hash; throws
     // std::invalid_argument for a hash the prover does not commit with (Pedersen).
