@@ -167,6 +167,20 @@ private slots:
                 forwardNttOfProducts(inPlace, factors, inPlace);
                 QVERIFY(inPlace == products);
             }
+            // The remainder modulo x^(n/8) − f: Horner over the eight slices, both paths.
+            const Fp f = factors[1];
+            std::vector<Fp> remainder(n / 8);
+            for (std::size_t k = 0; k < n / 8; ++k) {
+                for (std::size_t t = 8; t-- > 0;) {
+                    remainder[k] = remainder[k] * f + input[k + t * n / 8];
+                }
+            }
+            for (const bool vectors : {false, true}) {
+                vector_ntt::setEnabled(vectors);
+                std::vector<Fp> folded(n / 8);
+                foldModulo(input, f, folded);
+                QVERIFY2(folded == remainder, qPrintable(QStringLiteral("fold, 2^%1").arg(log)));
+            }
         }
         // All p − 1: the largest products and sums at every level.
         std::vector<Fp> scalar(std::size_t(1) << 12, minusOne);

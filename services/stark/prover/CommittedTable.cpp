@@ -184,15 +184,7 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
                 forwardNttOfProducts(poly, powers, scratch);
                 return;
             }
-            Workers::shared().forRange(size, 1 << 12, [&](std::size_t begin, std::size_t end) {
-                for (std::size_t k = begin; k < end; ++k) {
-                    Fp sum = poly[k + (folds - 1) * size];
-                    for (std::size_t t = folds - 1; t-- > 0;) {
-                        sum = sum * foldFactor + poly[k + t * size];
-                    }
-                    scratch[k] = sum;
-                }
-            });
+            foldModulo(poly, foldFactor, scratch);
             forwardNttOfProducts(scratch, powers, scratch);
         };
         if (hasher) {

@@ -224,6 +224,31 @@ void forwardNttOfProducts(std::span<const Fp> source, std::span<const Fp> factor
     transform(out, false);
 }
 
+void foldModulo(std::span<const Fp> poly, const Fp& factor, std::span<Fp> out) {
+    const std::size_t n = out.size();
+    if (n == 0 || poly.size() % n != 0 || poly.size() < n) {
+        throw std::invalid_argument("a polynomial folds onto a whole divisor of its size");
+    }
+    const std::size_t folds = poly.size() / n;
+    if (folds == 1) {
+        std::copy(poly.begin(), poly.end(), out.begin());
+        return;
+    }
+    if (vector_ntt::enabled() && n % 8 == 0) {
+        vector_ntt::fold(poly.data(), n, folds, factor, out.data());
+        return;
+    }
+    Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            Fp sum = poly[k + (folds - 1) * n];
+            for (std::size_t t = folds - 1; t-- > 0;) {
+                sum = sum * factor + poly[k + t * n];
+            }
+            out[k] = sum;
+        }
+    });
+}
+
 void inverseNttFromBitReversed(std::span<Fp> values) {
     transform(values, true);
     scaleByPowers(values, Fp::one(), Fp::fromU64(values.size()).inverse());

@@ -22,6 +22,10 @@ void inverseNttFromBitReversed(std::span<Fp> values);
 // Values at ω_n^i in slot i (natural order) -> coefficients.
 void inverseNtt(std::span<Fp> values);
 
+// out[k] = Σ_t poly[k + t·n]·factor^t, n = out.size(), t < poly.size()/n: the polynomial's
+// remainder modulo x^n − factor, which has its values on any coset whose offset^n is `factor`.
+void foldModulo(std::span<const Fp> poly, const Fp& factor, std::span<Fp> out);
+
 // Drops the cached tables of roots (tens of MiB for large transforms) until the next transform.
 void releaseTransformTables();
 

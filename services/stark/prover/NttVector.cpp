@@ -398,6 +398,39 @@ std::uint64_t* packedBuffer(std::size_t run) {
     return storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
 }
 
+// v (normalised, below 2^255) less p where that is not negative.
+PROOFDESK_IFMA_INLINE Packed subtractPIfAbove(const Packed& v) {
+    Packed d = v;
+    d.limb[0] = _mm512_sub_epi64(d.limb[0], splat(1));
+    d.limb[3] = _mm512_sub_epi64(d.limb[3], splat(kP3));
+    d.limb[4] = _mm512_sub_epi64(d.limb[4], splat(kP4));
+    carry(d);
+    const __mmask8 below = _mm512_cmplt_epi64_mask(d.limb[4], _mm512_setzero_si512());
+    for (int k = 0; k < 5; ++k) {
+        d.limb[k] = _mm512_mask_blend_epi64(below, d.limb[k], v.limb[k]);
+    }
+    return d;
+}
+
+// Entries [begin, end) (multiples of 8) of the fold Σ_t poly[k + t·size]·factor^t, by Horner.
+PROOFDESK_IFMA_FUNCTION void foldRange(const Fp* poly, std::size_t size, std::size_t folds,
+                                       const Fp& factor, Fp* out, std::size_t begin,
+                                       std::size_t end) {
+    const Packed f = broadcastTwiddle(factor);
+    for (std::size_t k = begin; k < end; k += 8) {
+        Packed sum = loadElements(poly + k + (folds - 1) * size, 1);
+        for (std::size_t t = folds - 1; t-- > 0;) {
+            sum = montgomeryProduct(sum, f); // below 2p
+            const Packed next = loadElements(poly + k + t * size, 1);
+            for (int l = 0; l < 5; ++l) {
+                sum.limb[l] = _mm512_add_epi64(sum.limb[l], next.limb[l]);
+            }
+            carry(sum); // below 3p
+        }
+        storeElements(out + k, 1, subtractPIfAbove(subtractPIfAbove(sum))); // below p
+    }
+}
+
 template <bool inverse> void allLevels(Fp* a, std::size_t n, const Fp* table, Input first) {
     const std::size_t run = std::min(kRun, n / 8);
     const std::size_t block = 8 * run;
@@ -462,6 +495,12 @@ void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
     allLevels<true>(values, n, table, Input{values, nullptr});
 }
 
+void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor, Fp* out) {
+    Workers::shared().forRange(size / 8, 512, [&](std::size_t begin, std::size_t end) {
+        foldRange(poly, size, folds, factor, out, 8 * begin, 8 * end);
+    });
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -469,6 +508,7 @@ void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
 
 void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*) {}
 void inverseLevels(Fp*, std::size_t, const Fp*) {}
+void fold(const Fp*, std::size_t, std::size_t, const Fp&, Fp*) {}
 
 #endif
 

@@ -28,4 +28,7 @@ void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source 
                    const Fp* factors = nullptr);
 void inverseLevels(Fp* values, std::size_t n, const Fp* table);
 
+// out[k] = Σ_t poly[k + t·size]·factor^t for k < size (a multiple of 8), t < folds ≥ 2.
+void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor, Fp* out);
+
 } // namespace proofdesk::stark::vector_ntt
