@@ -5,12 +5,15 @@
 // so the peak RSS is the size's own:
 //
 //   build/tests/stark_prover_bench --log-steps 16 [--channel stone|integrity] [--threads N]
+//                                  [--scalar]
 //   build/tests/stark_prover_bench --claim-index 48000
 //
-// Prints the run's steps, the time of each phase, the total, the peak RSS, the proof's size and
-// our verifier's time on it; the last lines (after "== figures") are `name value` pairs for
-// tests/bench/run.sh.
+// --scalar measures the transforms without AVX-512 IFMA, as on a CPU that lacks it. Prints the
+// run's steps, the transforms used, the time of each phase, the total, the peak RSS, the proof's
+// size and our verifier's time on it; the last lines (after "== figures") are `name value` pairs
+// for tests/bench/run.sh.
 
+#include "stark/prover/NttVector.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/ProofJson.h"
 #include "stark/prover/StarkProver.h"
@@ -63,6 +66,8 @@ int main(int argc, char** argv) {
             channel = argv[++i];
         } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             Workers::setThreadCount(std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--scalar") == 0) {
+            vector_ntt::setEnabled(false);
         } else {
             fixtures = argv[i];
         }
@@ -71,9 +76,10 @@ int main(int argc, char** argv) {
     const std::string programPath =
         fixtures + "/cairo/programs/proof_mode/fibonacci_program_input.json";
     if (!profile || !std::filesystem::exists(programPath)) {
-        std::fprintf(stderr, "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
-                             "[FIXTURES_DIR with cairo/programs/proof_mode/"
-                             "fibonacci_program_input.json]\n");
+        std::fprintf(stderr,
+                     "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
+                     "[--threads N] [--scalar] [FIXTURES_DIR with cairo/programs/proof_mode/"
+                     "fibonacci_program_input.json]\n");
         return 1;
     }
 
@@ -119,11 +125,12 @@ int main(int argc, char** argv) {
     const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
 
     std::printf("layout small, %llu steps (claim index %llu), trace %llu rows x %zu columns, "
-                "%s channel, %d threads\n",
+                "%s channel, %d threads, %s transforms\n",
                 static_cast<unsigned long long>(run.publicInput.nSteps),
                 static_cast<unsigned long long>(claimIndex),
                 static_cast<unsigned long long>(result.traceLength), result.traceColumns,
-                channel.c_str(), Workers::shared().threads());
+                channel.c_str(), Workers::shared().threads(),
+                vector_ntt::enabled() ? "AVX-512 IFMA" : "scalar");
     std::printf("  %-20s %8.2f s\n", "VM run (not proving)", vmSeconds);
     for (const PhaseTiming& timing : result.timings) {
         std::printf("  %-20s %8.2f s\n", timing.phase.c_str(), timing.seconds);
