@@ -13,10 +13,10 @@
 // size and our verifier's time on it; the last lines (after "== figures") are `name value` pairs
 // for tests/bench/run.sh.
 
-#include "stark/prover/NttVector.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/ProofJson.h"
 #include "stark/prover/StarkProver.h"
+#include "stark/prover/VectorField.h"
 #include "stark/verifier/ProofVerifier.h"
 
 #include "cairo/Runner.h"
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
         } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             Workers::setThreadCount(std::atoi(argv[++i]));
         } else if (std::strcmp(argv[i], "--scalar") == 0) {
-            vector_ntt::setEnabled(false);
+            vector_field::setEnabled(false);
         } else {
             fixtures = argv[i];
         }
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(claimIndex),
                 static_cast<unsigned long long>(result.traceLength), result.traceColumns,
                 channel.c_str(), Workers::shared().threads(),
-                vector_ntt::enabled() ? "AVX-512 IFMA" : "scalar");
+                vector_field::enabled() ? "AVX-512 IFMA" : "scalar");
     std::printf("  %-20s %8.2f s\n", "VM run (not proving)", vmSeconds);
     for (const PhaseTiming& timing : result.timings) {
         std::printf("  %-20s %8.2f s\n", timing.phase.c_str(), timing.seconds);

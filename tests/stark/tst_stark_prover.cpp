@@ -12,12 +12,12 @@
 #include "stark/commitment/TableCommitment.h"
 #include "stark/prover/CommittedTable.h"
 #include "stark/prover/Ntt.h"
-#include "stark/prover/NttVector.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/Polynomials.h"
 #include "stark/prover/ProofJson.h"
 #include "stark/prover/RowHasher.h"
 #include "stark/prover/StarkProver.h"
+#include "stark/prover/VectorField.h"
 #include "stark/prover/trace/TraceComponents.h"
 #include "stark/verifier/ProofVerifier.h"
 #include "stark/verifier/StarkVerifier.h"
@@ -122,7 +122,7 @@ private slots:
     // sizes with and without whole-array levels before the transposed blocks, and inputs at the
     // edges of the field (0, 1, p − 1) beside random ones, which drive every carry.
     void vectorTransformsMatchScalar() {
-        if (!vector_ntt::enabled()) {
+        if (!vector_field::enabled()) {
             QSKIP("this CPU has no AVX-512 IFMA: only the scalar transforms run here");
         }
         QRandomGenerator random(11);
@@ -135,13 +135,13 @@ private slots:
             }
             std::vector<Fp> scalar = input;
             std::vector<Fp> vector = input;
-            vector_ntt::setEnabled(false);
+            vector_field::setEnabled(false);
             forwardNtt(scalar);
-            vector_ntt::setEnabled(true);
+            vector_field::setEnabled(true);
             forwardNtt(vector);
             QVERIFY2(vector == scalar, qPrintable(QStringLiteral("forward, 2^%1").arg(log)));
             for (const bool vectors : {false, true}) {
-                vector_ntt::setEnabled(vectors);
+                vector_field::setEnabled(vectors);
                 std::vector<Fp> values = input;
                 inverseNttFromBitReversed(values);
                 (vectors ? vector : scalar) = values;
@@ -159,7 +159,7 @@ private slots:
             }
             forwardNtt(products);
             for (const bool vectors : {false, true}) {
-                vector_ntt::setEnabled(vectors);
+                vector_field::setEnabled(vectors);
                 std::vector<Fp> fused(n);
                 forwardNttOfProducts(input, factors, fused);
                 QVERIFY2(fused == products, qPrintable(QStringLiteral("products, 2^%1").arg(log)));
@@ -176,7 +176,7 @@ private slots:
                 }
             }
             for (const bool vectors : {false, true}) {
-                vector_ntt::setEnabled(vectors);
+                vector_field::setEnabled(vectors);
                 std::vector<Fp> folded(n / 8);
                 foldModulo(input, f, folded);
                 QVERIFY2(folded == remainder, qPrintable(QStringLiteral("fold, 2^%1").arg(log)));
@@ -185,12 +185,47 @@ private slots:
         // All p − 1: the largest products and sums at every level.
         std::vector<Fp> scalar(std::size_t(1) << 12, minusOne);
         std::vector<Fp> vector = scalar;
-        vector_ntt::setEnabled(false);
+        vector_field::setEnabled(false);
         forwardNtt(scalar);
-        vector_ntt::setEnabled(true);
+        vector_field::setEnabled(true);
         forwardNtt(vector);
         QVERIFY(vector == scalar);
         QCOMPARE(vector[0], minusOne * Fp::fromU64(scalar.size()));
+    }
+
+    // The element-wise products the constraint evaluator uses, vector and scalar, against the
+    // scalar field's definition: lengths with and without a scalar tail, aliased output, and
+    // p − 1 (the largest sums before reduction).
+    void elementwiseArithmeticMatchesTheField() {
+        QRandomGenerator random(13);
+        const Fp minusOne = Fp::zero() - Fp::one();
+        for (const std::size_t n :
+             {std::size_t(1), std::size_t(8), std::size_t(13), std::size_t(128)}) {
+            std::vector<Fp> a = randomPolynomial(random, n);
+            std::vector<Fp> b = randomPolynomial(random, n);
+            std::vector<Fp> start = randomPolynomial(random, n);
+            for (std::size_t i = 0; i < n; i += 2) {
+                a[i] = minusOne;
+                b[i] = minusOne;
+                start[i] = minusOne;
+            }
+            const Fp c = minusOne;
+            for (const bool vectors : {false, true}) {
+                vector_field::setEnabled(vectors);
+                std::vector<Fp> product(n), sum = start, scaled = start, aliased = a;
+                vector_field::multiply(a, b, product);
+                vector_field::multiplyAdd(a, b, sum);
+                vector_field::scaleAdd(a, c, scaled);
+                vector_field::multiply(aliased, b, aliased);
+                for (std::size_t i = 0; i < n; ++i) {
+                    QVERIFY(product[i] == a[i] * b[i]);
+                    QVERIFY(sum[i] == start[i] + a[i] * b[i]);
+                    QVERIFY(scaled[i] == start[i] + c * a[i]);
+                    QVERIFY(aliased[i] == a[i] * b[i]);
+                }
+            }
+        }
+        vector_field::setEnabled(true);
     }
 
     void nttsAgreeWithHorner() {

@@ -1,6 +1,7 @@
 #include "ConstraintEvaluator.h"
 
 #include "Ntt.h"
+#include "VectorField.h"
 
 #include <algorithm>
 #include <bit>
@@ -193,9 +194,7 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
             }
             break;
         case air::NodeKind::Mul:
-            for (std::size_t r = 0; r < rows; ++r) {
-                out[r] = a[r] * b[r];
-            }
+            vector_field::multiply({a, rows}, {b, rows}, {out, rows});
             break;
         case air::NodeKind::Neg:
             for (std::size_t r = 0; r < rows; ++r) {
@@ -232,9 +231,7 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
         Fp* values = chunk.domains.data() + d * kRows;
         for (const std::size_t f : m_domains[d]) {
             const Fp* factor = factorValues.data() + f * kRows;
-            for (std::size_t r = 0; r < rows; ++r) {
-                values[r] *= factor[r];
-            }
+            vector_field::multiply({values, rows}, {factor, rows}, {values, rows});
         }
     }
 }
@@ -270,6 +267,7 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
             inverseSlot[denominators[i]] = i;
         }
         std::vector<Fp> sum(kRows);
+        std::vector<Fp> quotient(kRows); // numerator / denominator
         for (std::size_t c = begin; c < end; ++c) {
             cancel.check();
             const std::uint64_t first = c * kRows;
@@ -284,18 +282,17 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
                       out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
             for (const auto& [domains, members] : groups) {
                 std::fill(sum.begin(), sum.end(), Fp::zero());
+                const std::size_t rows = chunk.rows;
                 for (const std::size_t k : members) {
                     const Fp* value = chunk.nodes.data() +
                                       std::size_t(m_air.constraints()[k].expr.index()) * kRows;
-                    for (std::size_t r = 0; r < chunk.rows; ++r) {
-                        sum[r] += alphaPowers[k] * value[r];
-                    }
+                    vector_field::scaleAdd({value, rows}, alphaPowers[k], {sum.data(), rows});
                 }
                 const Fp* numerator = chunk.domains.data() + domains.first * kRows;
                 const Fp* inverse = inverses.data() + inverseSlot[domains.second] * kRows;
-                for (std::size_t r = 0; r < chunk.rows; ++r) {
-                    out[first + r] += sum[r] * numerator[r] * inverse[r];
-                }
+                vector_field::multiply({numerator, rows}, {inverse, rows}, {quotient.data(), rows});
+                vector_field::multiplyAdd({sum.data(), rows}, {quotient.data(), rows},
+                                          out.subspan(first, rows));
             }
         }
     });

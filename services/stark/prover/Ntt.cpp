@@ -2,6 +2,7 @@
 
 #include "NttVector.h"
 #include "Parallel.h"
+#include "VectorField.h"
 
 #include <algorithm>
 #include <array>
@@ -155,7 +156,7 @@ void transform(std::span<Fp> values, bool inverse) {
     const int log = std::countr_zero(n);
     const auto tablePointer = twiddles().forLog(log, inverse);
     const Fp* table = tablePointer->data();
-    if (vector_ntt::enabled() && n >= vector_ntt::kMinimumSize) {
+    if (vector_field::enabled() && n >= vector_ntt::kMinimumSize) {
         if (inverse) {
             vector_ntt::inverseLevels(values.data(), n, table);
         } else {
@@ -209,7 +210,7 @@ void forwardNttOfProducts(std::span<const Fp> source, std::span<const Fp> factor
     if (source.size() != n || factors.size() != n) {
         throw std::invalid_argument("a transform's source, factors and output differ in size");
     }
-    if (vector_ntt::enabled() && n >= vector_ntt::kMinimumSize) {
+    if (vector_field::enabled() && n >= vector_ntt::kMinimumSize) {
         const auto tablePointer = twiddles().forLog(std::countr_zero(n), false);
         vector_ntt::forwardLevels(out.data(), n, tablePointer->data(), source.data(),
                                   factors.data());
@@ -234,7 +235,7 @@ void foldModulo(std::span<const Fp> poly, const Fp& factor, std::span<Fp> out) {
         std::copy(poly.begin(), poly.end(), out.begin());
         return;
     }
-    if (vector_ntt::enabled() && n % 8 == 0) {
+    if (vector_field::enabled() && n % 8 == 0) {
         vector_ntt::fold(poly.data(), n, folds, factor, out.data());
         return;
     }

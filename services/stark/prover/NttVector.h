@@ -5,17 +5,11 @@
 #include <cstddef>
 
 // The transforms' butterflies eight at a time with AVX-512 IFMA (52-bit multiply-accumulate),
-// for CPUs that have it; Ntt.cpp falls back to its scalar butterflies elsewhere. The levels are
-// Ntt.cpp's remainder tree (same table, same order, values below 2p in and out), so both paths
-// give the same transform.
+// for CPUs that have it (vector_field::enabled()); Ntt.cpp falls back to its scalar butterflies
+// elsewhere. The levels are Ntt.cpp's remainder tree (same table, same order, values below 2p in
+// and out), so both paths give the same transform.
 
 namespace proofdesk::stark::vector_ntt {
-
-// Whether the vector butterflies run: the CPU has AVX-512F and IFMA and they are not switched off.
-bool enabled();
-// Switches them off (or back on, where the CPU has them) — for tests and benchmarks comparing
-// both paths.
-void setEnabled(bool on);
 
 // The smallest transform the vector path takes.
 inline constexpr std::size_t kMinimumSize = 64;

@@ -1,0 +1,125 @@
+#include "VectorField.h"
+
+#include <atomic>
+#include <cstddef>
+
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC 12 reports the shift and insert intrinsics' deliberately undefined pass-through operand
+// (_mm512_undefined_epi32) as maybe uninitialised wherever they are inlined.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include "PackedField.h"
+
+namespace proofdesk::stark::vector_field {
+namespace {
+
+bool cpuHasIfma() {
+#ifdef PROOFDESK_PACKED_FIELD
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+#else
+    return false;
+#endif
+}
+
+const bool kCpuHasIfma = cpuHasIfma();
+std::atomic<bool> g_switchedOff{false};
+
+#ifdef PROOFDESK_PACKED_FIELD
+using namespace packed;
+
+// a + b for a below 2p and b below p, as canonical words.
+PROOFDESK_IFMA_INLINE Packed canonicalSum(const Packed& a, const Packed& b) {
+    Packed sum;
+    for (int k = 0; k < 5; ++k) {
+        sum.limb[k] = _mm512_add_epi64(a.limb[k], b.limb[k]);
+    }
+    carry(sum);
+    return subtractPIfAbove(subtractPIfAbove(sum));
+}
+
+// The first n (a multiple of 8) elements.
+PROOFDESK_IFMA_FUNCTION void multiplyPacked(const Fp* a, const Fp* b, Fp* out, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += 8) {
+        const Packed product = montgomeryProduct(loadElements(a + i, 1), loadFactors(b + i, 1));
+        storeElements(out + i, 1, subtractPIfAbove(product));
+    }
+}
+
+PROOFDESK_IFMA_FUNCTION void multiplyAddPacked(const Fp* a, const Fp* b, Fp* sum, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += 8) {
+        const Packed product = montgomeryProduct(loadElements(a + i, 1), loadFactors(b + i, 1));
+        storeElements(sum + i, 1, canonicalSum(product, loadElements(sum + i, 1)));
+    }
+}
+
+PROOFDESK_IFMA_FUNCTION void scaleAddPacked(const Fp* a, const Fp& c, Fp* sum, std::size_t n) {
+    const Packed factor = broadcastFactor(c);
+    for (std::size_t i = 0; i < n; i += 8) {
+        const Packed product = montgomeryProduct(loadElements(a + i, 1), factor);
+        storeElements(sum + i, 1, canonicalSum(product, loadElements(sum + i, 1)));
+    }
+}
+#endif
+
+// The elements the vector path takes (a multiple of 8; none without it).
+std::size_t vectorPart(std::size_t n) {
+#ifdef PROOFDESK_PACKED_FIELD
+    return enabled() ? n - n % 8 : 0;
+#else
+    (void)n;
+    return 0;
+#endif
+}
+
+} // namespace
+
+bool enabled() {
+    return kCpuHasIfma && !g_switchedOff.load(std::memory_order_relaxed);
+}
+
+void setEnabled(bool on) {
+    g_switchedOff.store(!on, std::memory_order_relaxed);
+}
+
+void multiply(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> out) {
+    const std::size_t vector = vectorPart(out.size());
+#ifdef PROOFDESK_PACKED_FIELD
+    if (vector > 0) {
+        multiplyPacked(a.data(), b.data(), out.data(), vector);
+    }
+#endif
+    for (std::size_t i = vector; i < out.size(); ++i) {
+        out[i] = a[i] * b[i];
+    }
+}
+
+void multiplyAdd(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> sum) {
+    const std::size_t vector = vectorPart(sum.size());
+#ifdef PROOFDESK_PACKED_FIELD
+    if (vector > 0) {
+        multiplyAddPacked(a.data(), b.data(), sum.data(), vector);
+    }
+#endif
+    for (std::size_t i = vector; i < sum.size(); ++i) {
+        sum[i] += a[i] * b[i];
+    }
+}
+
+void scaleAdd(std::span<const Fp> a, const Fp& c, std::span<Fp> sum) {
+    const std::size_t vector = vectorPart(sum.size());
+#ifdef PROOFDESK_PACKED_FIELD
+    if (vector > 0) {
+        scaleAddPacked(a.data(), c, sum.data(), vector);
+    }
+#endif
+    for (std::size_t i = vector; i < sum.size(); ++i) {
+        sum[i] += c * a[i];
+    }
+}
+
+} // namespace proofdesk::stark::vector_field
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "field/Fp.h"
+
+#include <span>
+
+// Element-wise field arithmetic on arrays: eight elements at a time with AVX-512 IFMA where the
+// CPU has it (PackedField.h), the scalar Fp arithmetic elsewhere; both give the same values. The
+// calls run on the calling thread (callers split their loops over the workers themselves).
+
+namespace proofdesk::stark::vector_field {
+
+// Whether the vector arithmetic runs — here and in the transforms (NttVector.h): the CPU has
+// AVX-512F and IFMA and it is not switched off.
+bool enabled();
+// Switches it off (or back on, where the CPU has it), for tests and benchmarks comparing paths.
+void setEnabled(bool on);
+
+// out[i] = a[i]·b[i]; out may be a or b. The spans are of one size.
+void multiply(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> out);
+// sum[i] += a[i]·b[i].
+void multiplyAdd(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> sum);
+// sum[i] += c·a[i].
+void scaleAdd(std::span<const Fp> a, const Fp& c, std::span<Fp> sum);
+
+} // namespace proofdesk::stark::vector_field
