@@ -217,7 +217,12 @@ private slots:
                 vector_field::multiplyAdd(a, b, sum);
                 vector_field::scaleAdd(a, c, scaled);
                 vector_field::multiply(aliased, b, aliased);
+                std::vector<Fp> powers = a;
+                vector_field::scaleByPowers(powers, b[0], c);
+                Fp power = b[0];
                 for (std::size_t i = 0; i < n; ++i) {
+                    QVERIFY(powers[i] == a[i] * power);
+                    power *= c;
                     QVERIFY(product[i] == a[i] * b[i]);
                     QVERIFY(sum[i] == start[i] + a[i] * b[i]);
                     QVERIFY(scaled[i] == start[i] + c * a[i]);

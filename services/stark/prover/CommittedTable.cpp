@@ -2,6 +2,7 @@
 
 #include "Ntt.h"
 #include "RowHasher.h"
+#include "VectorField.h"
 #include "channel/ProofWriter.h"
 
 #include <algorithm>
@@ -81,11 +82,7 @@ std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<co
                     power *= x0;
                 }
                 for (std::size_t p = 0; p < polys.size(); ++p) {
-                    const Fp* c = polys[p].data() + block * m;
-                    std::vector<Fp>& q = partial[p];
-                    for (std::size_t t = 0; t < m; ++t) {
-                        q[t] += c[t] * powers[t];
-                    }
+                    vector_field::multiplyAdd(polys[p].subspan(block * m, m), powers, partial[p]);
                 }
             }
             const std::lock_guard lock(mutex);

@@ -262,17 +262,8 @@ void inverseNtt(std::span<Fp> values) {
 
 void scaleByPowers(std::span<Fp> values, const Fp& base, const Fp& factor) {
     Workers::shared().forRange(values.size(), 1 << 12, [&](std::size_t begin, std::size_t end) {
-        Fp power = factor * base.pow(std::uint64_t(begin));
-        if (base == Fp::one()) {
-            for (std::size_t k = begin; k < end; ++k) {
-                values[k] *= power;
-            }
-            return;
-        }
-        for (std::size_t k = begin; k < end; ++k) {
-            values[k] *= power;
-            power *= base;
-        }
+        vector_field::scaleByPowers(values.subspan(begin, end - begin),
+                                    factor * base.pow(std::uint64_t(begin)), base);
     });
 }
 

@@ -10,9 +10,10 @@
 
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12 reports the shift and insert intrinsics' deliberately undefined pass-through operand
-// (_mm512_undefined_epi32) as maybe uninitialised wherever they are inlined.
+// (_mm512_undefined_epi32) as (maybe) uninitialised wherever they are inlined.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include "PackedField.h"
 

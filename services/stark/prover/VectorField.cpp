@@ -2,12 +2,14 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12 reports the shift and insert intrinsics' deliberately undefined pass-through operand
-// (_mm512_undefined_epi32) as maybe uninitialised wherever they are inlined.
+// (_mm512_undefined_epi32) as (maybe) uninitialised wherever they are inlined.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include "PackedField.h"
 
@@ -59,6 +61,26 @@ PROOFDESK_IFMA_FUNCTION void scaleAddPacked(const Fp* a, const Fp& c, Fp* sum, s
     for (std::size_t i = 0; i < n; i += 8) {
         const Packed product = montgomeryProduct(loadElements(a + i, 1), factor);
         storeElements(sum + i, 1, canonicalSum(product, loadElements(sum + i, 1)));
+    }
+}
+// The lanes hold 16·W(start·base^(i+j)) (W: a Montgomery word) as factors; multiplying them by
+// the factor 16·W(base^8) keeps that form, so one product per eight values advances them.
+PROOFDESK_IFMA_FUNCTION void scaleByPowersPacked(Fp* values, const Fp& start, const Fp& base,
+                                                 std::size_t n) {
+    Fp first[8];
+    first[0] = start;
+    for (std::size_t j = 1; j < 8; ++j) {
+        first[j] = first[j - 1] * base;
+    }
+    Packed powers = loadFactors(first, 1);
+    Fp base8 = base * base;
+    base8 *= base8;
+    base8 *= base8;
+    const Packed step = broadcastFactor(base8);
+    for (std::size_t i = 0; i < n; i += 8) {
+        const Packed product = montgomeryProduct(loadElements(values + i, 1), powers);
+        storeElements(values + i, 1, subtractPIfAbove(product));
+        powers = montgomeryProduct(powers, step);
     }
 }
 #endif
@@ -116,6 +138,20 @@ void scaleAdd(std::span<const Fp> a, const Fp& c, std::span<Fp> sum) {
 #endif
     for (std::size_t i = vector; i < sum.size(); ++i) {
         sum[i] += c * a[i];
+    }
+}
+
+void scaleByPowers(std::span<Fp> values, const Fp& start, const Fp& base) {
+    const std::size_t vector = vectorPart(values.size());
+#ifdef PROOFDESK_PACKED_FIELD
+    if (vector > 0) {
+        scaleByPowersPacked(values.data(), start, base, vector);
+    }
+#endif
+    Fp power = start * base.pow(std::uint64_t(vector));
+    for (std::size_t i = vector; i < values.size(); ++i) {
+        values[i] *= power;
+        power *= base;
     }
 }
 

@@ -22,5 +22,7 @@ void multiply(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> out);
 void multiplyAdd(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> sum);
 // sum[i] += c·a[i].
 void scaleAdd(std::span<const Fp> a, const Fp& c, std::span<Fp> sum);
+// values[i] ·= start·base^i.
+void scaleByPowers(std::span<Fp> values, const Fp& start, const Fp& base);
 
 } // namespace proofdesk::stark::vector_field
