@@ -20,8 +20,8 @@ echo "== HTTP edge (wrk vs nginx, slow clients, uploads)"; tests/bench/edge_benc
 echo "== sandboxed trace generation"; build-rel/tests/sandbox_bench --runs 50 | tee "$OUT/sandbox.txt"
 echo "== STARK verifier (fixture proofs)"; build-rel/tests/stark_verifier_bench | tee "$OUT/stark.txt"
 # The prover on the Fibonacci statement of ../shared/fixtures, one process per size:
-# PROVER_LOG_STEPS lists the sizes (default 16, about 80 s; "14 16 18 20" for the whole table —
-# 2^18 takes ~6 min and 2^20 ~25 min and ~15 GiB on 2 cores).
+# PROVER_LOG_STEPS lists the sizes (default 16, about 50 s; "14 16 18 20" for the whole table —
+# 2^18 takes ~3.5 min and 2^20 ~17 min and ~15 GiB on 2 cores with AVX-512 IFMA).
 if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.json ]; then
     for k in ${PROVER_LOG_STEPS:-16}; do
         echo "== STARK prover, 2^$k steps"

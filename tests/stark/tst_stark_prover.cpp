@@ -484,9 +484,15 @@ private slots:
             verifyStark(parameters, run.publicInput, options.seedVariant, result.proof);
         QCOMPARE(trace.proofBytes, result.proof.size());
 
-        // The same run proves to the same bytes.
+        // The same run proves to the same bytes, with the vector field arithmetic or without.
         if (layout == QStringLiteral("plain")) {
             QVERIFY(proveCairoRun(run, options).proof == result.proof);
+            if (vector_field::enabled()) {
+                vector_field::setEnabled(false);
+                const ProverResult scalar = proveCairoRun(run, options);
+                vector_field::setEnabled(true);
+                QVERIFY(scalar.proof == result.proof);
+            }
         }
 
         // A flipped byte anywhere is refused: commitments, values, decommitments.
