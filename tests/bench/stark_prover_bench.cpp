@@ -8,7 +8,7 @@
 //                                  [--scalar]
 //   build/tests/stark_prover_bench --claim-index 48000
 //
-// --scalar measures the transforms without AVX-512 IFMA, as on a CPU that lacks it. Prints the
+// --scalar runs the field arithmetic without AVX-512 IFMA, as on a CPU that lacks it. Prints the
 // run's steps, the transforms used, the time of each phase, the total, the peak RSS, the proof's
 // size and our verifier's time on it; the last lines (after "== figures") are `name value` pairs
 // for tests/bench/run.sh.
@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
     const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
 
     std::printf("layout small, %llu steps (claim index %llu), trace %llu rows x %zu columns, "
-                "%s channel, %d threads, %s transforms\n",
+                "%s channel, %d threads, %s field arithmetic\n",
                 static_cast<unsigned long long>(run.publicInput.nSteps),
                 static_cast<unsigned long long>(claimIndex),
                 static_cast<unsigned long long>(result.traceLength), result.traceColumns,
