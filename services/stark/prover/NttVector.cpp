@@ -44,33 +44,32 @@ PROOFDESK_IFMA_INLINE Packed loadInput(const Input& input, std::size_t index, st
     return montgomeryProduct(x, loadFactors(input.factors + index, stride));
 }
 
+// (a + b, a − b) for a, b below 2p, each brought into [0, 2p).
+PROOFDESK_IFMA_INLINE void sumAndDifference(const Packed& a, const Packed& b, Packed& sum,
+                                            Packed& difference) {
+    Packed s, d;
+    for (int k = 0; k < 5; ++k) {
+        s.limb[k] = _mm512_add_epi64(a.limb[k], b.limb[k]);
+        d.limb[k] = _mm512_sub_epi64(a.limb[k], b.limb[k]);
+    }
+    s.limb[0] = _mm512_sub_epi64(s.limb[0], splat(2));
+    s.limb[3] = _mm512_sub_epi64(s.limb[3], splat(2 * kP3));
+    s.limb[4] = _mm512_sub_epi64(s.limb[4], splat(2 * kP4));
+    sum = intoTwoP(s);
+    difference = intoTwoP(d);
+}
+
 // The butterflies of Ntt.cpp on values below 2p: forward (x + c·y, x − c·y), inverse
 // (x + y, (x − y)·c).
 PROOFDESK_IFMA_INLINE void forwardButterfly(Packed& x, Packed& y, const Packed& c) {
     const Packed t = montgomeryProduct(y, c);
-    Packed sum, difference;
-    for (int k = 0; k < 5; ++k) {
-        sum.limb[k] = _mm512_add_epi64(x.limb[k], t.limb[k]);
-        difference.limb[k] = _mm512_sub_epi64(x.limb[k], t.limb[k]);
-    }
-    sum.limb[0] = _mm512_sub_epi64(sum.limb[0], splat(2));
-    sum.limb[3] = _mm512_sub_epi64(sum.limb[3], splat(2 * kP3));
-    sum.limb[4] = _mm512_sub_epi64(sum.limb[4], splat(2 * kP4));
-    x = intoTwoP(sum);
-    y = intoTwoP(difference);
+    sumAndDifference(x, t, x, y);
 }
 
 PROOFDESK_IFMA_INLINE void inverseButterfly(Packed& x, Packed& y, const Packed& c) {
-    Packed sum, difference;
-    for (int k = 0; k < 5; ++k) {
-        sum.limb[k] = _mm512_add_epi64(x.limb[k], y.limb[k]);
-        difference.limb[k] = _mm512_sub_epi64(x.limb[k], y.limb[k]);
-    }
-    sum.limb[0] = _mm512_sub_epi64(sum.limb[0], splat(2));
-    sum.limb[3] = _mm512_sub_epi64(sum.limb[3], splat(2 * kP3));
-    sum.limb[4] = _mm512_sub_epi64(sum.limb[4], splat(2 * kP4));
-    x = intoTwoP(sum);
-    y = montgomeryProduct(intoTwoP(difference), c);
+    Packed difference;
+    sumAndDifference(x, y, x, difference);
+    y = montgomeryProduct(difference, c);
 }
 
 template <bool inverse>
