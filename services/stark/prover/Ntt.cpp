@@ -148,19 +148,31 @@ void reduceAll(std::span<Fp> values) {
     });
 }
 
-void transform(std::span<Fp> values, bool inverse) {
+// The transform of `values` in place. A forward one may take its input as source[k]·factors[k]
+// instead (source may be values): the vector path multiplies in its first pass, the scalar one
+// in a pass of its own.
+void transform(std::span<Fp> values, bool inverse, const Fp* source = nullptr,
+               const Fp* factors = nullptr) {
     const std::size_t n = values.size();
+    const bool vectors = vector_field::enabled() && n >= vector_ntt::kMinimumSize;
+    if (factors && !vectors) {
+        Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t k = begin; k < end; ++k) {
+                values[k] = source[k] * factors[k];
+            }
+        });
+    }
     if (n <= 1) {
         return;
     }
     const int log = std::countr_zero(n);
     const auto tablePointer = twiddles().forLog(log, inverse);
     const Fp* table = tablePointer->data();
-    if (vector_field::enabled() && n >= vector_ntt::kMinimumSize) {
+    if (vectors) {
         if (inverse) {
             vector_ntt::inverseLevels(values.data(), n, table);
         } else {
-            vector_ntt::forwardLevels(values.data(), n, table);
+            vector_ntt::forwardLevels(values.data(), n, table, source, factors);
         }
         reduceAll(values);
         return;
@@ -210,19 +222,7 @@ void forwardNttOfProducts(std::span<const Fp> source, std::span<const Fp> factor
     if (source.size() != n || factors.size() != n) {
         throw std::invalid_argument("a transform's source, factors and output differ in size");
     }
-    if (vector_field::enabled() && n >= vector_ntt::kMinimumSize) {
-        const auto tablePointer = twiddles().forLog(std::countr_zero(n), false);
-        vector_ntt::forwardLevels(out.data(), n, tablePointer->data(), source.data(),
-                                  factors.data());
-        reduceAll(out);
-        return;
-    }
-    Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t k = begin; k < end; ++k) {
-            out[k] = source[k] * factors[k];
-        }
-    });
-    transform(out, false);
+    transform(out, false, source.data(), factors.data());
 }
 
 void foldModulo(std::span<const Fp> poly, const Fp& factor, std::span<Fp> out) {
