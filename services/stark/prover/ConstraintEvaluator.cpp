@@ -12,6 +12,10 @@ namespace proofdesk::stark {
 namespace {
 
 constexpr std::size_t kRows = 128; // rows per chunk
+// Domains of at least this many factors are tabulated per coset (one transform of their
+// period's length) instead of multiplied out per row.
+constexpr std::size_t kTabulatedFactors = 32;
+constexpr std::size_t kNone = std::size_t(-1); // no slot
 
 } // namespace
 
@@ -21,6 +25,7 @@ struct ConstraintEvaluator::Tables {
     Fp offset;
     std::vector<std::vector<Fp>> periodic;
     std::vector<std::vector<Fp>> factors; // empty for power 1 (computed from x)
+    std::vector<std::vector<Fp>> domains; // per tabulated domain, its values over one period
     std::vector<Fp> shifts;               // g^shift per factor
 };
 
@@ -28,6 +33,7 @@ struct ConstraintEvaluator::Chunk {
     std::size_t rows = 0;
     std::vector<Fp> nodes;   // node-major: nodes[n·kRows + b]
     std::vector<Fp> x;       // the points
+    std::vector<Fp> factors; // the per-row factors' values, factor-major
     std::vector<Fp> domains; // domain-major
 };
 
@@ -108,6 +114,49 @@ ConstraintEvaluator::ConstraintEvaluator(const air::Air& air,
             throw std::logic_error("a domain factor's power does not divide the trace length");
         }
     }
+    tabulateLargeDomains();
+}
+
+void ConstraintEvaluator::tabulateLargeDomains() {
+    const Fp& g = m_air.traceGenerator();
+    m_tabulatedSlot.assign(m_domains.size(), kNone);
+    m_factorSlot.assign(m_factors.size(), kNone);
+    for (std::size_t d = 0; d < m_domains.size(); ++d) {
+        const std::vector<std::size_t>& factors = m_domains[d];
+        std::uint64_t period = 0;
+        for (const std::size_t f : factors) {
+            period = std::max(period, m_length / m_factors[f].power);
+        }
+        // x^power = y^(power·period/N): q's degree is the sum of those exponents.
+        std::uint64_t degree = 0;
+        for (const std::size_t f : factors) {
+            degree += m_factors[f].power * period / m_length;
+        }
+        if (factors.size() < kTabulatedFactors || degree >= period) {
+            for (const std::size_t f : factors) {
+                if (m_factorSlot[f] == kNone) {
+                    m_factorSlot[f] = m_factorsPerRow++;
+                }
+            }
+            continue;
+        }
+        TabulatedDomain domain{d, period, std::vector<Fp>(degree + 1, Fp::zero())};
+        std::vector<Fp>& q = domain.coefficients;
+        q[0] = Fp::one();
+        std::uint64_t reached = 0;
+        for (const std::size_t f : factors) {
+            // q ← q·(y^e − c), from the top down so q[k − e] is still the old coefficient.
+            const std::uint64_t e = m_factors[f].power * period / m_length;
+            const Fp c = g.pow(m_factors[f].shift);
+            for (std::uint64_t k = reached + e + 1; k-- > 0;) {
+                const Fp shifted = k >= e ? q[k - e] : Fp::zero();
+                q[k] = k <= reached ? shifted - c * q[k] : shifted;
+            }
+            reached += e;
+        }
+        m_tabulatedSlot[d] = m_tabulated.size();
+        m_tabulated.push_back(std::move(domain));
+    }
 }
 
 ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset) const {
@@ -127,10 +176,13 @@ ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset) con
         cosetValuesInPlace(table, offset.pow(m_length / period));
         tables.periodic.push_back(std::move(table));
     }
-    for (const air::DomainFactor& f : m_factors) {
+    for (std::size_t index = 0; index < m_factors.size(); ++index) {
+        const air::DomainFactor& f = m_factors[index];
         tables.shifts.push_back(g.pow(f.shift));
         std::vector<Fp> table;
-        if (f.power != 1) {
+        // Only the factors multiplied per row need a table (the Keccak builtin's thousands of
+        // factors, tabulated as domains, would take a table of up to 2^19 values each).
+        if (f.power != 1 && m_factorSlot[index] != kNone) {
             const std::uint64_t period = m_length / f.power;
             const Fp step = g.pow(f.power);
             Fp value = offset.pow(f.power);
@@ -141,6 +193,12 @@ ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset) con
             }
         }
         tables.factors.push_back(std::move(table));
+    }
+    for (const TabulatedDomain& domain : m_tabulated) {
+        std::vector<Fp> table(domain.period, Fp::zero());
+        std::copy(domain.coefficients.begin(), domain.coefficients.end(), table.begin());
+        cosetValuesInPlace(table, offset.pow(m_length / domain.period));
+        tables.domains.push_back(std::move(table));
     }
     return tables;
 }
@@ -212,9 +270,12 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
         chunk.x[r] = x;
         x *= g;
     }
-    std::vector<Fp> factorValues(m_factors.size() * kRows);
+    chunk.factors.resize(m_factorsPerRow * kRows);
     for (std::size_t f = 0; f < m_factors.size(); ++f) {
-        Fp* values = factorValues.data() + f * kRows;
+        if (m_factorSlot[f] == kNone) {
+            continue;
+        }
+        Fp* values = chunk.factors.data() + m_factorSlot[f] * kRows;
         if (m_factors[f].power == 1) {
             for (std::size_t r = 0; r < rows; ++r) {
                 values[r] = chunk.x[r] - tables.shifts[f];
@@ -229,8 +290,15 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
     chunk.domains.assign(m_domains.size() * kRows, Fp::one());
     for (std::size_t d = 0; d < m_domains.size(); ++d) {
         Fp* values = chunk.domains.data() + d * kRows;
+        if (const std::size_t slot = m_tabulatedSlot[d]; slot != kNone) {
+            const std::vector<Fp>& table = tables.domains[slot];
+            for (std::size_t r = 0; r < rows; ++r) {
+                values[r] = table[(first + r) % table.size()];
+            }
+            continue;
+        }
         for (const std::size_t f : m_domains[d]) {
-            const Fp* factor = factorValues.data() + f * kRows;
+            const Fp* factor = chunk.factors.data() + m_factorSlot[f] * kRows;
             vector_field::multiply({values, rows}, {factor, rows}, {values, rows});
         }
     }

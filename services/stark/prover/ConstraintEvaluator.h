@@ -44,6 +44,7 @@ public:
 private:
     struct Chunk;
     struct Tables;
+    void tabulateLargeDomains();
     Tables tablesFor(const Fp& offset) const;
     void evaluate(const std::vector<std::span<const Fp>>& columns, const Tables& tables,
                   std::uint64_t first, Chunk& chunk) const;
@@ -55,7 +56,21 @@ private:
     std::vector<std::uint64_t> m_cellShift;  // row offset mod N
     std::vector<air::DomainFactor> m_factors;
     std::vector<std::vector<std::size_t>> m_domains; // distinct domains as factor indices
-    std::vector<std::size_t> m_numerator;            // per constraint: its domain index
+    // Domains of many factors (the Keccak builtin's have up to 962), tabulated per coset rather
+    // than multiplied out on every row: a product of factors x^power − c is a polynomial q in
+    // y = x^(N/period), period the largest of its factors' periods N/power, so on a coset it
+    // takes `period` values, found by one transform of q's coefficients.
+    struct TabulatedDomain {
+        std::size_t domain = 0;
+        std::uint64_t period = 0;
+        std::vector<Fp> coefficients; // of q, lowest first
+    };
+    std::vector<TabulatedDomain> m_tabulated;
+    std::vector<std::size_t> m_tabulatedSlot; // per domain: its index in m_tabulated, or none
+    // Per factor: its slot among the factors a domain multiplied per row reads, or none.
+    std::vector<std::size_t> m_factorSlot;
+    std::size_t m_factorsPerRow = 0;
+    std::vector<std::size_t> m_numerator; // per constraint: its domain index
     std::vector<std::size_t> m_denominator;
     std::vector<bool> m_readsInteraction;                      // per constraint
     std::vector<std::vector<std::uint32_t>> m_constraintCells; // arena cell slots per constraint
