@@ -72,10 +72,13 @@ void CairoRunner::initialize() {
             throw VmError("builtin " + name + " is not present in layout " + m_layout.name);
         }
     }
-    if (proof && (m_layout.has("add_mod") || m_layout.has("mul_mod"))) {
-        throw VmError("proof mode on layout " + m_layout.name +
-                      " is not supported: its add_mod/mul_mod builtins run in plain mode only "
-                      "(pick a layout without them)");
+    for (const char* mod : {"add_mod", "mul_mod"}) {
+        if (proof && std::find(m_program.builtins.begin(), m_program.builtins.end(), mod) !=
+                         m_program.builtins.end()) {
+            throw VmError("proof mode with the " + std::string(mod) +
+                          " builtin is not supported: the add_mod/mul_mod builtins run in plain "
+                          "mode only");
+        }
     }
     if (proof && (!m_program.start || !m_program.end)) {
         throw VmError("--proof_mode needs a program compiled with --proof_mode (it has no "

@@ -13,6 +13,13 @@ constexpr std::uint64_t kRoundConstants[24] = {
     0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
     0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
 
+// ρ's rotation of lane x + 5y, by y (rows) then x.
+constexpr int kRotation[5][5] = {{0, 1, 62, 28, 27},
+                                 {36, 44, 6, 55, 20},
+                                 {3, 10, 43, 25, 39},
+                                 {41, 45, 15, 21, 8},
+                                 {18, 2, 61, 56, 14}};
+
 // The permutation on W states at once, one state per vector element (GCC vector extensions):
 // compiled below for AVX-512 (8 states) and AVX2 (4), chosen at run time, and for one state.
 template <int W> struct Lanes { typedef std::uint64_t Type __attribute__((vector_size(8 * W))); };
@@ -297,6 +304,14 @@ void keccakF1600Lanes8(std::uint64_t* lanes) {
             lanes[8 * i + j] = state[i];
         }
     }
+}
+
+int keccakRotation(int x, int y) {
+    return kRotation[y][x];
+}
+
+std::uint64_t keccakRoundConstant(int round) {
+    return kRoundConstants[round];
 }
 
 } // namespace proofdesk::crypto

@@ -16,4 +16,9 @@ void keccakF1600Many(std::array<std::uint64_t, 25>* states, std::size_t count);
 // Eight states laid out lane by lane (lane i of state j at lanes[8i + j]), permuted in place.
 void keccakF1600Lanes8(std::uint64_t* lanes);
 
+// Keccak's constants, for code that computes the rounds itself (the prover's Keccak trace):
+// ρ's rotation of lane (x, y), and ι's round constant of round 0…23.
+int keccakRotation(int x, int y);
+std::uint64_t keccakRoundConstant(int round);
+
 } // namespace proofdesk::crypto

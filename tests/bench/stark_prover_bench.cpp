@@ -5,9 +5,11 @@
 // so the peak RSS is the size's own:
 //
 //   build/tests/stark_prover_bench --log-steps 16 [--channel stone|integrity] [--threads N]
-//                                  [--scalar]
+//                                  [--scalar] [--layout L]
 //   build/tests/stark_prover_bench --claim-index 48000
 //
+// --layout proves the same statement on another layout (default small), e.g. starknet_with_keccak,
+// whose Keccak builtin fills 2^19 rows per component whatever the program invokes.
 // --scalar runs the field arithmetic without AVX-512 IFMA, as on a CPU that lacks it. Prints the
 // run's steps, the transforms used, the time of each phase, the total, the peak RSS, the proof's
 // size and our verifier's time on it; the last lines (after "== figures") are `name value` pairs
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
     int logSteps = 14;
     std::uint64_t claimIndex = 0;
     std::string channel = "stone";
+    std::string layout = "small";
     std::string fixtures = PROOFDESK_FIXTURES_DIR;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--log-steps") == 0 && i + 1 < argc) {
@@ -66,6 +69,8 @@ int main(int argc, char** argv) {
             channel = argv[++i];
         } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             Workers::setThreadCount(std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--layout") == 0 && i + 1 < argc) {
+            layout = argv[++i];
         } else if (std::strcmp(argv[i], "--scalar") == 0) {
             vector_field::setEnabled(false);
         } else {
@@ -76,17 +81,18 @@ int main(int argc, char** argv) {
     const std::string programPath =
         fixtures + "/cairo/programs/proof_mode/fibonacci_program_input.json";
     if (!profile || !std::filesystem::exists(programPath)) {
-        std::fprintf(stderr,
-                     "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
-                     "[--threads N] [--scalar] [FIXTURES_DIR with cairo/programs/proof_mode/"
-                     "fibonacci_program_input.json]\n");
+        std::fprintf(
+            stderr,
+            "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
+            "[--threads N] [--scalar] [--layout L] [FIXTURES_DIR with cairo/programs/proof_mode/"
+            "fibonacci_program_input.json]\n");
         return 1;
     }
 
     const auto started = std::chrono::steady_clock::now();
     const cairo::Program program = cairo::Program::fromFile(programPath);
     cairo::RunOptions runOptions;
-    runOptions.layout = "small";
+    runOptions.layout = layout;
     runOptions.proofMode = true;
     if (claimIndex == 0) {
         claimIndex = claimIndexFor(logSteps);
@@ -124,9 +130,9 @@ int main(int argc, char** argv) {
         stoneProofJson(result, options.parameters, defaultProverConfig(), run);
     const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
 
-    std::printf("layout small, %llu steps (claim index %llu), trace %llu rows x %zu columns, "
+    std::printf("layout %s, %llu steps (claim index %llu), trace %llu rows x %zu columns, "
                 "%s channel, %d threads, %s field arithmetic\n",
-                static_cast<unsigned long long>(run.publicInput.nSteps),
+                layout.c_str(), static_cast<unsigned long long>(run.publicInput.nSteps),
                 static_cast<unsigned long long>(claimIndex),
                 static_cast<unsigned long long>(result.traceLength), result.traceColumns,
                 channel.c_str(), Workers::shared().threads(),

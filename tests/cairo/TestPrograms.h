@@ -70,15 +70,38 @@ struct Asm {
     }
     Asm& ret() { return word(0x208b7fff7fff7ffeULL); }
 
-    // The same code as a proof-mode compilation: `ap += 0; call main; __end__: jmp rel 0`
-    // prepended, main moved to pc 6.
-    nlohmann::json proofModeProgram() const {
+    // main(keccak_ptr) for the keccak builtin: for each given state (8 words of up to 200 bits,
+    // in decimal), writes it as the next invocation's input, reads the invocation's 8 output
+    // words (so the builtin computes them) and returns keccak_ptr past the invocations.
+    static Asm keccakInvocations(const std::vector<std::vector<std::string>>& states) {
+        Asm a;
+        int offset = 0;
+        for (const std::vector<std::string>& state : states) {
+            for (const std::string& word : state) {
+                a.pushImm(0).words.back() = word;
+                // [ap - 1] = [[fp - 3] + offset]
+                a.word(encode(-1, -3, offset++, (1u << 14) | (1u << 1)));
+            }
+            for (int w = 0; w < 8; ++w) {
+                // [ap] = [[fp - 3] + offset]; ap++
+                a.word(encode(0, -3, offset++, (1u << 14) | (1u << 11) | (1u << 1)));
+            }
+        }
+        // [ap] = [fp - 3] + offset; ap++
+        a.word(encode(0, -3, 1, (1u << 14) | (1u << 11) | (1u << 5) | (1u << 2) | (1u << 1)))
+            .word(static_cast<std::uint64_t>(offset));
+        return a.ret();
+    }
+
+    // The same code as a proof-mode compilation: `ap += <builtins>; call main; __end__: jmp rel 0`
+    // prepended, main moved to pc 6 and taking the builtins' pointers.
+    nlohmann::json proofModeProgram(const std::vector<std::string>& builtins = {}) const {
         Asm full;
-        full.word(0x40780017fff7fffULL).word(0);  // ap += 0
-        full.word(0x1104800180018000ULL).word(4); // call rel 4 (main at pc 6)
-        full.jmpRel0();                           // __end__ at pc 4
+        full.word(0x40780017fff7fffULL).word(builtins.size()); // ap += <builtins>
+        full.word(0x1104800180018000ULL).word(4);              // call rel 4 (main at pc 6)
+        full.jmpRel0();                                        // __end__ at pc 4
         full.words.insert(full.words.end(), words.begin(), words.end());
-        nlohmann::json json = full.program();
+        nlohmann::json json = full.program(builtins);
         json["identifiers"] = {{"__main__.main", {{"type", "function"}, {"pc", 6}}},
                                {"__main__.__start__", {{"type", "label"}, {"pc", 0}}},
                                {"__main__.__end__", {{"type", "label"}, {"pc", 4}}}};

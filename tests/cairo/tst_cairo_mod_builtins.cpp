@@ -186,20 +186,27 @@ private slots:
         QVERIFY(both);
     }
 
-    void proofModeOnAModLayoutIsRefusedClearly() {
-        Asm program = Asm::writesOutput(1);
-        const Program compiled = Program::fromJson(program.proofModeProgram());
+    // Proof mode runs on all_cairo (whose AIR leaves the mod builtins unconstrained) unless the
+    // program declares a mod builtin, which is refused naming it.
+    void proofModeRefusesOnlyTheModBuiltins() {
         RunOptions options;
         options.layout = "all_cairo";
         options.proofMode = true;
-        CairoRunner runner(compiled, options);
+        const Program declares = Program::fromJson(Asm::countdown(3).proofModeProgram({"add_mod"}));
+        CairoRunner refused(declares, options);
         QString message;
         try {
-            runner.run();
+            refused.run();
         } catch (const VmError& error) {
             message = QString::fromUtf8(error.what());
         }
-        QVERIFY2(message.contains(QStringLiteral("add_mod/mul_mod")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("the add_mod builtin")), qPrintable(message));
+
+        const Program plain = Program::fromJson(Asm::countdown(3).proofModeProgram());
+        CairoRunner runner(plain, options);
+        runner.run();
+        QCOMPARE(runner.layout().name, std::string("all_cairo"));
+        QVERIFY(runner.executionResources().nSteps >= 8);
     }
 };
 

@@ -201,7 +201,7 @@ private slots:
         QCOMPARE(autoLayout({"output", "pedersen"}, 1u << 20),
                  std::string("recursive_with_poseidon"));
         QCOMPARE(autoLayout({"keccak"}, 100), std::string("starknet_with_keccak"));
-        // The mod builtins: only all_cairo has them (plain mode; proof mode refuses it).
+        // The mod builtins: only all_cairo has them (run in plain mode only).
         QCOMPARE(autoLayout({"add_mod"}, 100), std::string("all_cairo"));
         // A run with layout auto reports the layout it chose.
         const Program program = Program::fromJson(Asm::countdown(3).proofModeProgram());

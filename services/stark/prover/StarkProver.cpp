@@ -32,10 +32,18 @@ const std::map<std::string, BuiltinWriter>& builtinWriters() {
     static const std::map<std::string, BuiltinWriter> writers = {
         {"output", nullptr},
         {"pedersen", writePedersen},
-        {"range_check", writeRangeCheckBuiltin},
+        {"range_check",
+         [](TraceTable& trace, const CairoRun& run) {
+             writeRangeCheckBuiltin(trace, run, "range_check");
+         }},
+        {"range_check96",
+         [](TraceTable& trace, const CairoRun& run) {
+             writeRangeCheckBuiltin(trace, run, "range_check96");
+         }},
         {"ecdsa", writeEcdsa},
         {"bitwise", writeBitwise},
         {"ec_op", writeEcOp},
+        {"keccak", writeKeccak},
         {"poseidon", writePoseidon},
     };
     return writers;
@@ -43,7 +51,7 @@ const std::map<std::string, BuiltinWriter>& builtinWriters() {
 
 bool layoutIsProvable(const air::LayoutSpec& layout) {
     for (const air::BuiltinSpec& builtin : layout.builtins) {
-        if (!builtinWriters().contains(builtin.name)) {
+        if (builtin.constrained && !builtinWriters().contains(builtin.name)) {
             return false;
         }
     }
@@ -147,13 +155,18 @@ std::vector<std::vector<Fp>> traceValues(const air::LayoutSpec& layout, std::uin
     TraceTable table(layout, n, layout.columnsFirst, 0);
     writeCpu(table, run);
     for (const air::BuiltinSpec& builtin : layout.builtins) {
+        if (!builtin.constrained) {
+            continue; // segments only (all_cairo's add_mod and mul_mod)
+        }
         if (const BuiltinWriter writer = builtinWriters().at(builtin.name)) {
             writer(table, run);
         }
     }
     finishRangeCheck(table, run);
-    if (layout.has("range_check")) {
-        finishRangeCheckBuiltin(table, run);
+    for (const char* name : {"range_check", "range_check96"}) {
+        if (layout.has(name)) {
+            finishRangeCheckBuiltin(table, run, name);
+        }
     }
     finishDiluted(table);
     finishMemory(table, run);

@@ -1,4 +1,5 @@
 #include "air/AirBuilder.h"
+#include "crypto/KeccakF.h"
 
 #include <stdexcept>
 
@@ -17,13 +18,6 @@
 
 namespace proofdesk::stark::air {
 namespace {
-
-// ρ's rotation offset of the lane at row y = i, column x = j.
-constexpr int kRotation[5][5] = {{0, 1, 62, 28, 27},
-                                 {36, 44, 6, 55, 20},
-                                 {3, 10, 43, 25, 39},
-                                 {41, 45, 15, 21, 8},
-                                 {18, 2, 61, 56, 14}};
 
 // "1" in all 16 nibbles of a diluted word: Σ 2^(4i), i < 16.
 constexpr std::uint64_t kDilutedOnes = 0x1111111111111111ULL;
@@ -270,7 +264,7 @@ void KeccakAir::addThetaRhoPi() {
     };
     for (int i = 0; i < 5; ++i) {
         for (int j = 0; j < 5; ++j) {
-            const int r = kRotation[i][j];
+            const int r = crypto::keccakRotation(j, i);
             const int lane = 5 * i + j;
             const int toRow = (2 * j + 3 * i) % 5, toColumn = i;
             const int toLane = 5 * toRow + toColumn;

@@ -27,44 +27,68 @@ Limbs boundedValue(const Fp& value, std::uint64_t bits, const std::string& what)
 
 } // namespace
 
-void writeRangeCheckBuiltin(TraceTable& trace, const CairoRun& run) {
-    const std::uint64_t parts = trace.layout().builtin("range_check")->parameter("n_parts");
-    const std::uint64_t instances = trace.instances("range_check_builtin/mem/addr");
-    const std::uint64_t begin = builtinSegment(run, "range_check").begin;
-    for (std::uint64_t i = 0; i < instances; ++i) {
-        const auto value = run.at(begin + i);
+namespace {
+
+// A range-check builtin's cells: each instance's value at begin + i is `parts` 16-bit parts, the
+// most significant first. The 128-bit builtin keeps its parts in one virtual column (instance
+// parts·i + k), the 96-bit one in a column per part.
+struct RangeCheckCells {
+    std::string prefix; // "<name>_builtin/"
+    std::uint64_t parts = 0;
+    bool columnPerPart = false;
+    std::uint64_t begin = 0;
+    std::uint64_t instances = 0;
+
+    RangeCheckCells(const TraceTable& trace, const CairoRun& run, const std::string& name)
+        : prefix(name + "_builtin/"), parts(trace.layout().builtin(name)->parameter("n_parts")),
+          columnPerPart(!trace.layout().columns.contains(prefix + "inner_range_check")),
+          begin(builtinSegment(run, name).begin), instances(trace.instances(prefix + "mem/addr")) {}
+
+    std::string partColumn(std::uint64_t k) const {
+        return prefix + "inner_range_check" + (columnPerPart ? std::to_string(k) : "");
+    }
+    std::uint64_t partInstance(std::uint64_t i, std::uint64_t k) const {
+        return columnPerPart ? i : parts * i + k;
+    }
+    void memory(TraceTable& trace, std::uint64_t i, const Fp& value) const {
+        trace.memory(prefix + "mem/addr", prefix + "mem/value", i, begin + i, value);
+    }
+};
+
+} // namespace
+
+void writeRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::string& name) {
+    const RangeCheckCells cells(trace, run, name);
+    for (std::uint64_t i = 0; i < cells.instances; ++i) {
+        const auto value = run.at(cells.begin + i);
         if (!value) {
             continue; // left to the range-check pool's filling, see finishRangeCheckBuiltin
         }
-        const Limbs limbs = boundedValue(
-            *value, 16 * parts, "the range-checked value at address " + std::to_string(begin + i));
-        for (std::uint64_t k = 0; k < parts; ++k) {
-            const std::uint64_t shift = 16 * (parts - 1 - k);
-            trace.rangeCheck("range_check_builtin/inner_range_check", parts * i + k,
+        const Limbs limbs =
+            boundedValue(*value, 16 * cells.parts,
+                         "the range-checked value at address " + std::to_string(cells.begin + i));
+        for (std::uint64_t k = 0; k < cells.parts; ++k) {
+            const std::uint64_t shift = 16 * (cells.parts - 1 - k);
+            trace.rangeCheck(cells.partColumn(k), cells.partInstance(i, k),
                              (limbs[shift / 64] >> (shift % 64)) & 0xffff);
         }
-        trace.memory("range_check_builtin/mem/addr", "range_check_builtin/mem/value", i, begin + i,
-                     *value);
+        cells.memory(trace, i, *value);
     }
 }
 
-void finishRangeCheckBuiltin(TraceTable& trace, const CairoRun& run) {
-    const std::uint64_t parts = trace.layout().builtin("range_check")->parameter("n_parts");
-    const std::uint64_t instances = trace.instances("range_check_builtin/mem/addr");
-    const std::uint64_t begin = builtinSegment(run, "range_check").begin;
+void finishRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::string& name) {
+    const RangeCheckCells cells(trace, run, name);
     const Fp base = Fp::fromU64(1 << 16);
-    for (std::uint64_t i = 0; i < instances; ++i) {
-        if (run.at(begin + i)) {
+    for (std::uint64_t i = 0; i < cells.instances; ++i) {
+        if (run.at(cells.begin + i)) {
             continue;
         }
         // An unused instance holds whatever its parts were filled with.
         Fp value = Fp::zero();
-        for (std::uint64_t k = 0; k < parts; ++k) {
-            value =
-                value * base + trace.get("range_check_builtin/inner_range_check", parts * i + k);
+        for (std::uint64_t k = 0; k < cells.parts; ++k) {
+            value = value * base + trace.get(cells.partColumn(k), cells.partInstance(i, k));
         }
-        trace.memory("range_check_builtin/mem/addr", "range_check_builtin/mem/value", i, begin + i,
-                     value);
+        cells.memory(trace, i, value);
     }
 }
 

@@ -23,12 +23,14 @@ void writeCpu(TraceTable& trace, const CairoRun& run);
 void writePedersen(TraceTable& trace, const CairoRun& run);
 // The used instances; finishRangeCheckBuiltin writes the unused ones once the range-check pool
 // filled their parts.
-void writeRangeCheckBuiltin(TraceTable& trace, const CairoRun& run);
-void finishRangeCheckBuiltin(TraceTable& trace, const CairoRun& run);
+// `name`: range_check (128 bits) or range_check96.
+void writeRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::string& name);
+void finishRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::string& name);
 void writeBitwise(TraceTable& trace, const CairoRun& run);
 void writeEcdsa(TraceTable& trace, const CairoRun& run);
 void writeEcOp(TraceTable& trace, const CairoRun& run);
 void writePoseidon(TraceTable& trace, const CairoRun& run);
+void writeKeccak(TraceTable& trace, const CairoRun& run);
 
 // The pools, after every component: the public memory's cells zeroed, unused cells filled with
 // the addresses / values missing from the sorted order, the sorted copies written.
