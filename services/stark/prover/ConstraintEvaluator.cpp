@@ -140,7 +140,7 @@ void ConstraintEvaluator::tabulateLargeDomains() {
             }
             continue;
         }
-        TabulatedDomain domain{d, period, std::vector<Fp>(degree + 1, Fp::zero())};
+        TabulatedDomain domain{period, std::vector<Fp>(degree + 1, Fp::zero())};
         std::vector<Fp>& q = domain.coefficients;
         q[0] = Fp::one();
         std::uint64_t reached = 0;

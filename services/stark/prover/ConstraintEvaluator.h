@@ -61,7 +61,6 @@ private:
     // y = x^(N/period), period the largest of its factors' periods N/power, so on a coset it
     // takes `period` values, found by one transform of q's coefficients.
     struct TabulatedDomain {
-        std::size_t domain = 0;
         std::uint64_t period = 0;
         std::vector<Fp> coefficients; // of q, lowest first
     };

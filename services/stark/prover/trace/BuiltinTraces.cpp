@@ -25,10 +25,6 @@ Limbs boundedValue(const Fp& value, std::uint64_t bits, const std::string& what)
     return limbs;
 }
 
-} // namespace
-
-namespace {
-
 // A range-check builtin's cells: each instance's value at begin + i is `parts` 16-bit parts, the
 // most significant first. The 128-bit builtin keeps its parts in one virtual column (instance
 // parts·i + k), the 96-bit one in a column per part.
@@ -38,15 +34,19 @@ struct RangeCheckCells {
     bool columnPerPart = false;
     std::uint64_t begin = 0;
     std::uint64_t instances = 0;
+    std::vector<std::string> partColumns; // by part
 
     RangeCheckCells(const TraceTable& trace, const CairoRun& run, const std::string& name)
         : prefix(name + "_builtin/"), parts(trace.layout().builtin(name)->parameter("n_parts")),
           columnPerPart(!trace.layout().columns.contains(prefix + "inner_range_check")),
-          begin(builtinSegment(run, name).begin), instances(trace.instances(prefix + "mem/addr")) {}
-
-    std::string partColumn(std::uint64_t k) const {
-        return prefix + "inner_range_check" + (columnPerPart ? std::to_string(k) : "");
+          begin(builtinSegment(run, name).begin), instances(trace.instances(prefix + "mem/addr")) {
+        for (std::uint64_t k = 0; k < parts; ++k) {
+            partColumns.push_back(prefix + "inner_range_check" +
+                                  (columnPerPart ? std::to_string(k) : ""));
+        }
     }
+
+    const std::string& partColumn(std::uint64_t k) const { return partColumns[k]; }
     std::uint64_t partInstance(std::uint64_t i, std::uint64_t k) const {
         return columnPerPart ? i : parts * i + k;
     }

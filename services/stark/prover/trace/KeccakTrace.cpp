@@ -37,6 +37,13 @@ using Words = std::array<Fp, 2 * kWords>; // an invocation's input words, then i
 
 const std::string kColumns = "keccak/keccak/";
 const std::string kParse = "keccak/keccak/parse_to_diluted/";
+// The columns written for every bit of every lane, named once rather than per cell.
+const std::string kState = kColumns + "state";
+const std::string kStateBegin = kColumns + "state_begin";
+const std::string kStateEnd = kColumns + "state_end";
+const std::string kAfterThetaRhoPi = kColumns + "after_theta_rho_pi";
+const std::string kChiIotaAux0 = kColumns + "chi_iota_aux0";
+const std::string kChiIotaAux2 = kColumns + "chi_iota_aux2";
 
 // All 16 nibbles' low bit: the diluted word of sixteen ones.
 constexpr std::uint64_t kOnes = 0x1111111111111111ULL;
@@ -88,11 +95,11 @@ public:
     KeccakTraceWriter(TraceTable& trace, const CairoRun& run)
         : m_trace(trace), m_run(run), m_begin(builtinSegment(run, "keccak").begin) {
         const air::LayoutSpec& layout = trace.layout();
-        const std::uint64_t unit = layout.column(kColumns + "state").step;
+        const std::uint64_t unit = layout.column(kState).step;
         m_componentRows = kComponent * unit;
         if (layout.column("keccak/input_output/addr").step * kInvocations * 2 * kWords !=
                 m_componentRows ||
-            layout.column(kColumns + "state_begin").step != 32 * unit ||
+            layout.column(kStateBegin).step != 32 * unit ||
             layout.column(kParse + "cumulative_sum").step != unit ||
             layout.column(kParse + "reshaped_intermediate").step != 1 ||
             layout.column(kParse + "final_reshaped_input").step != 1) {
@@ -180,8 +187,8 @@ private:
         for (std::uint64_t lane = 0; lane < 25; ++lane) {
             for (std::uint64_t k = 0; k < 64; ++k) {
                 const std::uint64_t position = lane + 32 * k + kPositions * c;
-                m_trace.diluted(kColumns + "state_begin", position, Fp::fromU64(begin[lane][k]));
-                m_trace.diluted(kColumns + "state_end", position, Fp::fromU64(end[lane][k]));
+                m_trace.diluted(kStateBegin, position, Fp::fromU64(begin[lane][k]));
+                m_trace.diluted(kStateEnd, position, Fp::fromU64(end[lane][k]));
             }
         }
         DilutedState state = begin;
@@ -279,7 +286,7 @@ private:
                     const std::uint64_t rotated =
                         (k + std::uint64_t(crypto::keccakRotation(x, y))) % 64;
                     moved[to][rotated] = value & kOnes;
-                    diluted(kColumns + "after_theta_rho_pi", unit(to, rotated), value & kOnes);
+                    diluted(kAfterThetaRhoPi, unit(to, rotated), value & kOnes);
                     diluted(carry, base - split + kPlane * rotated, (value >> 1) & kOnes);
                 }
             }
@@ -298,10 +305,10 @@ private:
                         value += 2 * kOnes;
                     }
                     state[lane][k] = (value >> 1) & kOnes;
-                    diluted(kColumns + "chi_iota_aux0", unit(lane, k), value & kOnes);
-                    diluted(kColumns + "chi_iota_aux2", unit(lane, k), (value >> 2) & kOnes);
+                    diluted(kChiIotaAux0, unit(lane, k), value & kOnes);
+                    diluted(kChiIotaAux2, unit(lane, k), (value >> 2) & kOnes);
                     if (t + 1 < kRounds) {
-                        diluted(kColumns + "state", unit(lane, k) + 1, state[lane][k]);
+                        diluted(kState, unit(lane, k) + 1, state[lane][k]);
                     }
                 }
             }
