@@ -7,6 +7,7 @@
 #include "cairo/Runner.h"
 #include "cairo/hints/BootloaderInput.h"
 #include "cairo/hints/HintProcessor.h"
+#include "cairo/outputs/CairoPie.h"
 #include "cairo/python/PythonHints.h"
 #include "cairo/vm/ExactJson.h"
 #include "cairo/vm/ProgramHash.h"
@@ -77,6 +78,52 @@ std::vector<std::string> hexes(const std::vector<Felt>& values) {
 
 const char* kPedersenZeroZero = "0x49ee3eba8c1600700ee1b87eb599f16716b0b1022947733551fde4050ca6804";
 
+nlohmann::json cairoPieTask(const std::string& path) {
+    return {{"type", "CairoPiePath"}, {"path", path}};
+}
+
+// A fixture program run by our VM (not in proof mode), as a PIE read back from its zip.
+CairoPie pieOfRun(const nlohmann::json& program, const nlohmann::json& input) {
+    const Program compiled = Program::fromJson(program);
+    RunOptions options;
+    options.layout = "starknet_with_keccak";
+    options.programInput = input;
+    CairoRunner runner(compiled, options);
+    runner.run();
+    return CairoPie::fromZip(CairoPie::fromRun(runner).toZip());
+}
+
+// The bootloader's output and fact topologies (proof mode, starknet_with_keccak) for `tasks`,
+// whose CairoPiePath tasks name entries of `pies`.
+struct BootloaderRun {
+    std::vector<std::string> output;
+    nlohmann::json factTopologies;
+};
+BootloaderRun runBootloader(const nlohmann::json& tasks,
+                            const std::map<std::string, CairoPie>& pies) {
+    QTemporaryDir temp;
+    const std::string topologiesPath = temp.filePath(QStringLiteral("ft.json")).toStdString();
+    nlohmann::json input = bootloaderInput(tasks);
+    input["fact_topologies_path"] = topologiesPath;
+    const Program bootloader = Program::fromFile(kBootloader.toStdString());
+    RunOptions options;
+    options.layout = "starknet_with_keccak";
+    options.proofMode = true;
+    options.programInput = input;
+    options.hints.allowFileReads = false;
+    options.hints.cairoPies = [&pies](const std::string& path) {
+        auto it = pies.find(path);
+        if (it == pies.end()) {
+            throw PieError("no PIE named " + path);
+        }
+        return std::make_shared<const CairoPie>(it->second);
+    };
+    CairoRunner runner(bootloader, options);
+    runner.run();
+    return {hexes(runner.output()),
+            readJson(QString::fromStdString(topologiesPath))["fact_topologies"]};
+}
+
 } // namespace
 
 class CairoBootloaderTest : public QObject {
@@ -129,8 +176,14 @@ private slots:
                                        << "program_input is not a JSON object";
         QTest::newRow("no tasks") << "no tasks"
                                   << "program_input has no \"tasks\"";
-        QTest::newRow("pie task") << "pie task"
-                                  << "tasks[0] has type \"CairoPiePath\": only RunProgramTask";
+        QTest::newRow("pie task, no PIE source")
+            << "pie task"
+            << "tasks[0] is a CairoPiePath task, which this run does not read";
+        QTest::newRow("pie path") << "pie path"
+                                  << "tasks[0].path is not a string";
+        QTest::newRow("unknown task type")
+            << "cairo1 task"
+            << "tasks[0] has type \"Cairo1Task\" (expected RunProgramTask or CairoPiePath)";
         QTest::newRow("bad program") << "bad program"
                                      << "tasks[0].program: ";
         QTest::newRow("poseidon hash") << "use_poseidon"
@@ -157,6 +210,10 @@ private slots:
             json.erase("tasks");
         } else if (m == "pie task") {
             json["tasks"][0] = {{"type", "CairoPiePath"}, {"path", "x.zip"}};
+        } else if (m == "pie path") {
+            json["tasks"][0] = {{"type", "CairoPiePath"}, {"path", 7}};
+        } else if (m == "cairo1 task") {
+            json["tasks"][0]["type"] = "Cairo1Task";
         } else if (m == "bad program") {
             json["tasks"][0]["program"] = {{"data", 3}};
         } else if (m == "use_poseidon") {
@@ -423,6 +480,117 @@ private slots:
         }
     }
 
+    void bootloaderRunsCairoPieTasks() {
+        if (!QFile::exists(kBootloader)) {
+            QSKIP("../shared/fixtures/cairo is not present");
+        }
+        // PIEs of our own runs (an input, native hints, pedersen, ecdsa signatures) give the
+        // bootloader the output their programs give as RunProgramTasks, without their hints.
+        const QString dir = kFixtures + QStringLiteral("/programs/proof_mode/");
+        const std::vector<std::pair<std::string, nlohmann::json>> programs = {
+            {"fibonacci_program_input", {{"fibonacci_claim_index", 10}}},
+            {"pedersen_test", nlohmann::json::object()},
+            {"common_signature", nlohmann::json::object()},
+            {"dict", nlohmann::json::object()}};
+        std::map<std::string, CairoPie> pies;
+        nlohmann::json programTasks = nlohmann::json::array();
+        nlohmann::json pieTasks = nlohmann::json::array();
+        for (const auto& [name, input] : programs) {
+            const nlohmann::json program =
+                readJson(dir + QString::fromStdString(name) + QStringLiteral(".json"));
+            pies.emplace(name, pieOfRun(program, input));
+            programTasks.push_back(runProgramTask(program, input));
+            pieTasks.push_back(cairoPieTask(name));
+        }
+        QVERIFY(!pies.at("common_signature").additionalData["ecdsa_builtin"].empty());
+        const BootloaderRun asPrograms = runBootloader(programTasks, pies);
+        const BootloaderRun asPies = runBootloader(pieTasks, pies);
+        QCOMPARE(asPies.output, asPrograms.output);
+        QVERIFY(asPies.factTopologies == asPrograms.factTopologies);
+        QCOMPARE(asPies.output.at(5), std::string("0xa")); // fibonacci's claim index
+        QCOMPARE(asPies.output.at(6), std::string("0x90"));
+
+        // cairo-lang's own PIE, after a program task: its output, hash and size follow.
+        const CairoPie external = CairoPie::fromFile(
+            QString(kFixtures + QStringLiteral("/pies/fibonacci_pie.zip")).toStdString());
+        pies.emplace("cairo-lang", external);
+        const BootloaderRun mixed = runBootloader(
+            nlohmann::json::array({programTasks[1], cairoPieTask("cairo-lang")}), pies);
+        std::vector<std::string> tail = {Felt::fromU64(2 + external.output().size()).toHex(),
+                                         external.programHash().toHex()};
+        for (const std::string& word : hexes(external.output())) {
+            tail.push_back(word);
+        }
+        QCOMPARE(
+            std::vector<std::string>(mixed.output.end() - static_cast<std::ptrdiff_t>(tail.size()),
+                                     mixed.output.end()),
+            tail);
+    }
+
+    void tamperedPieTasksAreRefused_data() {
+        QTest::addColumn<QString>("tamper");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("output the program contradicts") << "output"
+                                                        << "an ASSERT_EQ instruction failed at pc";
+        QTest::newRow("builtin usage") << "usage"
+                                       << "Builtin usage is inconsistent with the CairoPie";
+        QTest::newRow("cell outside its segment") << "outside"
+                                                  << "is outside the segments it declares";
+        QTest::newRow("builtin base inside a segment")
+            << "base"
+            << "output builtin start address is not the base of a segment";
+        QTest::newRow("forged signature") << "signature"
+                                          << "Signature (";
+        QTest::newRow("simulated builtins")
+            << "simulated"
+            << "the PIE simulates builtins, which this bootloader does not load";
+    }
+
+    void tamperedPieTasksAreRefused() {
+        if (!QFile::exists(kBootloader)) {
+            QSKIP("../shared/fixtures/cairo is not present");
+        }
+        QFETCH(QString, tamper);
+        QFETCH(QString, message);
+        const std::string t = tamper.toStdString();
+        const QString dir = kFixtures + QStringLiteral("/programs/proof_mode/");
+        CairoPie pie =
+            t == "signature"
+                ? pieOfRun(readJson(dir + QStringLiteral("common_signature.json")), {})
+                : pieOfRun(readJson(dir + QStringLiteral("fibonacci_program_input.json")),
+                           {{"fibonacci_claim_index", 10}});
+        const std::int64_t outputSegment = pie.builtinSegments.at(0).second.index;
+        if (t == "output") {
+            for (auto& [address, value] : pie.memory) {
+                if (address.segment == outputSegment && address.offset == 1) {
+                    value = Felt::fromU64(145); // F(10) is 144
+                }
+            }
+        } else if (t == "usage") {
+            pie.builtinSegments.at(0).second.size += 1;
+        } else if (t == "outside") {
+            pie.memory.emplace_back(
+                Relocatable{pie.executionSegment.index, pie.executionSegment.size + 5},
+                Felt::one());
+        } else if (t == "base") {
+            for (auto& [address, value] : pie.memory) {
+                if (address.segment == pie.executionSegment.index && address.offset == 0) {
+                    value = Relocatable{outputSegment, 1};
+                }
+            }
+        } else if (t == "signature") {
+            nlohmann::json& signatures = pie.additionalData["ecdsa_builtin"];
+            QVERIFY(!signatures.empty());
+            signatures[0][1][0] = "12345";
+        } else if (t == "simulated") {
+            pie.simulatedBuiltins = {"ecdsa"};
+        }
+        const std::string error = errorOf([&] {
+            runBootloader(nlohmann::json::array({cairoPieTask("x")}), {{"x", pie}});
+        });
+        QVERIFY2(error.find(message.toStdString()) != std::string::npos, error.c_str());
+    }
+
     void serverRunsDoNotWriteFactTopologies() {
         if (!QFile::exists(kBootloader)) {
             QSKIP("../shared/fixtures/cairo is not present");
@@ -480,16 +648,25 @@ private slots:
         if (!QFile::exists(kBootloader)) {
             QSKIP("../shared/fixtures/cairo is not present");
         }
-        nlohmann::json input = bootloaderInput(
-            nlohmann::json::array({{{"type", "CairoPiePath"}, {"path", "/tmp/pie.zip"}}}));
+        const nlohmann::json input =
+            bootloaderInput(nlohmann::json::array({cairoPieTask("/nonexistent/pie.zip")}));
         const Program bootloader = Program::fromFile(kBootloader.toStdString());
         RunOptions options;
         options.layout = "starknet_with_keccak";
         options.programInput = input;
+        {
+            CairoRunner runner(bootloader, options);
+            const std::string error = errorOf([&] { runner.run(); });
+            QVERIFY2(error.find("hint at pc 546 failed: bootloader input: tasks[0].path: cannot "
+                                "read /nonexistent/pie.zip") != std::string::npos,
+                     error.c_str());
+        }
+        // A server reads no file its input names.
+        options.hints.allowFileReads = false;
         CairoRunner runner(bootloader, options);
         const std::string error = errorOf([&] { runner.run(); });
-        QVERIFY2(error.find("hint at pc 546 failed: bootloader input: tasks[0] has type "
-                            "\"CairoPiePath\"") != std::string::npos,
+        QVERIFY2(error.find("tasks[0] is a CairoPiePath task, which this run does not read (a "
+                            "server reads no files its input names)") != std::string::npos,
                  error.c_str());
     }
 };

@@ -1,5 +1,6 @@
 #include "cairo/hints/BootloaderInput.h"
 
+#include "cairo/outputs/CairoPie.h"
 #include "cairo/vm/Vm.h"
 
 #include <algorithm>
@@ -55,19 +56,52 @@ std::uint64_t sizeOf(const nlohmann::json& value, const std::string& at) {
     return value.get<std::uint64_t>();
 }
 
-BootloaderTask taskOf(const nlohmann::json& spec, const std::string& at) {
+// A CairoPiePath task's PIE, and the stripped program it carries (no hints, no identifiers).
+void loadPieTask(const nlohmann::json& spec, const std::string& at, const CairoPieSource* pies,
+                 BootloaderTask& task) {
+    const nlohmann::json& path = member(spec, "path", at);
+    if (!path.is_string()) {
+        bad(at + ".path is not a string");
+    }
+    if (!pies || !*pies) {
+        bad(at + " is a CairoPiePath task, which this run does not read (a server reads no "
+                 "files its input names)");
+    }
+    try {
+        task.pie = (*pies)(path.get<std::string>());
+    } catch (const std::exception& error) {
+        bad(at + ".path: " + error.what());
+    }
+    if (!task.pie) {
+        bad(at + ".path names no PIE this run can read");
+    }
+    if (!task.pie->simulatedBuiltins.empty()) {
+        bad(at + ": the PIE simulates builtins, which this bootloader does not load");
+    }
+    auto program = std::make_shared<Program>();
+    program->data = task.pie->programData;
+    program->builtins = task.pie->builtins;
+    program->main = task.pie->main;
+    task.program = std::move(program);
+}
+
+BootloaderTask taskOf(const nlohmann::json& spec, const std::string& at,
+                      const CairoPieSource* pies) {
     if (!spec.is_object()) {
         bad(at + " is not an object");
     }
     const nlohmann::json& type = member(spec, "type", at);
-    if (type != "RunProgramTask") {
-        bad(at + " has type " + type.dump() +
-            ": only RunProgramTask is supported (Cairo PIE tasks are not run natively)");
+    if (type != "RunProgramTask" && type != "CairoPiePath") {
+        bad(at + " has type " + type.dump() + " (expected RunProgramTask or CairoPiePath)");
     }
     if (spec.contains("use_poseidon") && spec["use_poseidon"] == true) {
         bad(at + " asks for use_poseidon, which this bootloader's program hash does not have");
     }
     BootloaderTask task;
+    if (type == "CairoPiePath") {
+        loadPieTask(spec, at, pies, task);
+        return task;
+    }
     try {
         task.program =
             std::make_shared<const Program>(Program::fromJson(member(spec, "program", at)));
@@ -115,7 +149,8 @@ nlohmann::json FactTopology::toJson() const {
     return {{"tree_structure", treeStructure}, {"page_sizes", pageSizes}};
 }
 
-BootloaderInput BootloaderInput::fromJson(const nlohmann::json& json, bool full) {
+BootloaderInput BootloaderInput::fromJson(const nlohmann::json& json, bool full,
+                                          const CairoPieSource* pies) {
     if (!json.is_object()) {
         bad("program_input is not a JSON object (pass the bootloader's tasks as --program_input)");
     }
@@ -125,7 +160,7 @@ BootloaderInput BootloaderInput::fromJson(const nlohmann::json& json, bool full)
         bad("tasks is not a list");
     }
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-        input.tasks.push_back(taskOf(tasks[i], "tasks[" + std::to_string(i) + "]"));
+        input.tasks.push_back(taskOf(tasks[i], "tasks[" + std::to_string(i) + "]", pies));
     }
     if (auto path = json.find("fact_topologies_path"); path != json.end() && !path->is_null()) {
         if (!path->is_string()) {

@@ -3,6 +3,7 @@
 // The bootloader's program_input (cairo-lang's BootloaderInput / SimpleBootloaderInput schemas)
 // and its fact topologies: what the bootloader hints (HintsBootloader.cpp) read and compute.
 
+#include "cairo/hints/HintProcessor.h"
 #include "cairo/vm/Builtins.h"
 #include "cairo/vm/Program.h"
 
@@ -16,10 +17,12 @@
 namespace proofdesk::cairo {
 
 // A task the simple bootloader runs: a compiled program and its own program_input
-// ("RunProgramTask"). Cairo PIE tasks are refused when the input is read.
+// ("RunProgramTask"), or a Cairo PIE whose memory the bootloader loads in place of running the
+// program's hints ("CairoPiePath"; `program` is then the PIE's stripped program).
 struct BootloaderTask {
     std::shared_ptr<const Program> program;
     nlohmann::json programInput = nlohmann::json::object();
+    std::shared_ptr<const CairoPie> pie;
 };
 
 // How a task's output splits into pages and how those pages build the fact (cairo-lang's
@@ -50,7 +53,9 @@ struct BootloaderInput {
 
     // Throws VmError naming the field that is missing or malformed. `full`: the bootloader's
     // schema (bootloader_config and packed_outputs required), else the simple bootloader's.
-    static BootloaderInput fromJson(const nlohmann::json& json, bool full);
+    // `pies` opens the CairoPiePath tasks' PIEs (null or empty: such tasks are refused).
+    static BootloaderInput fromJson(const nlohmann::json& json, bool full,
+                                    const CairoPieSource* pies = nullptr);
 };
 
 // get_task_fact_topology for a program task: the fact topology from the output builtin's pages

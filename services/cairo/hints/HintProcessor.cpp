@@ -1,5 +1,7 @@
 #include "cairo/hints/HintProcessor.h"
 
+#include "cairo/outputs/CairoPie.h"
+
 #include <regex>
 
 namespace proofdesk::cairo {
@@ -242,7 +244,13 @@ BuiltinRunner* HintContext::builtin(const std::string& name) const {
 
 HintProcessor::HintProcessor(const Program& program, nlohmann::json programInput,
                              HintOptions options)
-    : m_program(program), m_programInput(std::move(programInput)), m_options(options) {}
+    : m_program(program), m_programInput(std::move(programInput)), m_options(std::move(options)) {
+    if (!m_options.cairoPies && m_options.allowFileReads) {
+        m_options.cairoPies = [](const std::string& path) {
+            return std::make_shared<const CairoPie>(CairoPie::fromFile(path));
+        };
+    }
+}
 
 HintProcessor::~HintProcessor() = default;
 
@@ -369,6 +377,7 @@ void HintProcessor::run(Vm& vm, const Relocatable& pc) {
                 loadProgram(vm, std::move(program), base);
             });
         context.setFileWritesAllowed(m_options.allowFileWrites);
+        context.setCairoPies(&m_options.cairoPies);
         if (hint.python >= 0) {
             m_fallback->run(context, hint.python, hint.programPc);
             continue;

@@ -19,6 +19,11 @@ namespace proofdesk::cairo {
 class HintContext;
 using HintFn = std::function<void(HintContext&)>;
 
+struct CairoPie;
+// How the bootloader's CairoPiePath tasks become PIEs: the PIE a path names (throws when there is
+// none). Empty: such tasks are refused.
+using CairoPieSource = std::function<std::shared_ptr<const CairoPie>(const std::string& path)>;
+
 // One native hint: the code text cairo-lang's compiler emits, and the function doing what it says.
 struct NativeHint {
     std::string code;
@@ -123,6 +128,9 @@ public:
     // Whether hints may write files their input names (cairo-run: yes; a server: no).
     bool fileWritesAllowed() const { return m_fileWritesAllowed; }
     void setFileWritesAllowed(bool allowed) { m_fileWritesAllowed = allowed; }
+    // Where the PIEs of CairoPiePath tasks come from (empty: such tasks are refused).
+    const CairoPieSource* cairoPies() const { return m_cairoPies; }
+    void setCairoPies(const CairoPieSource* source) { m_cairoPies = source; }
 
     // segments.write_arg: the values in consecutive cells from `start`.
     void writeArg(const Relocatable& start, const std::vector<Felt>& values);
@@ -147,6 +155,7 @@ private:
     const std::vector<std::unique_ptr<BuiltinRunner>>& m_builtins;
     ProgramLoader m_programLoader;
     bool m_fileWritesAllowed = true;
+    const CairoPieSource* m_cairoPies = nullptr;
 };
 
 // Runs the hints that have no native implementation: the embedded Python engine
@@ -176,6 +185,10 @@ struct HintOptions {
     HintExecution execution = HintExecution::NativeOnly;
     std::chrono::milliseconds pythonTimeLimit{std::chrono::minutes(5)}; // per run, all hints
     bool allowFileWrites = true; // e.g. the bootloader's fact_topologies_path; off on a server
+    // The bootloader's CairoPiePath tasks: the PIEs this run may load, by path. Empty: the file at
+    // the path is read when allowFileReads (cairo-run), else such tasks are refused (a server).
+    CairoPieSource cairoPies;
+    bool allowFileReads = true;
     // The program input file's text, for Python hints (integers beyond 64 bits stay ints).
     std::string programInputText;
     // The engine of the hints without a native implementation (the runner's default: Python).

@@ -4,6 +4,7 @@
 
 #include "cairo/hints/BootloaderInput.h"
 #include "cairo/hints/HintProcessor.h"
+#include "cairo/outputs/CairoPie.h"
 #include "cairo/vm/ProgramHash.h"
 
 #include <fstream>
@@ -125,7 +126,7 @@ Relocatable newSegmentWith(HintContext& ctx, const std::vector<Felt>& values) {
 HintFn readInput(bool full) {
     return [full](HintContext& ctx) {
         auto input = std::make_shared<const BootloaderInput>(
-            BootloaderInput::fromJson(ctx.programInput(), full));
+            BootloaderInput::fromJson(ctx.programInput(), full, ctx.cairoPies()));
         ctx.scopes().set(full ? "bootloader_input" : "simple_bootloader_input", InputPtr(input));
         if (full) {
             const Relocatable start = ctx.memory().addSegment();
@@ -135,6 +136,174 @@ HintFn readInput(bool full) {
             output.newState(start);
         }
     };
+}
+
+// The pc of a label visible to the hint.
+std::uint64_t labelPc(HintContext& ctx, const std::string& name) {
+    const auto match = ctx.lookupIdentifier(name);
+    if (!match || !match->definition->contains("pc") ||
+        !(*match->definition)["pc"].is_number_unsigned()) {
+        ctx.fail(name + " is not a label visible to this hint");
+    }
+    return (*match->definition)["pc"].get<std::uint64_t>();
+}
+
+// A PIE segment is at most this long (a PIE's n_steps is below 2^30 too).
+constexpr std::uint64_t kMaxPieSegmentSize = std::uint64_t{1} << 30;
+
+// load_cairo_pie: the PIE's memory copied into this run, each of its segments mapped to where
+// the bootloader put it (the program, the task's execution segment, the return fp and pc, the
+// builtins' current pointers, new segments for the rest); the ecdsa builtin learns the PIE's
+// signatures first. The PIE's cells must lie inside the segments it declares; a cell the run
+// already holds with another value fails the run.
+void loadCairoPie(HintContext& ctx, const CairoPie& pie, const Relocatable& programAddress,
+                  const Relocatable& executionAddress, const Relocatable& retFp,
+                  const Relocatable& retPc) {
+    std::map<std::int64_t, std::pair<Relocatable, std::uint64_t>> bases; // base, size
+    const auto map = [&](const CairoPie::Segment& segment, const Relocatable& base) {
+        if (segment.size > kMaxPieSegmentSize) {
+            ctx.fail("the PIE's segment " + std::to_string(segment.index) + " declares " +
+                     std::to_string(segment.size) + " cells");
+        }
+        if (!bases.emplace(segment.index, std::make_pair(base, segment.size)).second) {
+            ctx.fail("the PIE maps its segment " + std::to_string(segment.index) + " twice");
+        }
+    };
+    map(pie.programSegment, programAddress);
+    map(pie.executionSegment, executionAddress);
+    map(pie.retFpSegment, retFp);
+    map(pie.retPcSegment, retPc);
+    // The task's execution segment starts with its builtins' bases: each PIE builtin segment
+    // lands where the bootloader's pointer for that builtin stands.
+    std::map<std::uint64_t, Value> executionStart;
+    for (const auto& [address, value] : pie.memory) {
+        if (address.segment == pie.executionSegment.index && address.offset < pie.builtins.size()) {
+            executionStart[address.offset] = value;
+        }
+    }
+    for (std::size_t i = 0; i < pie.builtins.size(); ++i) {
+        auto start = executionStart.find(i);
+        if (start == executionStart.end() || !start->second.isAddress() ||
+            start->second.address().offset != 0) {
+            ctx.fail("the PIE's " + pie.builtins[i] +
+                     " builtin start address is not the base of a segment");
+        }
+        const std::int64_t segment = start->second.address().segment;
+        std::uint64_t size = 0;
+        for (const auto& [name, declared] : pie.builtinSegments) {
+            if (declared.index == segment) {
+                size = declared.size;
+            }
+        }
+        const Value pointer = ctx.memory().get(executionAddress + static_cast<std::int64_t>(i));
+        if (!pointer.isAddress()) {
+            ctx.fail("the bootloader's pointer for the " + pie.builtins[i] +
+                     " builtin is not an address");
+        }
+        map({segment, size}, pointer.address());
+    }
+    for (const CairoPie::Segment& extra : pie.extraSegments) {
+        const Relocatable base = ctx.memory().addSegment();
+        map(extra, base);
+        ctx.memory().finalizeSegment(base.segment, extra.size);
+    }
+    // A cell must lie inside its segment; a pointer may point anywhere in a mapped segment.
+    const auto relocate = [&](const Relocatable& address, bool cell) {
+        auto it = bases.find(address.segment);
+        if (it == bases.end() || (cell && address.offset >= it->second.second) ||
+            address.offset > kMaxPieSegmentSize) {
+            ctx.fail("the PIE's address " + address.toString() +
+                     " is outside the segments it declares");
+        }
+        return it->second.first + static_cast<std::int64_t>(address.offset);
+    };
+
+    // Signatures before memory: the ecdsa builtin checks an instance once its cells are written.
+    auto signatures = pie.additionalData.find("ecdsa_builtin");
+    if (signatures != pie.additionalData.end() && !signatures->is_null() && !signatures->empty()) {
+        BuiltinRunner* ecdsa = ctx.builtin("ecdsa");
+        if (!ecdsa) {
+            ctx.fail("the PIE signs with the ecdsa builtin, which this run does not have");
+        }
+        const auto malformed = [&ctx] {
+            ctx.fail("the PIE's ecdsa_builtin data is not a list of [[segment, offset], [r, s]]");
+        };
+        if (!signatures->is_array()) {
+            malformed();
+        }
+        for (const nlohmann::json& entry : *signatures) {
+            if (!entry.is_array() || entry.size() != 2 || !entry[0].is_array() ||
+                entry[0].size() != 2 || !entry[0][0].is_number_unsigned() ||
+                !entry[0][1].is_number_unsigned() || !entry[1].is_array() || entry[1].size() != 2) {
+                malformed();
+            }
+            const auto felt = [&](const nlohmann::json& value) {
+                std::optional<Felt> out;
+                if (value.is_number_unsigned()) {
+                    out = Felt::fromU64(value.get<std::uint64_t>());
+                } else if (value.is_string()) {
+                    out = Felt::parse(value.get<std::string>());
+                }
+                if (!out) {
+                    malformed();
+                }
+                return *out;
+            };
+            const Relocatable at{entry[0][0].get<std::int64_t>(), entry[0][1].get<std::uint64_t>()};
+            ecdsa->addSignature(relocate(at, true), felt(entry[1][0]), felt(entry[1][1]));
+        }
+    }
+    for (const auto& [address, value] : pie.memory) {
+        ctx.memory().set(relocate(address, true),
+                         value.isAddress() ? Value(relocate(value.address(), false)) : value);
+    }
+}
+
+// write_return_builtins on a PIE task: the builtin advanced by exactly the size the PIE recorded.
+void checkPieBuiltinUsage(HintContext& ctx, const CairoPie& pie, const std::string& builtin,
+                          const Value& used) {
+    for (const auto& [name, segment] : pie.builtinSegments) {
+        if (name == builtin) {
+            if (!used.isFelt() || !(used.felt() == Felt::fromU64(segment.size))) {
+                ctx.fail("Builtin usage is inconsistent with the CairoPie: the task used " +
+                         used.toString() + " " + builtin + " cells, the PIE records " +
+                         std::to_string(segment.size));
+            }
+            return;
+        }
+    }
+    ctx.fail("the PIE has no segment for its " + builtin + " builtin");
+}
+
+// The output builtin's pages and attributes as the PIE recorded them (its additional data).
+OutputBuiltinState pieOutputState(HintContext& ctx, const CairoPie& pie) {
+    const auto data = pie.additionalData.find("output_builtin");
+    const bool hasOutput =
+        std::find(pie.builtins.begin(), pie.builtins.end(), "output") != pie.builtins.end();
+    if (!hasOutput && data == pie.additionalData.end()) {
+        return {}; // no output: one empty page
+    }
+    if (data == pie.additionalData.end() || !data->is_object()) {
+        ctx.fail("the PIE has no output builtin data (pages and attributes)");
+    }
+    OutputBuiltinState state;
+    const nlohmann::json pages = data->value("pages", nlohmann::json::object());
+    const nlohmann::json attributes = data->value("attributes", nlohmann::json::object());
+    if (!pages.is_object() || !attributes.is_object()) {
+        ctx.fail("the PIE's output builtin data is not {pages, attributes}");
+    }
+    for (const auto& [id, page] : pages.items()) {
+        const bool numeric =
+            !id.empty() && id.size() < 10 &&
+            std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!numeric || !page.is_array() || page.size() != 2 || !page[0].is_number_unsigned() ||
+            !page[1].is_number_unsigned()) {
+            ctx.fail("the PIE's output page " + id + " is not [start, size]");
+        }
+        state.pages[std::stoull(id)] = {page[0].get<std::uint64_t>(), page[1].get<std::uint64_t>()};
+    }
+    state.attributes = attributes;
+    return state;
 }
 
 void writeFactTopologies(HintContext& ctx, const std::string& path,
@@ -421,8 +590,21 @@ output_runner_data = prepare_output_runner(
 vm_enter_scope(new_task_locals))HINT",
           [](HintContext& ctx) {
               const TaskPtr task = ctx.scopeVar<TaskPtr>("task");
-              ctx.scopes().set("n_builtins", Felt::fromU64(task->program->builtins.size()));
-              ctx.loadProgram(task->program, ctx.scopeVar<Relocatable>("program_address"));
+              const std::size_t nBuiltins = task->program->builtins.size();
+              ctx.scopes().set("n_builtins", Felt::fromU64(nBuiltins));
+              const auto programAddress = ctx.scopeVar<Relocatable>("program_address");
+              if (task->pie) {
+                  // The PIE's memory stands in for running its hints; output pages come from it.
+                  const Vm& vm = ctx.vm();
+                  const auto toReturn = static_cast<std::int64_t>(labelPc(ctx, "ret_pc_label")) -
+                                        static_cast<std::int64_t>(labelPc(ctx, "call_task"));
+                  loadCairoPie(ctx, *task->pie, programAddress,
+                               vm.ap - static_cast<std::int64_t>(nBuiltins), vm.fp,
+                               vm.pc + toReturn);
+                  ctx.scopes().enter({});
+                  return;
+              }
+              ctx.loadProgram(task->program, programAddress);
               OutputBuiltin& output = outputBuiltin(ctx);
               ctx.scopes().set("output_runner_data", output.state());
               output.newState(ctx.idsAddress("pre_execution_builtin_ptrs.output"));
@@ -457,6 +639,11 @@ vm_enter_scope({'n_selected_builtins': n_builtins}))HINT",
                               all[i]) != task.program->builtins.end();
                 ctx.memory().set(returned + index,
                                  ctx.memory().get(isUsed ? used + usedIndex++ : before + index));
+                if (isUsed && task.pie) {
+                    checkPieBuiltinUsage(ctx, *task.pie, all[i],
+                                         ctx.memory().get(returned + index) -
+                                             ctx.memory().get(before + index));
+                }
             }
             ctx.scopes().enter({{"n_selected_builtins", ctx.scopeVar<Felt>("n_builtins")}});
         });
@@ -479,9 +666,16 @@ fact_topologies.append(get_task_fact_topology(
                 ctx.fail("the task's output pointers " + start.toString() + " and " +
                          end.toString() + " do not delimit an output");
             }
+            auto& topologies = ctx.scopeVar<std::vector<FactTopology>>("fact_topologies");
+            const BootloaderTask& task = *ctx.scopeVar<TaskPtr>("task");
+            if (task.pie) {
+                // The bootloader's output builtin kept its state while the PIE's memory loaded.
+                topologies.push_back(
+                    taskFactTopology(end.offset - start.offset, pieOutputState(ctx, *task.pie)));
+                return;
+            }
             OutputBuiltin& output = outputBuiltin(ctx);
-            ctx.scopeVar<std::vector<FactTopology>>("fact_topologies")
-                .push_back(taskFactTopology(end.offset - start.offset, output.state()));
+            topologies.push_back(taskFactTopology(end.offset - start.offset, output.state()));
             output.setState(ctx.scopeVar<OutputBuiltinState>("output_runner_data"));
         });
 }

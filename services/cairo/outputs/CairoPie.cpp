@@ -224,6 +224,16 @@ CairoPie CairoPie::fromRun(const CairoRunner& runner) {
                     data = output->additionalData();
                 }
             }
+        } else if (name == "ecdsa") {
+            // [[segment, offset], [r, s]] per signature, r and s kept exact as decimal text
+            // (written as JSON numbers, as cairo-lang does).
+            data = nlohmann::json::array();
+            for (const auto& builtin : runner.builtins()) {
+                for (const auto& [address, rs] : builtin->signaturesByAddress()) {
+                    data.push_back({{address.segment, address.offset},
+                                    {rs.first.toDecimal(), rs.second.toDecimal()}});
+                }
+            }
         } else if (name == "pedersen") {
             data = nlohmann::json::array();
             for (std::uint64_t offset = 2; offset < segment.size; offset += 3) {
@@ -237,6 +247,39 @@ CairoPie CairoPie::fromRun(const CairoRunner& runner) {
     pie.resources = runner.executionResources();
     return pie;
 }
+
+namespace {
+
+// additional_data.json: the ecdsa builtin's r and s (decimal text in memory) as JSON numbers.
+std::string additionalDataText(const nlohmann::json& data) {
+    auto ecdsa = data.find("ecdsa_builtin");
+    if (ecdsa == data.end() || !ecdsa->is_array()) {
+        return data.dump();
+    }
+    nlohmann::json rest = data;
+    rest.erase("ecdsa_builtin");
+    std::string text = rest.dump();
+    text.pop_back(); // the closing brace
+    text += std::string(rest.empty() ? "" : ",") + "\"ecdsa_builtin\":[";
+    const auto number = [](const nlohmann::json& value) {
+        const std::string digits = value.is_string() ? value.get<std::string>() : value.dump();
+        const bool decimal =
+            !digits.empty() &&
+            std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!decimal) {
+            throw PieError("an ecdsa signature value is not a decimal number: " + digits);
+        }
+        return digits;
+    };
+    for (std::size_t i = 0; i < ecdsa->size(); ++i) {
+        const nlohmann::json& entry = (*ecdsa)[i];
+        text += (i ? ",[" : "[") + entry.at(0).dump() + ",[" + number(entry.at(1).at(0)) + "," +
+                number(entry.at(1).at(1)) + "]]";
+    }
+    return text + "]}";
+}
+
+} // namespace
 
 std::string CairoPie::toZip() const {
     // The prime reduces to 0 as a felt, so its decimal text is written as is.
@@ -280,7 +323,7 @@ std::string CairoPie::toZip() const {
     const std::vector<std::pair<const char*, std::string>> entries = {
         {"metadata.json", metadata},
         {"memory.bin", memoryBin},
-        {"additional_data.json", additionalData.dump()},
+        {"additional_data.json", additionalDataText(additionalData)},
         {"execution_resources.json", resourcesJson.dump()},
         {"version.json", nlohmann::json({{"cairo_pie", version}}).dump()}};
 
@@ -421,7 +464,8 @@ CairoPie CairoPie::parseZip(const std::string& zipBytes) {
     const std::string memoryBin = readEntry(raw, "memory.bin", true, &inflated);
     pie.memory = memoryCells(memoryBin);
     const std::string additional = readEntry(raw, "additional_data.json", true, &inflated);
-    pie.additionalData = core::parseJsonBounded(additional);
+    // Exact integers: the ecdsa builtin's signatures are numbers beyond 64 bits.
+    pie.additionalData = core::parseJsonBounded(additional, nullptr, {core::kMaxJsonDepth, true});
     if (pie.additionalData.is_discarded()) {
         bad("additional_data.json is not JSON");
     }

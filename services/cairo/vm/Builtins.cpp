@@ -245,6 +245,14 @@ public:
         }
         return out;
     }
+    std::vector<std::pair<Relocatable, std::pair<Felt, Felt>>>
+    signaturesByAddress() const override {
+        std::vector<std::pair<Relocatable, std::pair<Felt, Felt>>> out;
+        for (const auto& [offset, signature] : m_signatures) {
+            out.emplace_back(Relocatable{m_base.segment, offset}, signature);
+        }
+        return out;
+    }
     const std::map<std::uint64_t, std::pair<Felt, Felt>>& signatures() const {
         return m_signatures;
     }

@@ -48,6 +48,10 @@ public:
     virtual void verifyAtEnd(const Memory&) const {}
     // The ecdsa builtin's signature registry (ecdsa_builtin.add_signature); others refuse.
     virtual void addSignature(const Relocatable& address, const Felt& r, const Felt& s);
+    // The signatures registered so far, by address (r, s); empty for the other builtins.
+    virtual std::vector<std::pair<Relocatable, std::pair<Felt, Felt>>> signaturesByAddress() const {
+        return {};
+    }
 
 protected:
     // Names of the input cells in the AIR private input (empty: the builtin lists none).
