@@ -30,12 +30,14 @@ using namespace proofdesk;
 namespace {
 
 // The prover settings `proofdesk serve` reads too (prover/engine, prover/stoneProver,
-// prover/stoneVerifier).
+// prover/stoneVerifier, prover/bootloaderProgram).
 proof::ProverSettings proverSettings(const QSettings& settings) {
     proof::ProverSettings provers;
     provers.engine = settings.value(QStringLiteral("prover/engine")).toString();
     provers.stoneProver = settings.value(QStringLiteral("prover/stoneProver")).toString();
     provers.stoneVerifier = settings.value(QStringLiteral("prover/stoneVerifier")).toString();
+    provers.bootloaderProgram =
+        settings.value(QStringLiteral("prover/bootloaderProgram")).toString();
     return provers;
 }
 

@@ -8,6 +8,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QSettings>
 #include <QTextStream>
 
@@ -69,7 +70,8 @@ QString chainDescription(const chain::ChainRegistry& chains) {
 }
 
 // The command's options; the prover's defaults come from the settings the console writes
-// (prover/engine, prover/stoneProver, prover/stoneVerifier, prover/verifier), flags override them.
+// (prover/engine, prover/stoneProver, prover/stoneVerifier, prover/verifier,
+// prover/bootloaderProgram), flags override them.
 void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
     const QCommandLineOption listen(QStringLiteral("listen"),
                                     QStringLiteral("Address of the listener serving all three "
@@ -98,6 +100,13 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
         QStringLiteral("Proof verification: builtin (Proofdesk's own verifier, the default) or "
                        "stone (Stone's cpu_air_verifier, given with --stone-verifier)."),
         QStringLiteral("engine"), settings.value(QStringLiteral("prover/verifier")).toString());
+    const QCommandLineOption bootloaderProgram(
+        QStringLiteral("bootloader-program"),
+        QStringLiteral("cairo-lang's bootloader (compiled with --proof_mode, e.g. "
+                       "bootloader-v0.13.0.json): a submitted Cairo PIE is proven as its task, "
+                       "the way SHARP proves PIEs. Without it, PIEs are not proven."),
+        QStringLiteral("path"),
+        settings.value(QStringLiteral("prover/bootloaderProgram")).toString());
     const QCommandLineOption proverTimeout(
         QStringLiteral("prover-timeout"),
         QStringLiteral("Seconds a proof may take before it counts as failed."),
@@ -150,8 +159,8 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
                        "off with --allow-remote."),
         QStringLiteral("on|off"));
     parser.addOptions({pythonHints, chainRpc, listen, dataDir, allowRemote, prover, stoneProver,
-                       stoneVerifier, verifier, proverTimeout, securityBits, proverMemory, maxSteps,
-                       httpThreads, allowHost, sandboxMemory, sandboxTime});
+                       stoneVerifier, verifier, bootloaderProgram, proverTimeout, securityBits,
+                       proverMemory, maxSteps, httpThreads, allowHost, sandboxMemory, sandboxTime});
     for (const char* name :
          {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
         parser.addOption(QCommandLineOption(
@@ -176,6 +185,12 @@ bool readProverOptions(const QCommandLineParser& parser, proof::ProverSettings& 
     if (provers.verifier == QStringLiteral("stone") && provers.stoneVerifier.isEmpty()) {
         err << "--verifier stone needs --stone-verifier PATH (Stone's cpu_air_verifier)"
             << Qt::endl;
+        return false;
+    }
+    provers.bootloaderProgram = parser.value(QStringLiteral("bootloader-program"));
+    if (!provers.bootloaderProgram.isEmpty() &&
+        !QFileInfo(provers.bootloaderProgram).isReadable()) {
+        err << "--bootloader-program: cannot read " << provers.bootloaderProgram << Qt::endl;
         return false;
     }
     const QString engine = provers.effectiveEngine();

@@ -52,6 +52,32 @@ std::string inputText(const nlohmann::json& inputs, const char* key) {
     return it != inputs.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// A PIE's proof proves the bootloader's run: its output must carry the PIE as the one task
+// (after the bootloader config's two words: the task count, then the task's size, program hash
+// and output), or the fact registered would not be the proof's.
+void requireBootloaderTask(const nlohmann::json& verdict, const WorkingQuery& working) {
+    // The output segment's cells from every page (the task's output lies in a continuous page).
+    const nlohmann::json proven = verdict.value("outputCells", nlohmann::json::array());
+    const nlohmann::json taskOutput = working.inputs.value("output", nlohmann::json::array());
+    std::vector<std::optional<crypto::Felt>> expected = {
+        crypto::Felt::one(), crypto::Felt::fromU64(2 + taskOutput.size()),
+        crypto::Felt::parse(working.query.programHash.value_or(""))};
+    for (const nlohmann::json& word : taskOutput) {
+        expected.push_back(crypto::Felt::parse(word.is_string() ? word.get<std::string>() : ""));
+    }
+    bool carried = proven.is_array() && proven.size() == 2 + expected.size();
+    for (std::size_t i = 0; carried && i < expected.size(); ++i) {
+        const nlohmann::json& word = proven[2 + i];
+        const auto value = crypto::Felt::parse(word.is_string() ? word.get<std::string>() : "");
+        carried = value && expected[i] && *value == *expected[i];
+    }
+    if (!carried) {
+        throw StageFailure(false, "the proof verifies, but its bootloader output does not carry "
+                                  "this PIE as its one task (task count, size, program hash, "
+                                  "output)");
+    }
+}
+
 } // namespace
 
 ProofPipeline::ProofPipeline(core::Store& store, core::JobEngine& jobs, ArtifactStore& artifacts,
@@ -297,24 +323,20 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& con
         working.query.isProofMocked = true;
         return;
     }
-    if (source != "program") {
-        throw StageFailure(false,
-                           "proving a Cairo PIE takes the SHARP bootloader running it as a task, "
-                           "which this server does not do yet: submit the programFile (compiled "
-                           "with --proof_mode) to have it proven, or mockFactHash=true for a "
-                           "mocked fact");
-    }
+    const ProofRun inputs = proofRun(working);
     if (engine == QStringLiteral("builtin")) {
-        proveWithOurProver(working, context);
+        proveWithOurProver(working, context, inputs);
         return;
     }
     if (m_provers.stoneProver.isEmpty() || !QFileInfo(m_provers.stoneProver).isExecutable()) {
         proveWithStone(m_provers, {}, 0, context); // fails with the reason and the remedy
     }
     const SandboxedWork::Run run = m_sandbox.proofModeRun(
-        programInputs(working),
-        m_sandbox.runOptions(working.query.layout.value_or("auto"), working.query.cairoVm),
+        inputs.files, m_sandbox.runOptions(inputs.layout, working.query.cairoVm),
         [&context] { return context.stopRequested(); });
+    if (const std::string layout = run.facts.value("layout", std::string()); !layout.empty()) {
+        working.query.layout = layout;
+    }
     const std::uint64_t nSteps = run.facts.value("nSteps", std::uint64_t{0});
     const std::string proof =
         proveWithStone(m_provers, QString::fromStdString(run.workDir->path()), nSteps, context);
@@ -322,9 +344,32 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& con
     working.query.isProofMocked = false;
 }
 
-void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& context) {
-    nlohmann::json options =
-        m_sandbox.runOptions(working.query.layout.value_or("auto"), working.query.cairoVm);
+ProofPipeline::ProofRun ProofPipeline::proofRun(const WorkingQuery& working) const {
+    if (inputText(working.inputs, "source") != "pie") {
+        return {programInputs(working), working.query.layout.value_or("auto")};
+    }
+    if (m_provers.bootloaderProgram.isEmpty()) {
+        throw StageFailure(false,
+                           "a Cairo PIE is proven as a task of cairo-lang's bootloader, the way "
+                           "SHARP proves it, and this server has no bootloader: start it with "
+                           "--bootloader-program PATH (the bootloader compiled with --proof_mode), "
+                           "submit the programFile (compiled with --proof_mode) instead, or "
+                           "mockFactHash=true for a mocked fact");
+    }
+    const std::string pie = inputText(working.inputs, "pie");
+    if (!m_artifacts.contains(pie)) {
+        throw StageFailure(true, "the PIE file is missing from the artifact store");
+    }
+    // The layout asked for, or one with every builtin of the bootloader (not just the PIE's).
+    return {{{"program", m_provers.bootloaderProgram.toStdString()},
+             {"pie", m_artifacts.pathOf(pie).toStdString()}},
+            inputText(working.inputs, "layout").empty() ? "auto"
+                                                        : inputText(working.inputs, "layout")};
+}
+
+void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& context,
+                                       const ProofRun& proofRun) {
+    nlohmann::json options = m_sandbox.runOptions(proofRun.layout, working.query.cairoVm);
     // Starknet's Integrity verifier takes the Poseidon channel; everything else Stone's keccak.
     options["channel"] = working.query.result == "PROOF_VERIFICATION_ON_L2" ? "integrity" : "stone";
     options["securityBits"] = m_provers.securityBits;
@@ -350,7 +395,7 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& 
         m_store.write([&](QSqlDatabase&) { m_queries.saveIn(working); });
     };
     const SandboxedWork::Run run = m_sandbox.prove(
-        programInputs(working), options, [&context] { return context.stopRequested(); }, progress);
+        proofRun.files, options, [&context] { return context.stopRequested(); }, progress);
     std::string proof;
     const std::string path = run.workDir->file("proof.json");
     if (path.empty() || !core::readFileBounded(path, m_provers.proverLimits.fileBytes, &proof)) {
@@ -359,6 +404,9 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& 
     m_stages.addArtifact(working, "proof.json", proof);
     working.query.isProofMocked = false;
     working.query.proofProgress = api::ProofProgress{"done", 1.0, elapsed(), 0.0};
+    if (const std::string layout = run.facts.value("layout", std::string()); !layout.empty()) {
+        working.query.layout = layout; // a PIE's proof is on the bootloader's layout
+    }
 
     // metadata.json (written by TRACE_GENERATION) gains how the proof was made.
     nlohmann::ordered_json metadata = nlohmann::ordered_json::object();
@@ -447,8 +495,11 @@ void ProofPipeline::proofVerification(WorkingQuery& working, core::JobContext& c
             verifyWithStone(m_provers, proofText.value_or(std::string()), workDir, context);
             QDir(workDir).removeRecursively();
         } else {
-            m_stages.addArtifact(working, "verification.json",
-                                 verifyBuiltin(proofPath, parts, context).dump(2));
+            const nlohmann::json verdict = verifyBuiltin(proofPath, parts, context);
+            if (source == "pie") {
+                requireBootloaderTask(verdict, working);
+            }
+            m_stages.addArtifact(working, "verification.json", verdict.dump(2));
         }
     }
     NewFact fact;

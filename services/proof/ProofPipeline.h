@@ -38,7 +38,15 @@ private:
     std::vector<sandbox::SandboxInput> programInputs(const WorkingQuery& working) const;
     void traceGeneration(WorkingQuery& working, core::JobContext& context);
     void proofGeneration(WorkingQuery& working, core::JobContext& context);
-    void proveWithOurProver(WorkingQuery& working, core::JobContext& context);
+    // What a proof-mode run is given: the program and its input, or for a PIE the bootloader
+    // program and the PIE as its task; and the layout it runs on.
+    struct ProofRun {
+        std::vector<sandbox::SandboxInput> files;
+        std::string layout;
+    };
+    ProofRun proofRun(const WorkingQuery& working) const;
+    void proveWithOurProver(WorkingQuery& working, core::JobContext& context,
+                            const ProofRun& proofRun);
     void proofVerification(WorkingQuery& working, core::JobContext& context);
     // Our own verifier, in a sandboxed child: the verdict, or StageFailure (permanent) naming the
     // failed check, a stoneVersion the proof was not made with, or a memoryVerification its

@@ -39,11 +39,14 @@ QString ProverSettings::description() const {
                                  ? QStringLiteral("verifier: Stone's %1").arg(stoneVerifier)
                                  : QStringLiteral("verifier: builtin");
     if (engine == QStringLiteral("builtin")) {
+        const QString pies = bootloaderProgram.isEmpty()
+                                 ? QStringLiteral("PIEs: no bootloader (--bootloader-program)")
+                                 : QStringLiteral("PIEs through %1").arg(bootloaderProgram);
         return QStringLiteral("builtin (Proofdesk's STARK prover, %1 bits of security, up to %2 "
-                              "MiB per proof; %3)")
+                              "MiB per proof; %3; %4)")
             .arg(securityBits)
             .arg(proverLimits.memoryBytes >> 20)
-            .arg(verifier);
+            .arg(pies, verifier);
     }
     if (engine == QStringLiteral("stone")) {
         return QStringLiteral("stone (%1; %2)").arg(stoneProver, verifier);
@@ -141,6 +144,7 @@ cairo::HintOptions ProverSettings::hintOptions(const std::string& cairoVm) const
                                             : cairo::HintExecution::NativeOnly;
     options.pythonTimeLimit = pythonHintTimeLimit;
     options.allowFileWrites = false; // e.g. a bootloader input's fact_topologies_path
+    options.allowFileReads = false;  // e.g. a bootloader input's CairoPiePath tasks
     return options;
 }
 

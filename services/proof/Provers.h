@@ -43,6 +43,10 @@ struct ProverSettings {
     sandbox::Limits proverLimits = defaultProverLimits(3600);
     // The security our prover's parameters are chosen for (bits, as the verifier counts them).
     int securityBits = 96;
+    // A Cairo PIE is proven the way SHARP proves it: as a task of this bootloader program
+    // (cairo-lang's bootloader, compiled with --proof_mode), whose run is proven. Empty: PIEs
+    // are not proven (a PIE submission needs mockFactHash=true).
+    QString bootloaderProgram;
 
     static sandbox::Limits defaultProverLimits(int timeoutSeconds);
 

@@ -82,13 +82,22 @@ nlohmann::json readProgramInput(const ChildContext& context, std::string* text) 
     return parsed;
 }
 
-nlohmann::json pieFacts(const ChildContext& context) {
+cairo::CairoPie readPie(const ChildContext& context) {
     const std::string zip = context.readInput("pie", kMaxInputBytes);
     if (zip.size() < 4 || zip.compare(0, 4, std::string("PK\x03\x04", 4)) != 0) {
         throw TaskError("PIE_FILE_SHOULD_BE_ZIP", "pieFile is not a zip file");
     }
     try {
-        const cairo::CairoPie pie = cairo::CairoPie::fromZip(zip);
+        return cairo::CairoPie::fromZip(zip);
+    } catch (const std::exception& failure) {
+        throw TaskError("INVALID_PIE_FILE",
+                        std::string("pieFile is not a Cairo PIE: ") + failure.what());
+    }
+}
+
+nlohmann::json pieFacts(const ChildContext& context) {
+    const cairo::CairoPie pie = readPie(context);
+    try {
         return {{"programHash", pie.programHash().toHex()},
                 {"output", hexList(pie.output())},
                 {"nSteps", pie.resources.nSteps},
@@ -164,7 +173,12 @@ nlohmann::json verifyProof(const ChildContext& context) {
     }
     options.memoryVerification = stark::memoryVerificationNamed(
         context.options().value("memoryVerification", std::string()));
-    return stark::verdictJson(stark::verifyStoneProof(proof, options));
+    const stark::Verdict verdict = stark::verifyStoneProof(proof, options);
+    nlohmann::json out = stark::verdictJson(verdict);
+    if (verdict.valid && verdict.publicInput) {
+        out["outputCells"] = verdict.publicInput->outputCells(); // a bootloader's tasks included
+    }
+    return out;
 }
 
 // What a submission brought, checked in the order the service reports problems.
@@ -187,17 +201,42 @@ nlohmann::json inspect(const ChildContext& context) {
     return facts;
 }
 
+// A PIE is proven the way SHARP proves it: the program run is the bootloader's, with the PIE as
+// its one task (the config's hashes are left 0: no Cairo verifier runs inside).
+nlohmann::json pieAsBootloaderTask(const ChildContext& context, cairo::HintOptions& hints) {
+    auto pie = std::make_shared<const cairo::CairoPie>(readPie(context));
+    hints.cairoPies = [pie](const std::string& path) {
+        if (path != "pie") {
+            throw cairo::PieError("no PIE named " + path);
+        }
+        return pie;
+    };
+    return {{"tasks", {{{"type", "CairoPiePath"}, {"path", "pie"}}}},
+            {"fact_topologies_path", nullptr},
+            {"single_page", false},
+            {"bootloader_config",
+             {{"simple_bootloader_program_hash", 0},
+              {"supported_cairo_verifier_program_hashes", nlohmann::json::array()}}},
+            {"packed_outputs", {{{"type", "PlainPackedOutput"}}}}};
+}
+
 cairo::RunOptions runOptions(const ChildContext& context, std::string* inputText) {
     const nlohmann::json& options = context.options();
     cairo::RunOptions run;
     run.layout = options.value("layout", std::string("auto"));
-    run.programInput = readProgramInput(context, inputText);
+    if (context.hasInput("pie")) {
+        run.programInput = pieAsBootloaderTask(context, run.hints);
+        *inputText = run.programInput.dump();
+    } else {
+        run.programInput = readProgramInput(context, inputText);
+    }
     run.hints.execution = options.value("cairoVm", std::string("rust")) == "python"
                               ? cairo::HintExecution::NativeThenPython
                               : cairo::HintExecution::NativeOnly;
     run.hints.pythonTimeLimit =
         std::chrono::milliseconds(options.value("pythonTimeLimitMs", std::int64_t{300000}));
     run.hints.allowFileWrites = false; // e.g. a bootloader input's fact_topologies_path
+    run.hints.allowFileReads = false;  // e.g. a bootloader input's CairoPiePath tasks
     run.hints.programInputText = *inputText;
     if (options.contains("maxSteps")) {
         run.maxSteps = options.value("maxSteps", std::uint64_t{1} << 26);

@@ -116,6 +116,73 @@ private slots:
         QCOMPARE(http.get("/is-alive").status, 200);
     }
 
+    void aPieIsProvenAsATaskOfTheBootloader() {
+        const QString bootloader = QStringLiteral(
+            PROOFDESK_FIXTURES_DIR "/cairo/runs/moonsong_bootloader_fibonacci_starknet_with_keccak/"
+                                   "bootloader-v0.13.0.json");
+        if (!QFile::exists(bootloader)) {
+            QSKIP("../shared/fixtures/cairo is not present");
+        }
+        http::ServerOptions options;
+        TestServer without(options);
+        const Project alpha = newProject(without, QStringLiteral("alpha"));
+        TestHttp http(without.url());
+        // A PIE of our own run: the trace generation of a program writing 5.
+        const Reply traced = http.postMultipart(
+            "/core-query",
+            {file("programFile", outputProgram(5), "p.json"), text("result", "TRACE_GENERATION")},
+            keyHeader(alpha));
+        const json trace = waitForEnd(http, traced.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(trace["status"].get<std::string>(), std::string("DONE"));
+        const std::string pie =
+            http.get("/artifacts/" + trace["id"].get<std::string>() + "/pie.zip").body;
+        const std::vector<Part> proofOfPie = {file("pieFile", pie, "pie.zip"),
+                                              text("result", "PROOF_VERIFICATION_ON_L1")};
+        // Without a bootloader program the server says how to give it one.
+        const json refused =
+            waitForEnd(http, http.postMultipart("/core-query", proofOfPie, keyHeader(alpha))
+                                 .json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(refused["status"].get<std::string>(), std::string("FAILED"));
+        QVERIFY2(refused["errorReason"].get<std::string>().find(
+                     "start it with --bootloader-program PATH") != std::string::npos,
+                 refused.dump().c_str());
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
+        QSKIP("a bootloader proof (2^15 steps on starknet_with_keccak) is too slow under "
+              "sanitizers; the release build runs it");
+#endif
+        options.provers.bootloaderProgram = bootloader;
+        TestServer server(options);
+        const Project beta = newProject(server, QStringLiteral("beta"));
+        TestHttp withBootloader(server.url());
+        const std::string id =
+            withBootloader.postMultipart("/core-query", proofOfPie, keyHeader(beta))
+                .json()["coreQueryId"];
+        const json query = waitForEnd(withBootloader, id, 600000)["coreQuery"];
+        QVERIFY2(query["status"] == "DONE", query.dump().c_str());
+        QCOMPARE(query["isProofMocked"].get<bool>(), false);
+        QCOMPARE(query["isFactMocked"].get<bool>(), false);
+        QCOMPARE(query["layout"].get<std::string>(), std::string("starknet_with_keccak"));
+        // The fact is the task's, as SHARP registers it: the same as the trace's.
+        COMPARE_JSON(query["sharpFactHash"], trace["sharpFactHash"]);
+        COMPARE_JSON(query["programHash"], trace["programHash"]);
+        QCOMPARE(
+            withBootloader.get("/fact-registry/L1/" + query["sharpFactHash"].get<std::string>())
+                .json()["valid"]
+                .get<bool>(),
+            true);
+        // proof.json proves the bootloader, whose output carries the PIE as its one task.
+        const json proof = withBootloader.get("/artifacts/" + id + "/proof.json").json();
+        const stark::Verdict verdict = stark::verifyStoneProof(proof);
+        QVERIFY2(verdict.valid, verdict.failedCheck.c_str());
+        // The output segment, continuous pages included (page 1 holds the task's output).
+        const std::vector<std::string> output = verdict.publicInput->outputCells();
+        QCOMPARE(output.size(), std::size_t(6));
+        QCOMPARE(output[2], std::string("0x1"));
+        QCOMPARE(output[3], std::string("0x3"));
+        QCOMPARE(output[4], query["programHash"].get<std::string>());
+        QCOMPARE(output[5], std::string("0x5"));
+    }
+
     void aProofOutOfMemoryFailsItsQueryAlone() {
 #if defined(PROOFDESK_ADDRESS_SANITIZER)
         QSKIP("AddressSanitizer reserves far more address space than the memory limit allows");

@@ -114,6 +114,11 @@ private slots:
             QVERIFY(!verdict.statement.has_value());
             QVERIFY2(verdict.statementError.find("continuous memory pages") != std::string::npos,
                      verdict.statementError.c_str());
+            // The output cells, pages included, are every cell of the output segment.
+            const MemorySegment* output = verdict.publicInput->segment("output");
+            QVERIFY(output != nullptr);
+            QCOMPARE(verdict.publicInput->outputCells().size(),
+                     std::size_t(output->stop - output->begin));
             return;
         }
         QVERIFY2(verdict.statement.has_value(), verdict.statementError.c_str());

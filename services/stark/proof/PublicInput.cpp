@@ -82,6 +82,22 @@ std::uint64_t cellsPerInstance(const std::string& builtin) {
 
 } // namespace
 
+std::vector<std::string> PublicInput::outputCells() const {
+    std::map<std::uint64_t, std::string> cells;
+    if (const MemorySegment* output = segment("output")) {
+        for (const PublicMemoryCell& cell : publicMemory) {
+            if (cell.address >= output->begin && cell.address < output->stop) {
+                cells.emplace(cell.address, cell.value.toFelt().toHex());
+            }
+        }
+    }
+    std::vector<std::string> out;
+    for (auto& [address, value] : cells) {
+        out.push_back(std::move(value));
+    }
+    return out;
+}
+
 const MemorySegment* PublicInput::segment(const std::string& name) const {
     const auto it = segments.find(name);
     return it == segments.end() ? nullptr : &it->second;

@@ -34,6 +34,9 @@ struct PublicInput {
     std::map<std::string, std::uint64_t> dynamicParams;
 
     const MemorySegment* segment(const std::string& name) const;
+    // The output segment's cells as the public memory holds them, continuous pages included (a
+    // bootloader's tasks), in address order: hex felts. A statement's output leaves those out.
+    std::vector<std::string> outputCells() const;
 };
 
 // Which public input serialisation seeds the channel: Stone v5 and earlier (stone5), or Stone v6
