@@ -219,9 +219,12 @@ private slots:
                 vector_field::multiply(aliased, b, aliased);
                 std::vector<Fp> powers = a;
                 vector_field::scaleByPowers(powers, b[0], c);
+                std::vector<Fp> plusPowers = a;
+                vector_field::addPowers(plusPowers, b[0], c);
                 Fp power = b[0];
                 for (std::size_t i = 0; i < n; ++i) {
                     QVERIFY(powers[i] == a[i] * power);
+                    QVERIFY(plusPowers[i] == a[i] + power);
                     power *= c;
                     QVERIFY(product[i] == a[i] * b[i]);
                     QVERIFY(sum[i] == start[i] + a[i] * b[i]);
@@ -287,6 +290,24 @@ private slots:
         std::vector<Fp> q(1);
         QVERIFY(divideByLinear(p, a, q).isZero());
         QVERIFY(q[0] == Fp::one());
+    }
+
+    // The in-place division split over the workers (blocks of 2^14 and a remainder) agrees with
+    // the serial one: quotient, remainder and the zeroed top coefficient.
+    void divisionInPlaceMatchesTheSerialOne() {
+        QRandomGenerator random(21);
+        for (const std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000),
+                                    (std::size_t(1) << 16) + 3, std::size_t(1) << 17}) {
+            const std::vector<Fp> p = randomPolynomial(random, n);
+            const Fp a = randomPolynomial(random, 1)[0];
+            std::vector<Fp> quotient(n > 1 ? n - 1 : 0);
+            const Fp remainder = divideByLinear(p, a, quotient);
+            std::vector<Fp> inPlace = p;
+            QVERIFY(divideByLinearInPlace(inPlace, a) == remainder);
+            QVERIFY(inPlace.back() == Fp::zero());
+            QVERIFY(std::equal(quotient.begin(), quotient.end(), inPlace.begin()));
+            QVERIFY(remainder == evaluatePolynomial(p, a));
+        }
     }
 
     void rowHashingMatchesStonesByteHashes() {

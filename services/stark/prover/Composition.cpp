@@ -3,6 +3,7 @@
 #include "ConstraintEvaluator.h"
 #include "Ntt.h"
 #include "Polynomials.h"
+#include "VectorField.h"
 
 #include <algorithm>
 #include <array>
@@ -52,20 +53,6 @@ std::vector<std::vector<Fp>> splitIntoHalves(std::array<std::vector<Fp>, 2> cose
     return halves;
 }
 
-// p(x)/(x − a) in place: p's coefficients become the quotient's (the top one 0). Returns the
-// remainder p(a).
-Fp divideInPlace(std::vector<Fp>& p, const Fp& a) {
-    Fp carry = Fp::zero();
-    Fp next = p.back();
-    for (std::size_t k = p.size() - 1; k >= 1; --k) {
-        carry = next + a * carry;
-        next = p[k - 1];
-        p[k - 1] = carry;
-    }
-    p.back() = Fp::zero();
-    return next + a * carry;
-}
-
 } // namespace
 
 std::vector<Fp> deepComposition(const air::Air& air,
@@ -113,16 +100,15 @@ std::vector<Fp> deepComposition(const air::Air& air,
             constant += powers[index] * oods[index];
         }
         workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k) {
-                Fp sum = Fp::zero();
-                for (const auto& [poly, index] : group.terms) {
-                    sum += powers[index] * (*poly)[k];
-                }
-                p[k] = sum;
+            const std::span<Fp> sum(p.data() + begin, end - begin);
+            std::fill(sum.begin(), sum.end(), Fp::zero());
+            for (const auto& [poly, index] : group.terms) {
+                vector_field::scaleAdd(std::span<const Fp>(poly->data() + begin, end - begin),
+                                       powers[index], sum);
             }
         });
         p[0] -= constant;
-        if (!divideInPlace(p, group.point).isZero()) {
+        if (!divideByLinearInPlace(p, group.point).isZero()) {
             throw std::logic_error("internal error: a DEEP quotient is not exact");
         }
         workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {

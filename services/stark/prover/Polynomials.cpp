@@ -1,7 +1,9 @@
 #include "Polynomials.h"
 
 #include "Parallel.h"
+#include "VectorField.h"
 
+#include <algorithm>
 #include <array>
 
 namespace proofdesk::stark {
@@ -60,6 +62,52 @@ std::vector<Fp> foldPolynomial(std::span<const Fp> coefficients, const Fp& beta)
         }
     });
     return out;
+}
+
+// The quotient's carry chain, q[j] = p[j+1] + a·q[j+1] from the top down, is cut into blocks run on
+// the workers, each starting from carry 0; the carries entering the blocks then follow from the
+// top one by one, and each block adds its entering carry Q times a^(top − j) (vectorised).
+Fp divideByLinearInPlace(std::span<Fp> p, const Fp& a) {
+    const std::size_t n = p.size();
+    if (n < 2) {
+        const Fp remainder = p.empty() ? Fp::zero() : p[0];
+        std::fill(p.begin(), p.end(), Fp::zero());
+        return remainder;
+    }
+    Workers& workers = Workers::shared();
+    const std::size_t blockCount = std::clamp<std::size_t>((n - 1) / (std::size_t(1) << 14), 1,
+                                                           std::size_t(workers.threads()) * 2);
+    const std::size_t size = (n - 1) / blockCount;
+    std::vector<std::size_t> lo(blockCount), hi(blockCount);
+    std::vector<Fp> above(blockCount), below(blockCount);
+    for (std::size_t b = 0; b < blockCount; ++b) {
+        lo[b] = b * size;
+        hi[b] = b + 1 == blockCount ? n - 1 : (b + 1) * size;
+        above[b] = p[hi[b]]; // read before the block above overwrites it
+    }
+    workers.forEach(blockCount, [&](std::size_t b) {
+        Fp carry = Fp::zero();
+        Fp next = above[b];
+        for (std::size_t j = hi[b]; j-- > lo[b];) {
+            carry = next + a * carry;
+            next = p[j];
+            p[j] = carry;
+        }
+        below[b] = next; // p[lo] as it was
+    });
+    std::vector<Fp> entering(blockCount); // q[hi[b]]
+    for (std::size_t b = blockCount - 1; b >= 1; --b) {
+        entering[b - 1] = p[lo[b]] + a.pow(hi[b] - lo[b]) * entering[b];
+    }
+    const Fp inverse = a.inverse();
+    workers.forEach(blockCount, [&](std::size_t b) {
+        if (!entering[b].isZero()) {
+            vector_field::addPowers(std::span<Fp>(p.data() + lo[b], hi[b] - lo[b]),
+                                    entering[b] * a.pow(hi[b] - lo[b]), inverse);
+        }
+    });
+    p.back() = Fp::zero();
+    return below[0] + a * p[0];
 }
 
 } // namespace proofdesk::stark

@@ -83,6 +83,25 @@ PROOFDESK_IFMA_FUNCTION void scaleByPowersPacked(Fp* values, const Fp& start, co
         powers = montgomeryProduct(powers, step);
     }
 }
+// The lanes hold start·base^(i+j) as elements; a product with the factor 16·W(base^8) advances
+// them (below 2p, which canonicalSum takes).
+PROOFDESK_IFMA_FUNCTION void addPowersPacked(Fp* values, const Fp& start, const Fp& base,
+                                             std::size_t n) {
+    Fp first[8];
+    first[0] = start;
+    for (std::size_t j = 1; j < 8; ++j) {
+        first[j] = first[j - 1] * base;
+    }
+    Packed powers = loadElements(first, 1);
+    Fp base8 = base * base;
+    base8 *= base8;
+    base8 *= base8;
+    const Packed step = broadcastFactor(base8);
+    for (std::size_t i = 0; i < n; i += 8) {
+        storeElements(values + i, 1, canonicalSum(powers, loadElements(values + i, 1)));
+        powers = montgomeryProduct(powers, step);
+    }
+}
 #endif
 
 // The elements the vector path takes (a multiple of 8; none without it).
@@ -151,6 +170,20 @@ void scaleByPowers(std::span<Fp> values, const Fp& start, const Fp& base) {
     Fp power = start * base.pow(std::uint64_t(vector));
     for (std::size_t i = vector; i < values.size(); ++i) {
         values[i] *= power;
+        power *= base;
+    }
+}
+
+void addPowers(std::span<Fp> values, const Fp& start, const Fp& base) {
+    const std::size_t vector = vectorPart(values.size());
+#ifdef PROOFDESK_PACKED_FIELD
+    if (vector > 0) {
+        addPowersPacked(values.data(), start, base, vector);
+    }
+#endif
+    Fp power = start * base.pow(std::uint64_t(vector));
+    for (std::size_t i = vector; i < values.size(); ++i) {
+        values[i] += power;
         power *= base;
     }
 }

@@ -24,5 +24,7 @@ void multiplyAdd(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> sum
 void scaleAdd(std::span<const Fp> a, const Fp& c, std::span<Fp> sum);
 // values[i] ·= start·base^i.
 void scaleByPowers(std::span<Fp> values, const Fp& start, const Fp& base);
+// values[i] += start·base^i.
+void addPowers(std::span<Fp> values, const Fp& start, const Fp& base);
 
 } // namespace proofdesk::stark::vector_field
