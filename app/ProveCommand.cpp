@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "cairo/Runner.h"
+#include "cairo/hints/BootloaderInput.h"
 #include "cairo/vm/ExactJson.h"
 #include "core/BoundedJson.h"
 #include "stark/prover/ParameterChooser.h"
@@ -37,8 +38,8 @@ std::string layoutList() {
 std::string usage() {
     return "usage: proofdesk prove --out_file PROOF.json\n"
            "         (--public_input_file PUBLIC.json --private_input_file PRIVATE.json |\n"
-           "          --program PROGRAM.json [--program_input INPUT.json] [--layout L]\n"
-           "          [--cairo_vm rust|python])\n"
+           "          --program PROGRAM.json [--program_input INPUT.json | --cairo_pie PIE.zip]\n"
+           "          [--layout L] [--cairo_vm rust|python])\n"
            "         [--parameter_file PARAMS.json] [--prover_config_file CONFIG.json]\n"
            "         [--security-bits N] [--channel stone|integrity] [--stone_version "
            "stone5|stone6]\n"
@@ -46,6 +47,8 @@ std::string usage() {
            "  Proves a Cairo run with Proofdesk's own STARK prover and writes Stone's proof JSON,\n"
            "  which Stone's cpu_air_verifier and `proofdesk verify` accept. The run is either the\n"
            "  files of `cairo-run --proof_mode` (Stone's flag names) or a program run here first.\n"
+           "  --cairo_pie proves a Cairo PIE the way SHARP does: --program is cairo-lang's\n"
+           "    bootloader (compiled with --proof_mode), run with the PIE as its one task.\n"
            "  Without --parameter_file the parameters are chosen for the trace at --security-bits\n"
            "  (default 96: blow-up 16, 18 queries, 24 bits of proof of work, last layer 64).\n"
            "  --channel stone: keccak channel and commitments (default); integrity: the Poseidon\n"
@@ -117,6 +120,7 @@ std::optional<int> parseArguments(int argc, char** argv, ProveArguments& argumen
                                           "--prover_config_file",
                                           "--program",
                                           "--program_input",
+                                          "--cairo_pie",
                                           "--layout",
                                           "--security-bits",
                                           "--channel",
@@ -203,7 +207,14 @@ CairoRun runToProve(std::map<std::string, std::string>& values) {
     } else if (vm != "rust") {
         throw std::invalid_argument("--cairo_vm is rust or python");
     }
-    if (has("program_input")) {
+    if (has("cairo_pie")) {
+        // The program is the bootloader; the PIE its one task (read from the file here).
+        if (has("program_input")) {
+            throw std::invalid_argument("--cairo_pie makes the bootloader's program_input: give "
+                                        "one or the other");
+        }
+        runOptions.programInput = cairo::onePieTaskInput(values["cairo_pie"]);
+    } else if (has("program_input")) {
         std::string text;
         if (!core::readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
             throw std::invalid_argument("cannot read " + values["program_input"]);

@@ -1,6 +1,7 @@
 #include "SandboxTasks.h"
 
 #include "cairo/Runner.h"
+#include "cairo/hints/BootloaderInput.h"
 #include "cairo/hints/HintProcessor.h"
 #include "cairo/outputs/CairoPie.h"
 #include "cairo/outputs/FactHashes.h"
@@ -202,7 +203,7 @@ nlohmann::json inspect(const ChildContext& context) {
 }
 
 // A PIE is proven the way SHARP proves it: the program run is the bootloader's, with the PIE as
-// its one task (the config's hashes are left 0: no Cairo verifier runs inside).
+// its one task.
 nlohmann::json pieAsBootloaderTask(const ChildContext& context, cairo::HintOptions& hints) {
     auto pie = std::make_shared<const cairo::CairoPie>(readPie(context));
     hints.cairoPies = [pie](const std::string& path) {
@@ -211,13 +212,7 @@ nlohmann::json pieAsBootloaderTask(const ChildContext& context, cairo::HintOptio
         }
         return pie;
     };
-    return {{"tasks", {{{"type", "CairoPiePath"}, {"path", "pie"}}}},
-            {"fact_topologies_path", nullptr},
-            {"single_page", false},
-            {"bootloader_config",
-             {{"simple_bootloader_program_hash", 0},
-              {"supported_cairo_verifier_program_hashes", nlohmann::json::array()}}},
-            {"packed_outputs", {{{"type", "PlainPackedOutput"}}}}};
+    return cairo::onePieTaskInput("pie");
 }
 
 cairo::RunOptions runOptions(const ChildContext& context, std::string* inputText) {

@@ -145,6 +145,16 @@ PackedOutput packedOutputOf(const nlohmann::json& spec, const std::string& at, i
 
 } // namespace
 
+nlohmann::json onePieTaskInput(const std::string& path) {
+    return {{"tasks", {{{"type", "CairoPiePath"}, {"path", path}}}},
+            {"fact_topologies_path", nullptr},
+            {"single_page", false},
+            {"bootloader_config",
+             {{"simple_bootloader_program_hash", 0},
+              {"supported_cairo_verifier_program_hashes", nlohmann::json::array()}}},
+            {"packed_outputs", {{{"type", "PlainPackedOutput"}}}}};
+}
+
 nlohmann::json FactTopology::toJson() const {
     return {{"tree_structure", treeStructure}, {"page_sizes", pageSizes}};
 }

@@ -58,6 +58,11 @@ struct BootloaderInput {
                                     const CairoPieSource* pies = nullptr);
 };
 
+// The bootloader's program_input for proving one Cairo PIE the way SHARP does: the PIE at `path`
+// as the one CairoPiePath task, one plain packed output, the config's hashes 0 (no Cairo verifier
+// runs inside), no fact topologies file.
+nlohmann::json onePieTaskInput(const std::string& path);
+
 // get_task_fact_topology for a program task: the fact topology from the output builtin's pages
 // and "gps_fact_topology" attribute after the task ran; throws VmError if they are inconsistent.
 FactTopology taskFactTopology(std::uint64_t outputSize, const OutputBuiltinState& taskOutput);
