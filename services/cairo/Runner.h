@@ -41,7 +41,9 @@ struct ExecutionResources {
 // of two that fits the layout), then relocates and produces cairo-run's outputs.
 class CairoRunner {
 public:
+    // The runner keeps a reference to `program`, which must outlive it (a temporary cannot).
     CairoRunner(const Program& program, RunOptions options);
+    CairoRunner(Program&& program, RunOptions options) = delete;
     ~CairoRunner();
 
     void run(); // throws VmError / ProgramError
