@@ -147,7 +147,7 @@ private slots:
                      "start it with --bootloader-program PATH") != std::string::npos,
                  refused.dump().c_str());
 #if defined(PROOFDESK_ADDRESS_SANITIZER)
-        QSKIP("a bootloader proof (2^15 steps on starknet_with_keccak) is too slow under "
+        QSKIP("a bootloader proof (2^16 steps on starknet_with_keccak) is too slow under "
               "sanitizers; the release build runs it");
 #endif
         options.provers.bootloaderProgram = bootloader;
