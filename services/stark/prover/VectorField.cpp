@@ -63,20 +63,28 @@ PROOFDESK_IFMA_FUNCTION void scaleAddPacked(const Fp* a, const Fp& c, Fp* sum, s
         storeElements(sum + i, 1, canonicalSum(product, loadElements(sum + i, 1)));
     }
 }
+// start·base^j for the eight lanes j, and base^8, the step from one eight to the next.
+struct EightPowers {
+    Fp first[8];
+    Fp step;
+    EightPowers(const Fp& start, const Fp& base) {
+        first[0] = start;
+        for (std::size_t j = 1; j < 8; ++j) {
+            first[j] = first[j - 1] * base;
+        }
+        step = base * base;
+        step *= step;
+        step *= step;
+    }
+};
+
 // The lanes hold 16·W(start·base^(i+j)) (W: a Montgomery word) as factors; multiplying them by
 // the factor 16·W(base^8) keeps that form, so one product per eight values advances them.
 PROOFDESK_IFMA_FUNCTION void scaleByPowersPacked(Fp* values, const Fp& start, const Fp& base,
                                                  std::size_t n) {
-    Fp first[8];
-    first[0] = start;
-    for (std::size_t j = 1; j < 8; ++j) {
-        first[j] = first[j - 1] * base;
-    }
-    Packed powers = loadFactors(first, 1);
-    Fp base8 = base * base;
-    base8 *= base8;
-    base8 *= base8;
-    const Packed step = broadcastFactor(base8);
+    const EightPowers lanes(start, base);
+    Packed powers = loadFactors(lanes.first, 1);
+    const Packed step = broadcastFactor(lanes.step);
     for (std::size_t i = 0; i < n; i += 8) {
         const Packed product = montgomeryProduct(loadElements(values + i, 1), powers);
         storeElements(values + i, 1, subtractPIfAbove(product));
@@ -87,16 +95,9 @@ PROOFDESK_IFMA_FUNCTION void scaleByPowersPacked(Fp* values, const Fp& start, co
 // them (below 2p, which canonicalSum takes).
 PROOFDESK_IFMA_FUNCTION void addPowersPacked(Fp* values, const Fp& start, const Fp& base,
                                              std::size_t n) {
-    Fp first[8];
-    first[0] = start;
-    for (std::size_t j = 1; j < 8; ++j) {
-        first[j] = first[j - 1] * base;
-    }
-    Packed powers = loadElements(first, 1);
-    Fp base8 = base * base;
-    base8 *= base8;
-    base8 *= base8;
-    const Packed step = broadcastFactor(base8);
+    const EightPowers lanes(start, base);
+    Packed powers = loadElements(lanes.first, 1);
+    const Packed step = broadcastFactor(lanes.step);
     for (std::size_t i = 0; i < n; i += 8) {
         storeElements(values + i, 1, canonicalSum(powers, loadElements(values + i, 1)));
         powers = montgomeryProduct(powers, step);
