@@ -361,10 +361,10 @@ ProofPipeline::ProofRun ProofPipeline::proofRun(const WorkingQuery& working) con
         throw StageFailure(true, "the PIE file is missing from the artifact store");
     }
     // The layout asked for, or one with every builtin of the bootloader (not just the PIE's).
+    const std::string layout = inputText(working.inputs, "layout");
     return {{{"program", m_provers.bootloaderProgram.toStdString()},
              {"pie", m_artifacts.pathOf(pie).toStdString()}},
-            inputText(working.inputs, "layout").empty() ? "auto"
-                                                        : inputText(working.inputs, "layout")};
+            layout.empty() ? "auto" : layout};
 }
 
 void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& context,

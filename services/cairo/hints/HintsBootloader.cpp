@@ -219,38 +219,19 @@ void loadCairoPie(HintContext& ctx, const CairoPie& pie, const Relocatable& prog
     };
 
     // Signatures before memory: the ecdsa builtin checks an instance once its cells are written.
-    auto signatures = pie.additionalData.find("ecdsa_builtin");
-    if (signatures != pie.additionalData.end() && !signatures->is_null() && !signatures->empty()) {
+    std::vector<std::pair<Relocatable, std::pair<Felt, Felt>>> signatures;
+    try {
+        signatures = pie.signatures();
+    } catch (const PieError& error) {
+        ctx.fail(error.what());
+    }
+    if (!signatures.empty()) {
         BuiltinRunner* ecdsa = ctx.builtin("ecdsa");
         if (!ecdsa) {
             ctx.fail("the PIE signs with the ecdsa builtin, which this run does not have");
         }
-        const auto malformed = [&ctx] {
-            ctx.fail("the PIE's ecdsa_builtin data is not a list of [[segment, offset], [r, s]]");
-        };
-        if (!signatures->is_array()) {
-            malformed();
-        }
-        for (const nlohmann::json& entry : *signatures) {
-            if (!entry.is_array() || entry.size() != 2 || !entry[0].is_array() ||
-                entry[0].size() != 2 || !entry[0][0].is_number_unsigned() ||
-                !entry[0][1].is_number_unsigned() || !entry[1].is_array() || entry[1].size() != 2) {
-                malformed();
-            }
-            const auto felt = [&](const nlohmann::json& value) {
-                std::optional<Felt> out;
-                if (value.is_number_unsigned()) {
-                    out = Felt::fromU64(value.get<std::uint64_t>());
-                } else if (value.is_string()) {
-                    out = Felt::parse(value.get<std::string>());
-                }
-                if (!out) {
-                    malformed();
-                }
-                return *out;
-            };
-            const Relocatable at{entry[0][0].get<std::int64_t>(), entry[0][1].get<std::uint64_t>()};
-            ecdsa->addSignature(relocate(at, true), felt(entry[1][0]), felt(entry[1][1]));
+        for (const auto& [address, rs] : signatures) {
+            ecdsa->addSignature(relocate(address, true), rs.first, rs.second);
         }
     }
     for (const auto& [address, value] : pie.memory) {
@@ -273,37 +254,6 @@ void checkPieBuiltinUsage(HintContext& ctx, const CairoPie& pie, const std::stri
         }
     }
     ctx.fail("the PIE has no segment for its " + builtin + " builtin");
-}
-
-// The output builtin's pages and attributes as the PIE recorded them (its additional data).
-OutputBuiltinState pieOutputState(HintContext& ctx, const CairoPie& pie) {
-    const auto data = pie.additionalData.find("output_builtin");
-    const bool hasOutput =
-        std::find(pie.builtins.begin(), pie.builtins.end(), "output") != pie.builtins.end();
-    if (!hasOutput && data == pie.additionalData.end()) {
-        return {}; // no output: one empty page
-    }
-    if (data == pie.additionalData.end() || !data->is_object()) {
-        ctx.fail("the PIE has no output builtin data (pages and attributes)");
-    }
-    OutputBuiltinState state;
-    const nlohmann::json pages = data->value("pages", nlohmann::json::object());
-    const nlohmann::json attributes = data->value("attributes", nlohmann::json::object());
-    if (!pages.is_object() || !attributes.is_object()) {
-        ctx.fail("the PIE's output builtin data is not {pages, attributes}");
-    }
-    for (const auto& [id, page] : pages.items()) {
-        const bool numeric =
-            !id.empty() && id.size() < 10 &&
-            std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!numeric || !page.is_array() || page.size() != 2 || !page[0].is_number_unsigned() ||
-            !page[1].is_number_unsigned()) {
-            ctx.fail("the PIE's output page " + id + " is not [start, size]");
-        }
-        state.pages[std::stoull(id)] = {page[0].get<std::uint64_t>(), page[1].get<std::uint64_t>()};
-    }
-    state.attributes = attributes;
-    return state;
 }
 
 void writeFactTopologies(HintContext& ctx, const std::string& path,
@@ -670,8 +620,12 @@ fact_topologies.append(get_task_fact_topology(
             const BootloaderTask& task = *ctx.scopeVar<TaskPtr>("task");
             if (task.pie) {
                 // The bootloader's output builtin kept its state while the PIE's memory loaded.
-                topologies.push_back(
-                    taskFactTopology(end.offset - start.offset, pieOutputState(ctx, *task.pie)));
+                try {
+                    topologies.push_back(
+                        taskFactTopology(end.offset - start.offset, task.pie->outputState()));
+                } catch (const PieError& error) {
+                    ctx.fail(error.what());
+                }
                 return;
             }
             OutputBuiltin& output = outputBuiltin(ctx);

@@ -517,6 +517,58 @@ std::vector<Felt> CairoPie::output() const {
     return out;
 }
 
+OutputBuiltinState CairoPie::outputState() const {
+    const auto data = additionalData.find("output_builtin");
+    const bool hasOutput = std::find(builtins.begin(), builtins.end(), "output") != builtins.end();
+    if (!hasOutput && data == additionalData.end()) {
+        return {}; // no output: one empty page
+    }
+    if (data == additionalData.end() || !data->is_object()) {
+        bad("the output builtin has no data (pages and attributes)");
+    }
+    OutputBuiltinState state;
+    const nlohmann::json pages = data->value("pages", nlohmann::json::object());
+    const nlohmann::json attributes = data->value("attributes", nlohmann::json::object());
+    if (!pages.is_object() || !attributes.is_object()) {
+        bad("the output builtin's data is not {pages, attributes}");
+    }
+    for (const auto& [id, page] : pages.items()) {
+        const bool numeric =
+            !id.empty() && id.size() < 10 &&
+            std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!numeric || !page.is_array() || page.size() != 2 || !page[0].is_number_unsigned() ||
+            !page[1].is_number_unsigned()) {
+            bad("output page " + id + " is not [start, size]");
+        }
+        state.pages[std::stoull(id)] = {page[0].get<std::uint64_t>(), page[1].get<std::uint64_t>()};
+    }
+    state.attributes = attributes;
+    return state;
+}
+
+std::vector<std::pair<Relocatable, std::pair<Felt, Felt>>> CairoPie::signatures() const {
+    std::vector<std::pair<Relocatable, std::pair<Felt, Felt>>> out;
+    const auto data = additionalData.find("ecdsa_builtin");
+    if (data == additionalData.end() || data->is_null()) {
+        return out;
+    }
+    const std::string what = "an ecdsa signature";
+    if (!data->is_array()) {
+        bad("the ecdsa builtin's data is not a list of [[segment, offset], [r, s]]");
+    }
+    for (const nlohmann::json& entry : *data) {
+        if (!entry.is_array() || entry.size() != 2 || !entry[0].is_array() ||
+            entry[0].size() != 2 || !entry[0][0].is_number_unsigned() ||
+            !entry[0][1].is_number_unsigned() || !entry[1].is_array() || entry[1].size() != 2) {
+            bad("the ecdsa builtin's data is not a list of [[segment, offset], [r, s]]");
+        }
+        out.emplace_back(
+            Relocatable{entry[0][0].get<std::int64_t>(), entry[0][1].get<std::uint64_t>()},
+            std::make_pair(feltFromJson(entry[1][0], what), feltFromJson(entry[1][1], what)));
+    }
+    return out;
+}
+
 Felt CairoPie::programHash() const {
     return cairo::programHash(programData, builtins, main);
 }

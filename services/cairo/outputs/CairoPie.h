@@ -50,6 +50,12 @@ struct CairoPie {
 
     // The output builtin's cells.
     std::vector<Felt> output() const;
+    // The output builtin's pages and attributes (additional data "output_builtin"; none without
+    // an output builtin). Throws PieError when malformed.
+    OutputBuiltinState outputState() const;
+    // The ecdsa builtin's signatures, [[segment, offset], [r, s]] in its additional data, by
+    // unrelocated address. Throws PieError when malformed.
+    std::vector<std::pair<Relocatable, std::pair<Felt, Felt>>> signatures() const;
     Felt programHash() const;
 };
 

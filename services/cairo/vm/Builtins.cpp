@@ -253,9 +253,6 @@ public:
         }
         return out;
     }
-    const std::map<std::uint64_t, std::pair<Felt, Felt>>& signatures() const {
-        return m_signatures;
-    }
 
 protected:
     void installValidators(Memory& memory) override {
