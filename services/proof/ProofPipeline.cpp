@@ -52,26 +52,13 @@ std::string inputText(const nlohmann::json& inputs, const char* key) {
     return it != inputs.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// A PIE's proof proves the bootloader's run: its output must carry the PIE as the one task
-// (after the bootloader config's two words: the task count, then the task's size, program hash
-// and output), or the fact registered would not be the proof's.
+// A PIE's proof proves the bootloader's run: unless its output carries the PIE as the one task,
+// the fact registered would not be the proof's.
 void requireBootloaderTask(const nlohmann::json& verdict, const WorkingQuery& working) {
     // The output segment's cells from every page (the task's output lies in a continuous page).
-    const nlohmann::json proven = verdict.value("outputCells", nlohmann::json::array());
-    const nlohmann::json taskOutput = working.inputs.value("output", nlohmann::json::array());
-    std::vector<std::optional<crypto::Felt>> expected = {
-        crypto::Felt::one(), crypto::Felt::fromU64(2 + taskOutput.size()),
-        crypto::Felt::parse(working.query.programHash.value_or(""))};
-    for (const nlohmann::json& word : taskOutput) {
-        expected.push_back(crypto::Felt::parse(word.is_string() ? word.get<std::string>() : ""));
-    }
-    bool carried = proven.is_array() && proven.size() == 2 + expected.size();
-    for (std::size_t i = 0; carried && i < expected.size(); ++i) {
-        const nlohmann::json& word = proven[2 + i];
-        const auto value = crypto::Felt::parse(word.is_string() ? word.get<std::string>() : "");
-        carried = value && expected[i] && *value == *expected[i];
-    }
-    if (!carried) {
+    if (!bootloaderOutputCarriesTask(verdict.value("outputCells", nlohmann::json::array()),
+                                     working.query.programHash.value_or(""),
+                                     working.inputs.value("output", nlohmann::json::array()))) {
         throw StageFailure(false, "the proof verifies, but its bootloader output does not carry "
                                   "this PIE as its one task (task count, size, program hash, "
                                   "output)");
@@ -79,6 +66,28 @@ void requireBootloaderTask(const nlohmann::json& verdict, const WorkingQuery& wo
 }
 
 } // namespace
+
+bool bootloaderOutputCarriesTask(const nlohmann::json& outputCells, const std::string& programHash,
+                                 const nlohmann::json& taskOutput) {
+    const auto feltOf = [](const nlohmann::json& word) {
+        return crypto::Felt::parse(word.is_string() ? word.get<std::string>() : "");
+    };
+    if (!taskOutput.is_array()) {
+        return false;
+    }
+    std::vector<std::optional<crypto::Felt>> expected = {
+        crypto::Felt::one(), crypto::Felt::fromU64(2 + taskOutput.size()),
+        crypto::Felt::parse(programHash)};
+    for (const nlohmann::json& word : taskOutput) {
+        expected.push_back(feltOf(word));
+    }
+    bool carried = outputCells.is_array() && outputCells.size() == 2 + expected.size();
+    for (std::size_t i = 0; carried && i < expected.size(); ++i) {
+        const auto value = feltOf(outputCells[2 + i]);
+        carried = value && expected[i] && *value == *expected[i];
+    }
+    return carried;
+}
 
 ProofPipeline::ProofPipeline(core::Store& store, core::JobEngine& jobs, ArtifactStore& artifacts,
                              const ProverSettings& provers, SandboxedWork& sandbox,

@@ -22,6 +22,12 @@ namespace proofdesk::proof {
 // The stages of a proof query (docs/architecture.md), one job each on the job engine: trace
 // generation (the program run in a sandboxed child), proof generation (our prover, Stone's, or
 // the visible mock), and proof verification (our verifier or Stone's), which registers the fact.
+// Whether a bootloader's output (hex felts, continuous pages included) carries one task, the
+// program `programHash` with output `taskOutput` (hex felts): the bootloader config's two words,
+// the task count 1, then the task's size (2 + its output), program hash and output.
+bool bootloaderOutputCarriesTask(const nlohmann::json& outputCells, const std::string& programHash,
+                                 const nlohmann::json& taskOutput);
+
 class ProofPipeline {
 public:
     ProofPipeline(core::Store& store, core::JobEngine& jobs, ArtifactStore& artifacts,

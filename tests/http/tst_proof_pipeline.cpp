@@ -10,6 +10,7 @@
 #include "cairo/outputs/FactHashes.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
+#include "proof/ProofPipeline.h"
 
 using namespace proofdesk;
 using namespace proofdesk::test;
@@ -293,6 +294,31 @@ private slots:
                      std::string::npos,
                  reason.c_str());
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/proofdesk-fact-topologies.json")));
+    }
+
+    // A PIE's proof proves the bootloader: PROOF_VERIFICATION registers the PIE's fact only when
+    // the bootloader's output carries the PIE as its one task.
+    void aBootloaderOutputMustCarryThePieTask() {
+        const json task = {"0x5", "0x7"};
+        const json carried = {"0x0", "0xabc", "0x1", "0x4", "0x123", "0x5", "0x7"};
+        QVERIFY(proof::bootloaderOutputCarriesTask(carried, "0x123", task));
+        // Equal values written differently still match.
+        QVERIFY(proof::bootloaderOutputCarriesTask(
+            json({"0x0", "0x0", "1", "0x04", "0x0123", "5", "0x7"}), "0x123", task));
+        const auto without = [&](std::size_t index, const json& value) {
+            json cells = carried;
+            cells[index] = value;
+            return proof::bootloaderOutputCarriesTask(cells, "0x123", task);
+        };
+        QVERIFY(!without(2, "0x2"));   // two tasks
+        QVERIFY(!without(3, "0x5"));   // another size
+        QVERIFY(!without(4, "0x124")); // another program
+        QVERIFY(!without(6, "0x8"));   // another output
+        QVERIFY(!without(6, 8));       // not a felt
+        json longer = carried;
+        longer.push_back("0x9");
+        QVERIFY(!proof::bootloaderOutputCarriesTask(longer, "0x123", task));
+        QVERIFY(!proof::bootloaderOutputCarriesTask(json::array(), "0x123", task));
     }
 };
 

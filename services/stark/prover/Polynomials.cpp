@@ -96,14 +96,18 @@ Fp divideByLinearInPlace(std::span<Fp> p, const Fp& a) {
         below[b] = next; // p[lo] as it was
     });
     std::vector<Fp> entering(blockCount); // q[hi[b]]
+    std::vector<Fp> span(blockCount);     // a^(hi[b] − lo[b])
+    for (std::size_t b = 0; b < blockCount; ++b) {
+        span[b] = a.pow(hi[b] - lo[b]);
+    }
     for (std::size_t b = blockCount - 1; b >= 1; --b) {
-        entering[b - 1] = p[lo[b]] + a.pow(hi[b] - lo[b]) * entering[b];
+        entering[b - 1] = p[lo[b]] + span[b] * entering[b];
     }
     const Fp inverse = a.inverse();
     workers.forEach(blockCount, [&](std::size_t b) {
-        if (!entering[b].isZero()) {
-            vector_field::addPowers(std::span<Fp>(p.data() + lo[b], hi[b] - lo[b]),
-                                    entering[b] * a.pow(hi[b] - lo[b]), inverse);
+        const Fp start = entering[b] * span[b];
+        if (!start.isZero()) {
+            vector_field::addPowers(std::span<Fp>(p.data() + lo[b], hi[b] - lo[b]), start, inverse);
         }
     });
     p.back() = Fp::zero();
