@@ -34,43 +34,38 @@ const std::array<std::array<Limbs, 3>, kRounds>& roundConstants() {
     return value;
 }
 
-// The partial rounds' constants folded (Poseidon paper, appendix B): a partial round adds c0 and
-// c1 only to carry them through the linear layer, so their effect is pushed forward instead.
-// If the true state is the computed one plus (o0, o1, 0), round k adds nothing to s0 and s1,
-// adds c2_k + d2_{k-1} to s2, and leaves the true state ahead by D = MDS·(o0 + c0_k, o1 + c1_k, 0);
-// the last D joins the constants of the first full round after the partial ones.
-struct FoldedConstants {
-    std::array<Limbs, kPartialRounds> partialC2{};
-    std::array<Limbs, 3> nextFullRound{};
-};
-
-const FoldedConstants& foldedConstants() {
-    static const FoldedConstants value = [] {
-        const auto& rc = roundConstants();
-        FoldedConstants folded;
-        Limbs o0{}, o1{}, d2{};
-        for (int k = 0; k < kPartialRounds; ++k) {
-            const auto& c = rc[static_cast<std::size_t>(kFullRounds / 2 + k)];
-            folded.partialC2[static_cast<std::size_t>(k)] = mont::add(c[2], d2);
-            const Limbs a = mont::add(o0, c[0]);
-            const Limbs b = mont::add(o1, c[1]);
-            o0 = mont::add(mont::add(mont::add(a, a), a), b); // 3a + b
-            o1 = mont::sub(a, b);                             // a - b
-            d2 = mont::add(a, b);                             // a + b
-        }
-        const auto& next = rc[static_cast<std::size_t>(kFullRounds / 2 + kPartialRounds)];
-        folded.nextFullRound = {mont::add(next[0], o0), mont::add(next[1], o1),
-                                mont::add(next[2], d2)};
-        return folded;
-    }();
-    return value;
-}
-
 // The permutation keeps its state lazily reduced: values below 2p between rounds, plain
 // (carry-only) additions inside a round, one cheap reduction per value per round. mont::mul takes
 // inputs below 4p (its result a·b/R + p stays below 2p before its final subtraction).
 using mont::u128;
 
+// x86-64: the carry chains as add/adc (sub/sbb); GCC builds the 128-bit form below into
+// flag-setting sequences that spill, and the mixing layer was half the permutation's time.
+#if defined(__x86_64__) && !defined(PROOFDESK_NO_ASM)
+inline Limbs addPlain(const Limbs& a, const Limbs& b) { // a + b < 2^256
+    std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3];
+    __asm__("addq %[b0], %[r0]\n\t"
+            "adcq %[b1], %[r1]\n\t"
+            "adcq %[b2], %[r2]\n\t"
+            "adcq %[b3], %[r3]"
+            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3)
+            : [b0] "rm"(b[0]), [b1] "rm"(b[1]), [b2] "rm"(b[2]), [b3] "rm"(b[3])
+            : "cc");
+    return {r0, r1, r2, r3};
+}
+
+inline Limbs subPlain(const Limbs& a, const Limbs& b) { // a >= b
+    std::uint64_t r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3];
+    __asm__("subq %[b0], %[r0]\n\t"
+            "sbbq %[b1], %[r1]\n\t"
+            "sbbq %[b2], %[r2]\n\t"
+            "sbbq %[b3], %[r3]"
+            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3)
+            : [b0] "rm"(b[0]), [b1] "rm"(b[1]), [b2] "rm"(b[2]), [b3] "rm"(b[3])
+            : "cc");
+    return {r0, r1, r2, r3};
+}
+#else
 inline Limbs addPlain(const Limbs& a, const Limbs& b) { // a + b < 2^256
     Limbs r;
     u128 t = static_cast<u128>(a[0]) + b[0];
@@ -97,6 +92,7 @@ inline Limbs subPlain(const Limbs& a, const Limbs& b) { // a >= b
     r[3] = a[3] - b[3] - borrow;
     return r;
 }
+#endif
 
 // k·p for small k.
 constexpr Limbs multipleOfP(std::uint64_t k) {
@@ -142,27 +138,46 @@ inline void mix(Limbs& s0, Limbs& s1, Limbs& s2) {
     s2 = reduceBelow2p(subPlain(pre2, addPlain(s2, s2))); // < 10p
 }
 
-void permute(Limbs& s0, Limbs& s1, Limbs& s2) {
-    // State below 2p on entry and after every round; round constants below p.
-    const auto& rc = roundConstants();
-    const FoldedConstants& folded = foldedConstants();
+// N states permuted side by side, each step taken for all of them before the next: one state's
+// chain of dependent products and reductions leaves the multiplier idle much of the time, which
+// the others' work fills. States below 2p on entry and after every round; constants below p.
+template <std::size_t N> void permuteSideBySide(std::array<Limbs, 3>* states) {
+    const HadesSchedule& schedule = hadesSchedule();
     const auto fullRound = [&](const std::array<Limbs, 3>& c) {
-        s0 = cube(addPlain(s0, c[0]));
-        s1 = cube(addPlain(s1, c[1]));
-        s2 = cube(addPlain(s2, c[2]));
-        mix(s0, s1, s2);
+        for (std::size_t j = 0; j < 3; ++j) {
+            for (std::size_t i = 0; i < N; ++i) {
+                states[i][j] = addPlain(states[i][j], c[j]);
+            }
+            for (std::size_t i = 0; i < N; ++i) {
+                states[i][j] = cube(states[i][j]);
+            }
+        }
+        for (std::size_t i = 0; i < N; ++i) {
+            mix(states[i][0], states[i][1], states[i][2]);
+        }
     };
-    for (int round = 0; round < kFullRounds / 2; ++round) {
-        fullRound(rc[static_cast<std::size_t>(round)]);
+    for (const auto& c : schedule.firstFullRounds) {
+        fullRound(c);
     }
-    for (const Limbs& c2 : folded.partialC2) {
-        s2 = cube(addPlain(s2, c2));
-        mix(s0, s1, s2);
+    for (const Limbs& c2 : schedule.partialRounds) {
+        for (std::size_t i = 0; i < N; ++i) {
+            states[i][2] = cube(addPlain(states[i][2], c2));
+        }
+        for (std::size_t i = 0; i < N; ++i) {
+            mix(states[i][0], states[i][1], states[i][2]);
+        }
     }
-    fullRound(folded.nextFullRound);
-    for (int round = kFullRounds / 2 + kPartialRounds + 1; round < kRounds; ++round) {
-        fullRound(rc[static_cast<std::size_t>(round)]);
+    for (const auto& c : schedule.lastFullRounds) {
+        fullRound(c);
     }
+}
+
+void permute(Limbs& s0, Limbs& s1, Limbs& s2) {
+    std::array<Limbs, 3> state = {s0, s1, s2};
+    permuteSideBySide<1>(&state);
+    s0 = state[0];
+    s1 = state[1];
+    s2 = state[2];
 }
 
 Felt canonical(const Limbs& m) { // m below 2p
@@ -170,6 +185,40 @@ Felt canonical(const Limbs& m) { // m below 2p
 }
 
 } // namespace
+
+// The partial rounds' constants folded: a partial round adds c0 and c1 only to carry them
+// through the linear layer, so their effect is pushed forward instead. If the true state is the
+// computed one plus (o0, o1, 0), round k adds nothing to s0 and s1, adds c2_k + d2_{k-1} to s2,
+// and leaves the true state ahead by D = MDS·(o0 + c0_k, o1 + c1_k, 0); the last D joins the
+// constants of the first full round after the partial ones.
+const HadesSchedule& hadesSchedule() {
+    static const HadesSchedule value = [] {
+        const auto& rc = roundConstants();
+        constexpr int kSide = HadesSchedule::kFullRoundsEachSide;
+        static_assert(2 * kSide == kFullRounds && HadesSchedule::kPartialRounds == kPartialRounds);
+        HadesSchedule schedule;
+        for (int round = 0; round < kSide; ++round) {
+            schedule.firstFullRounds[static_cast<std::size_t>(round)] =
+                rc[static_cast<std::size_t>(round)];
+            schedule.lastFullRounds[static_cast<std::size_t>(round)] =
+                rc[static_cast<std::size_t>(kSide + kPartialRounds + round)];
+        }
+        Limbs o0{}, o1{}, d2{};
+        for (int k = 0; k < kPartialRounds; ++k) {
+            const auto& c = rc[static_cast<std::size_t>(kSide + k)];
+            schedule.partialRounds[static_cast<std::size_t>(k)] = mont::add(c[2], d2);
+            const Limbs a = mont::add(o0, c[0]);
+            const Limbs b = mont::add(o1, c[1]);
+            o0 = mont::add(mont::add(mont::add(a, a), a), b); // 3a + b
+            o1 = mont::sub(a, b);                             // a - b
+            d2 = mont::add(a, b);                             // a + b
+        }
+        auto& next = schedule.lastFullRounds.front();
+        next = {mont::add(next[0], o0), mont::add(next[1], o1), mont::add(next[2], d2)};
+        return schedule;
+    }();
+    return value;
+}
 
 std::array<std::array<Felt, 3>, 91> poseidonRoundConstants() {
     std::array<std::array<Felt, 3>, 91> out;
@@ -186,6 +235,22 @@ void hadesPermutationMontgomery(Felt::Limbs& s0, Felt::Limbs& s1, Felt::Limbs& s
     s0 = mont::reduce(s0);
     s1 = mont::reduce(s1);
     s2 = mont::reduce(s2);
+}
+
+void hadesPermutationMontgomery(std::span<std::array<Felt::Limbs, 3>> states) {
+    constexpr std::size_t kSideBySide = 4;
+    std::size_t at = 0;
+    for (; at + kSideBySide <= states.size(); at += kSideBySide) {
+        permuteSideBySide<kSideBySide>(states.data() + at);
+    }
+    for (; at < states.size(); ++at) {
+        permuteSideBySide<1>(states.data() + at);
+    }
+    for (std::array<Limbs, 3>& state : states) {
+        for (Limbs& word : state) {
+            word = mont::reduce(word);
+        }
+    }
 }
 
 void hadesPermutation(std::array<Felt, 3>& state) {

@@ -14,6 +14,7 @@
 #include "stark/prover/Ntt.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/Polynomials.h"
+#include "stark/prover/PoseidonBatch.h"
 #include "stark/prover/ProofJson.h"
 #include "stark/prover/RowHasher.h"
 #include "stark/prover/StarkProver.h"
@@ -24,6 +25,7 @@
 
 #include "cairo/Runner.h"
 #include "crypto/MontField.h"
+#include "crypto/Poseidon.h"
 
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -234,6 +236,61 @@ private slots:
             }
         }
         vector_field::setEnabled(true);
+    }
+
+    // Hades on many states at once (the Poseidon commitments' row and node hashing), vector and
+    // scalar, against crypto's permutation of each state: counts with and without a tail of
+    // fewer than sixteen states, and the states 0 and p − 1 among random ones.
+    void batchedPoseidonMatchesThePermutation() {
+        QRandomGenerator random(21);
+        const Fp minusOne = Fp::zero() - Fp::one();
+        for (const std::size_t n :
+             {std::size_t(1), std::size_t(8), std::size_t(16), std::size_t(19), std::size_t(64)}) {
+            std::vector<HadesState> start(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                start[i] = {randomFp(random), randomFp(random), randomFp(random)};
+            }
+            start[0] = {minusOne, minusOne, minusOne};
+            if (n > 1) {
+                start[1] = {};
+            }
+            for (const bool vectors : {false, true}) {
+                vector_field::setEnabled(vectors);
+                std::vector<HadesState> states = start;
+                hadesPermuteAll(states);
+                for (std::size_t i = 0; i < n; ++i) {
+                    std::array<Felt, 3> expected = {start[i].s0.toFelt(), start[i].s1.toFelt(),
+                                                    start[i].s2.toFelt()};
+                    crypto::hadesPermutation(expected);
+                    QVERIFY2(states[i].s0.toFelt() == expected[0] &&
+                                 states[i].s1.toFelt() == expected[1] &&
+                                 states[i].s2.toFelt() == expected[2],
+                             qPrintable(QStringLiteral("state %1 of %2, vectors %3")
+                                            .arg(i)
+                                            .arg(n)
+                                            .arg(vectors)));
+                }
+            }
+        }
+        vector_field::setEnabled(true);
+    }
+
+    // A Merkle level hashed in batches equals each pair's hash, for every commitment hash.
+    void batchedPairHashingMatchesEachPair() {
+        QRandomGenerator random(22);
+        std::vector<Digest> children(2 * 37);
+        for (Digest& child : children) {
+            child = feltAsDigest(randomFp(random));
+        }
+        for (const char* name :
+             {"keccak256", "keccak256_masked160_lsb", "blake256_masked248_lsb", "poseidon3"}) {
+            const NamedHash hash = *NamedHash::named(name);
+            std::vector<Digest> parents(children.size() / 2);
+            hashPairs(hash, children.data(), parents.size(), parents.data());
+            for (std::size_t i = 0; i < parents.size(); ++i) {
+                QVERIFY2(parents[i] == *hash.hashPair(children[2 * i], children[2 * i + 1]), name);
+            }
+        }
     }
 
     void nttsAgreeWithHorner() {

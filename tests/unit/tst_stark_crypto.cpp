@@ -2,6 +2,7 @@
 #include "crypto/Felt.h"
 #include "crypto/Keccak.h"
 #include "crypto/KeccakF.h"
+#include "crypto/MontField.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
 #include "crypto/StarkCurve.h"
@@ -142,6 +143,34 @@ private slots:
                 .toDecimal(),
             std::string("4710251332916095106469715719471301375369531762915483532672681004240697"
                         "4264"));
+    }
+
+    // The batched permutation (states side by side, for the prover's Poseidon commitments)
+    // equals the permutation of each state, for counts with and without a remainder: the
+    // published state (1, 2, 3) among others, p − 1 and 0 included.
+    void poseidonBatchesMatchOneAtATime() {
+        const Felt minusOne = Felt::zero() - Felt::one();
+        for (const std::size_t n : {std::size_t(1), std::size_t(4), std::size_t(7)}) {
+            std::vector<std::array<Felt, 3>> states;
+            for (std::size_t i = 0; i < n; ++i) {
+                states.push_back({Felt::fromU64(3 * i + 1), Felt::fromU64(3 * i + 2),
+                                  i == 1 ? minusOne : Felt::fromU64(3 * i + 3)});
+            }
+            states.back()[1] = minusOne;
+            std::vector<std::array<Felt::Limbs, 3>> words;
+            for (const auto& state : states) {
+                words.push_back({mont::toMont(state[0].limbs()), mont::toMont(state[1].limbs()),
+                                 mont::toMont(state[2].limbs())});
+            }
+            hadesPermutationMontgomery(words);
+            for (std::size_t i = 0; i < n; ++i) {
+                std::array<Felt, 3> expected = states[i];
+                hadesPermutation(expected);
+                for (std::size_t j = 0; j < 3; ++j) {
+                    QCOMPARE(mont::fromMont(words[i][j]), expected[j].limbs());
+                }
+            }
+        }
     }
 
     void keccakF1600MatchesTheSponge() {

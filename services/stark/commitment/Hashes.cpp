@@ -150,35 +150,6 @@ std::optional<Digest> NamedHash::hashPair(const Digest& left, const Digest& righ
     return hashBytes(both);
 }
 
-void NamedHash::hashPairs(const Digest* children, std::size_t count, Digest* parents) const {
-    if (m_base != Base::Keccak256) {
-        for (std::size_t i = 0; i < count; ++i) {
-            parents[i] = *hashPair(children[2 * i], children[2 * i + 1]);
-        }
-        return;
-    }
-    // keccak256 of the 64 bytes left ‖ right: one block, 8 lanes of message then the padding.
-    constexpr std::size_t kBatch = 64;
-    std::array<std::array<std::uint64_t, 25>, kBatch> states;
-    for (std::size_t first = 0; first < count; first += kBatch) {
-        const std::size_t n = std::min(kBatch, count - first);
-        for (std::size_t i = 0; i < n; ++i) {
-            std::array<std::uint64_t, 25>& lanes = states[i];
-            lanes = {};
-            std::memcpy(lanes.data(), children[2 * (first + i)].data(), 32);
-            std::memcpy(lanes.data() + 4, children[2 * (first + i) + 1].data(), 32);
-            lanes[8] = 0x01;
-            lanes[16] = std::uint64_t(0x80) << 56;
-        }
-        crypto::keccakF1600Many(states.data(), n);
-        for (std::size_t i = 0; i < n; ++i) {
-            Digest digest;
-            std::memcpy(digest.data(), states[i].data(), 32);
-            parents[first + i] = masked(digest);
-        }
-    }
-}
-
 std::optional<Fp> digestAsFelt(const Digest& digest) {
     return fromStandardBytes(digest.data());
 }

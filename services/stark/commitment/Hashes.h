@@ -38,10 +38,6 @@ public:
     // algebraic hash of the two digests read as field elements.
     std::optional<Digest> hashPair(const Digest& left, const Digest& right) const;
 
-    // parents[i] = hashPair(children[2i], children[2i + 1]) for i < count: a Merkle layer, with
-    // the Keccak permutations of many pairs run together.
-    void hashPairs(const Digest* children, std::size_t count, Digest* parents) const;
-
     // The digest with the bytes the mask drops zeroed.
     Digest masked(const Digest& digest) const;
 

@@ -6,6 +6,7 @@
 #include "channel/ProofWriter.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <mutex>
 #include <stdexcept>
@@ -18,7 +19,7 @@ void parentsInto(const std::vector<Digest>& level, const NamedHash& hash,
                  std::vector<Digest>& parents) {
     parents.resize(level.size() / 2);
     Workers::shared().forRange(parents.size(), 256, [&](std::size_t begin, std::size_t end) {
-        hash.hashPairs(level.data() + 2 * begin, end - begin, parents.data() + begin);
+        hashPairs(hash, level.data() + 2 * begin, end - begin, parents.data() + begin);
     });
 }
 
@@ -39,8 +40,14 @@ void pairLeavesInto(const std::vector<Fp>& cells, const NamedHash& hash,
                     std::vector<Digest>& leaves) {
     leaves.resize(cells.size() / 2);
     Workers::shared().forRange(leaves.size(), 256, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            leaves[i] = *hash.hashPair(wordOf(cells[2 * i]), wordOf(cells[2 * i + 1]));
+        constexpr std::size_t kBatch = 64;
+        std::array<Digest, 2 * kBatch> words;
+        for (std::size_t first = begin; first < end; first += kBatch) {
+            const std::size_t n = std::min(kBatch, end - first);
+            for (std::size_t i = 0; i < 2 * n; ++i) {
+                words[i] = wordOf(cells[2 * first + i]);
+            }
+            hashPairs(hash, words.data(), n, leaves.data() + first);
         }
     });
 }

@@ -1,6 +1,7 @@
 #include "RowHasher.h"
 
 #include "Parallel.h"
+#include "PoseidonBatch.h"
 
 #include "crypto/Blake2s.h"
 #include "crypto/KeccakF.h"
@@ -254,7 +255,8 @@ private:
 };
 
 // Poseidon's sponge (poseidon_hash_many) per row over the cells' Montgomery words read as
-// numbers; a word waits until its pair arrives.
+// numbers; a word waits until its pair arrives. Each worker's rows are permuted together
+// (hadesPermuteAll), a column at a time.
 class PoseidonRows final : public RowHasher {
 public:
     explicit PoseidonRows(std::size_t rows) : m_states(rows) {}
@@ -263,62 +265,88 @@ public:
         const bool pending = m_pending;
         // The element whose value is the Montgomery word w of v is v·R (R = 2^256 mod p).
         static const Fp r = Fp::fromMontgomery(crypto::mont::toMont(crypto::mont::one()));
-        Workers::shared().forRange(m_states.size(), kGrain,
-                                   [&](std::size_t begin, std::size_t end) {
-                                       for (std::size_t row = begin; row < end; ++row) {
-                                           State& state = m_states[row];
-                                           bool waiting = pending;
-                                           for (std::size_t k = 0; k < width; ++k) {
-                                               const Fp word = values[row * width + k] * r;
-                                               if (!waiting) {
-                                                   state.s0 = state.s0 + word;
-                                                   waiting = true;
-                                               } else {
-                                                   state.s1 = state.s1 + word;
-                                                   permute(state);
-                                                   waiting = false;
-                                               }
-                                           }
-                                       }
-                                   });
+        Workers::shared().forRange(
+            m_states.size(), kGrain, [&](std::size_t begin, std::size_t end) {
+                const std::span<HadesState> states(m_states.data() + begin, end - begin);
+                bool waiting = pending;
+                for (std::size_t k = 0; k < width; ++k) {
+                    for (std::size_t row = begin; row < end; ++row) {
+                        Fp& into = waiting ? m_states[row].s1 : m_states[row].s0;
+                        into += values[row * width + k] * r;
+                    }
+                    if (waiting) {
+                        hadesPermuteAll(states);
+                    }
+                    waiting = !waiting;
+                }
+            });
         m_pending = ((pending ? 1 : 0) + width) % 2 == 1;
     }
 
     void finishInto(std::vector<Digest>& digests) override {
         digests.resize(m_states.size());
         const bool pending = m_pending;
-        Workers::shared().forRange(m_states.size(), kGrain,
-                                   [&](std::size_t begin, std::size_t end) {
-                                       for (std::size_t row = begin; row < end; ++row) {
-                                           State& state = m_states[row];
-                                           if (pending) {
-                                               state.s1 = state.s1 + Fp::one();
-                                           } else {
-                                               state.s0 = state.s0 + Fp::one();
-                                           }
-                                           permute(state);
-                                           digests[row] = feltAsDigest(state.s0);
-                                           state = State{};
-                                       }
-                                   });
+        Workers::shared().forRange(
+            m_states.size(), kGrain, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t row = begin; row < end; ++row) {
+                    Fp& padded = pending ? m_states[row].s1 : m_states[row].s0;
+                    padded += Fp::one();
+                }
+                hadesPermuteAll(std::span<HadesState>(m_states.data() + begin, end - begin));
+                for (std::size_t row = begin; row < end; ++row) {
+                    digests[row] = feltAsDigest(m_states[row].s0);
+                    m_states[row] = HadesState{};
+                }
+            });
         m_pending = false;
     }
 
 private:
-    struct State {
-        Fp s0, s1, s2;
-    };
-    static void permute(State& state) {
-        Fp::Limbs a = state.s0.montgomery(), b = state.s1.montgomery(), c = state.s2.montgomery();
-        crypto::hadesPermutationMontgomery(a, b, c);
-        state.s0 = Fp::fromMontgomery(a);
-        state.s1 = Fp::fromMontgomery(b);
-        state.s2 = Fp::fromMontgomery(c);
-    }
-
-    std::vector<State> m_states;
+    std::vector<HadesState> m_states;
     bool m_pending = false;
 };
+
+// poseidon(left, right) = hades(left, right, 2)[0] of each pair, batched.
+void poseidonPairs(const Digest* children, std::size_t count, Digest* parents) {
+    constexpr std::size_t kBatch = 64;
+    static const Fp two = Fp::fromU64(2);
+    std::array<HadesState, kBatch> states;
+    for (std::size_t first = 0; first < count; first += kBatch) {
+        const std::size_t n = std::min(kBatch, count - first);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Digest* pair = children + 2 * (first + i);
+            states[i] = {digestAsFelt(pair[0]).value(), digestAsFelt(pair[1]).value(), two};
+        }
+        hadesPermuteAll(std::span<HadesState>(states.data(), n));
+        for (std::size_t i = 0; i < n; ++i) {
+            parents[first + i] = feltAsDigest(states[i].s0);
+        }
+    }
+}
+
+// keccak256 of the 64 bytes left ‖ right: one block, 8 lanes of message then the padding.
+void keccakPairs(const NamedHash& hash, const Digest* children, std::size_t count,
+                 Digest* parents) {
+    constexpr std::size_t kBatch = 64;
+    std::array<std::array<std::uint64_t, 25>, kBatch> states;
+    for (std::size_t first = 0; first < count; first += kBatch) {
+        const std::size_t n = std::min(kBatch, count - first);
+        for (std::size_t i = 0; i < n; ++i) {
+            std::array<std::uint64_t, 25>& lanes = states[i];
+            lanes = {};
+            std::memcpy(lanes.data(), children[2 * (first + i)].data(), 32);
+            std::memcpy(lanes.data() + 4, children[2 * (first + i) + 1].data(), 32);
+            lanes[8] = 0x01;
+            lanes[16] = std::uint64_t(0x80) << 56;
+        }
+        crypto::keccakF1600Many(states.data(), n);
+        for (std::size_t i = 0; i < n; ++i) {
+            Digest digest;
+            std::memcpy(digest.data(), states[i].data(), 32);
+            parents[first + i] = hash.masked(digest);
+        }
+    }
+}
 
 } // namespace
 
@@ -339,6 +367,23 @@ std::unique_ptr<RowHasher> RowHasher::make(const NamedHash& hash, std::size_t ro
     }
     throw std::invalid_argument("the prover does not commit with " + hash.name() +
                                 " (it commits with keccak256, blake256 and poseidon3 hashes)");
+}
+
+void hashPairs(const NamedHash& hash, const Digest* children, std::size_t count, Digest* parents) {
+    switch (hash.base()) {
+    case NamedHash::Base::Keccak256:
+        keccakPairs(hash, children, count, parents);
+        return;
+    case NamedHash::Base::Poseidon3:
+        poseidonPairs(children, count, parents);
+        return;
+    case NamedHash::Base::Blake256:
+    case NamedHash::Base::Pedersen:
+        break;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        parents[i] = hash.hashPair(children[2 * i], children[2 * i + 1]).value();
+    }
 }
 
 } // namespace proofdesk::stark

@@ -34,4 +34,9 @@ public:
                                            std::size_t cells);
 };
 
+// parents[i] = the hash of children[2i] and children[2i + 1] (a Merkle tree's next level), as
+// NamedHash::hashPair gives it, batched for the prover: Keccak permutations side by side,
+// Poseidon eight lanes at a time. Runs on the calling thread.
+void hashPairs(const NamedHash& hash, const Digest* children, std::size_t count, Digest* parents);
+
 } // namespace proofdesk::stark
