@@ -29,18 +29,6 @@ using namespace proofdesk;
 
 namespace {
 
-// The prover settings `proofdesk serve` reads too (prover/engine, prover/stoneProver,
-// prover/stoneVerifier, prover/bootloaderProgram).
-proof::ProverSettings proverSettings(const QSettings& settings) {
-    proof::ProverSettings provers;
-    provers.engine = settings.value(QStringLiteral("prover/engine")).toString();
-    provers.stoneProver = settings.value(QStringLiteral("prover/stoneProver")).toString();
-    provers.stoneVerifier = settings.value(QStringLiteral("prover/stoneVerifier")).toString();
-    provers.bootloaderProgram =
-        settings.value(QStringLiteral("prover/bootloaderProgram")).toString();
-    return provers;
-}
-
 // The Local profile's API key until a wallet sign-in picks another: the embedded server's
 // "Console" project, minted once and reused.
 QString consoleKey(http::LocalServer& server) {
@@ -70,7 +58,7 @@ std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
                                                     models::RequestLogModel& requestLog) {
     http::ServerOptions options;
     options.dataDir = dataDir;
-    options.provers = proverSettings(settingsStore);
+    options.provers = withProverChoice({}, ui::ConsoleSettings::load(settingsStore).prover);
     QString chainError;
     if (!loadChainRpcUrls(settingsStore, {}, &options.requests.chains, &chainError)) {
         QMessageBox::warning(nullptr, QStringLiteral("Proofdesk"),

@@ -2,6 +2,16 @@
 
 using namespace proofdesk;
 
+proof::ProverSettings withProverChoice(proof::ProverSettings settings,
+                                       const ui::ProverChoice& choice) {
+    settings.engine = choice.engine;
+    settings.verifier = choice.verifier;
+    settings.stoneProver = choice.stoneProver;
+    settings.stoneVerifier = choice.stoneVerifier;
+    settings.bootloaderProgram = choice.bootloaderProgram;
+    return settings;
+}
+
 EmbeddedServer::EmbeddedServer(http::ServerOptions options,
                                std::function<void(http::LocalServer&)> onStarted, QObject* parent)
     : ui::LocalServerControl(parent), m_options(std::move(options)),
@@ -62,4 +72,13 @@ void EmbeddedServer::setChainRpcUrls(const std::map<QString, QString>& urls) {
     if (m_server) {
         m_server->requests().setChainRpcUrls(urls);
     }
+}
+
+bool EmbeddedServer::setProvers(const ui::ProverChoice& provers, QString* error) {
+    m_options.provers = withProverChoice(m_options.provers, provers);
+    if (!m_server) {
+        return true;
+    }
+    stop();
+    return start(error);
 }

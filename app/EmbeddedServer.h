@@ -10,6 +10,10 @@
 // loopback (a busy port falls back to a free one, so side-by-side instances work), stopped and
 // started again from the Local server page. `onStarted` runs after every start, so the app can
 // point its clients at the (possibly new) URLs and attach the request log.
+// The console's prover choice applied to the server's prover settings (the rest kept).
+proofdesk::proof::ProverSettings withProverChoice(proofdesk::proof::ProverSettings settings,
+                                                  const proofdesk::ui::ProverChoice& choice);
+
 class EmbeddedServer : public proofdesk::ui::LocalServerControl {
     Q_OBJECT
 public:
@@ -24,6 +28,7 @@ public:
     proofdesk::ui::ServerEndpoints endpoints() const override;
     QString proverSummary() const override;
     void setChainRpcUrls(const std::map<QString, QString>& urls) override;
+    bool setProvers(const proofdesk::ui::ProverChoice& provers, QString* error) override;
     proofdesk::http::LocalServer* server() { return m_server.get(); }
     // Runs before each stop: the app closes its clients' idle keep-alive connections there, so
     // the server's workers need not wait out the keep-alive timeout.

@@ -2,7 +2,21 @@
 
 #include <QSettings>
 
+#include <utility>
+
 namespace proofdesk::ui {
+namespace {
+
+// ProverChoice's fields and their keys under "prover/".
+constexpr std::pair<QString ProverChoice::*, const char*> kProverKeys[] = {
+    {&ProverChoice::engine, "engine"},
+    {&ProverChoice::verifier, "verifier"},
+    {&ProverChoice::stoneProver, "stoneProver"},
+    {&ProverChoice::stoneVerifier, "stoneVerifier"},
+    {&ProverChoice::bootloaderProgram, "bootloaderProgram"},
+};
+
+} // namespace
 
 ConsoleSettings ConsoleSettings::load(QSettings& settings) {
     ConsoleSettings loaded;
@@ -22,6 +36,14 @@ ConsoleSettings ConsoleSettings::load(QSettings& settings) {
         loaded.chainRpcUrls[chainId] = settings.value(chainId).toString();
     }
     settings.endGroup();
+    settings.beginGroup(QStringLiteral("prover"));
+    for (const auto& [field, key] : kProverKeys) {
+        const QString value = settings.value(QLatin1String(key)).toString();
+        if (!value.isEmpty()) { // an engine or verifier never chosen stays builtin
+            loaded.prover.*field = value;
+        }
+    }
+    settings.endGroup();
     return loaded;
 }
 
@@ -37,6 +59,16 @@ void ConsoleSettings::save(QSettings& settings) const {
     settings.beginGroup(QStringLiteral("chainRpc"));
     for (const auto& [chainId, url] : chainRpcUrls) {
         settings.setValue(chainId, url);
+    }
+    settings.endGroup();
+    // Only these keys: serve's other prover settings (limits, security) stay as they are.
+    settings.beginGroup(QStringLiteral("prover"));
+    for (const auto& [field, key] : kProverKeys) {
+        if ((prover.*field).isEmpty()) {
+            settings.remove(QLatin1String(key));
+        } else {
+            settings.setValue(QLatin1String(key), prover.*field);
+        }
     }
     settings.endGroup();
     settings.sync();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ConsoleSettings.h"
+
 #include <QObject>
 #include <QString>
 
@@ -29,6 +31,10 @@ public:
     virtual QString proverSummary() const = 0;
     // Chain id -> JSON-RPC URL: used by the running server at once and by every later start.
     virtual void setChainRpcUrls(const std::map<QString, QString>& urls) = 0;
+    // The prover and verifier of every later start; a running server restarts with them (its
+    // URLs may change; runningChanged says when it stops and starts). False, with the reason,
+    // when it does not start again.
+    virtual bool setProvers(const ProverChoice& provers, QString* error) = 0;
 
 signals:
     void runningChanged(bool running);

@@ -285,6 +285,17 @@ void MainWindow::applySettings(const ConsoleSettings& chosen) {
     if (m_parts.server) {
         m_parts.server->setChainRpcUrls(chosen.chainRpcUrls);
         applied << tr("chain RPC URLs in use");
+        if (chosen.prover != before.prover) {
+            QString error;
+            if (!m_parts.server->setProvers(chosen.prover, &error)) {
+                statusBar()->showMessage(
+                    tr("Settings saved, but the embedded server did not start again with the new "
+                       "prover: %1")
+                        .arg(error));
+                return;
+            }
+            applied << tr("the embedded server restarted with the new prover");
+        }
     }
     if (chosen.profile != before.profile) {
         statusBar()->showMessage(tr("Settings saved: %1. The %2 profile applies after a restart.")

@@ -6,13 +6,19 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace proofdesk::ui {
 
@@ -68,11 +74,13 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     m_chainRpc->setPlainText(lines.join(QLatin1Char('\n')));
     m_chainRpc->setMaximumHeight(90);
     form->addRow(tr("Chain RPC URLs"), m_chainRpc);
+    addProverFields(form, current.prover);
     layout->addLayout(form);
     auto* note = new QLabel(tr("The polling interval and the chain RPC URLs apply at once, and new "
-                               "Remote URLs reconnect at once; a change of profile needs a "
-                               "restart. The theme follows the system. proofdesk serve reads the "
-                               "chain RPC URLs too."));
+                               "Remote URLs reconnect at once; a new prover restarts the embedded "
+                               "server; a change of profile needs a restart. The theme follows the "
+                               "system. proofdesk serve reads the chain RPC URLs and the prover "
+                               "too."));
     note->setObjectName(QStringLiteral("settingsNoteLabel"));
     note->setWordWrap(true);
     layout->addWidget(note);
@@ -97,8 +105,78 @@ SettingsDialog::SettingsDialog(const ConsoleSettings& current, QWidget* parent) 
     resize(560, 0);
 }
 
+void SettingsDialog::addProverFields(QFormLayout* form, const ProverChoice& current) {
+    const auto combo = [](const QString& name, const QList<std::pair<QString, QString>>& items,
+                          const QString& chosen) {
+        auto* box = new QComboBox;
+        box->setObjectName(name);
+        for (const auto& [text, value] : items) {
+            box->addItem(text, value);
+        }
+        box->setCurrentIndex(std::max(0, box->findData(chosen)));
+        return box;
+    };
+    m_engine =
+        combo(QStringLiteral("proverEngineComboBox"),
+              {{tr("builtin — Proofdesk's own STARK prover"), QStringLiteral("builtin")},
+               {tr("stone — Stone's cpu_air_prover"), QStringLiteral("stone")},
+               {tr("mock — proofs are mocked (marked isProofMocked)"), QStringLiteral("mock")},
+               {tr("none — proof requests fail"), QStringLiteral("none")}},
+              current.engine);
+    m_verifier = combo(QStringLiteral("verifierComboBox"),
+                       {{tr("builtin — Proofdesk's own verifier"), QStringLiteral("builtin")},
+                        {tr("stone — Stone's cpu_air_verifier"), QStringLiteral("stone")}},
+                       current.verifier);
+    // A path with a Browse… button beside it.
+    const auto pathRow = [this](QLineEdit*& edit, const QString& name, const QString& value,
+                                const QString& placeholder, const QString& title) {
+        edit = new QLineEdit(value);
+        edit->setObjectName(name + QStringLiteral("LineEdit"));
+        edit->setPlaceholderText(placeholder);
+        edit->setAccessibleName(title); // its form label names the row, not the field
+        auto* browse = new QToolButton;
+        browse->setObjectName(name + QStringLiteral("BrowseButton"));
+        browse->setText(tr("Browse…"));
+        browse->setAccessibleName(tr("Browse for %1").arg(title));
+        QLineEdit* target = edit;
+        connect(browse, &QToolButton::clicked, this, [this, target, title] {
+            const QString path = QFileDialog::getOpenFileName(this, title, target->text());
+            if (!path.isEmpty()) {
+                target->setText(path);
+            }
+        });
+        auto* row = new QWidget;
+        auto* box = new QHBoxLayout(row);
+        box->setContentsMargins(0, 0, 0, 0);
+        box->addWidget(edit, 1);
+        box->addWidget(browse);
+        return row;
+    };
+    QWidget* stoneProver =
+        pathRow(m_stoneProver, QStringLiteral("stoneProver"), current.stoneProver,
+                QStringLiteral("/usr/local/bin/cpu_air_prover"), tr("Stone's cpu_air_prover"));
+    QWidget* stoneVerifier =
+        pathRow(m_stoneVerifier, QStringLiteral("stoneVerifier"), current.stoneVerifier,
+                QStringLiteral("/usr/local/bin/cpu_air_verifier"), tr("Stone's cpu_air_verifier"));
+    QWidget* bootloader =
+        pathRow(m_bootloader, QStringLiteral("bootloaderProgram"), current.bootloaderProgram,
+                tr("bootloader.json, compiled with --proof_mode"), tr("The bootloader program"));
+    m_bootloader->setToolTip(tr("cairo-lang's bootloader, compiled with --proof_mode: Cairo PIEs "
+                                "are proven as its task, the way SHARP proves them. Without it a "
+                                "PIE is not proven."));
+    form->addRow(tr("Prover"), m_engine);
+    form->addRow(tr("Verifier"), m_verifier);
+    form->addRow(tr("Stone prover"), stoneProver);
+    form->addRow(tr("Stone verifier"), stoneVerifier);
+    form->addRow(tr("Bootloader program"), bootloader);
+    m_proverFields = {m_engine, m_verifier, stoneProver, stoneVerifier, bootloader};
+}
+
 void SettingsDialog::profileChanged() {
     const bool remote = m_profile->currentData().toString() == QLatin1String("Remote");
+    for (QWidget* field : m_proverFields) {
+        field->setEnabled(!remote); // a deployment proves with its own
+    }
     m_oneServer->setEnabled(remote);
     m_requestUrl->setEnabled(remote);
     m_requestUrl->setPlaceholderText(oneUrl() ? QStringLiteral("https://proofdesk.example.org")
@@ -125,7 +203,37 @@ ConsoleSettings SettingsDialog::settings() const {
         chosen.chainRpcUrls[line.left(equals).trimmed()] =
             equals < 0 ? QString() : line.mid(equals + 1).trimmed();
     }
+    chosen.prover = {m_engine->currentData().toString(), m_verifier->currentData().toString(),
+                     m_stoneProver->text().trimmed(), m_stoneVerifier->text().trimmed(),
+                     m_bootloader->text().trimmed()};
     return chosen;
+}
+
+std::pair<QString, QWidget*> SettingsDialog::proverProblem(const ProverChoice& prover) const {
+    const bool stoneProves = prover.engine == QLatin1String("stone");
+    const bool stoneVerifies = prover.verifier == QLatin1String("stone");
+    if (stoneProves && prover.stoneProver.isEmpty()) {
+        return {tr("The stone prover needs the path of Stone's cpu_air_prover."), m_stoneProver};
+    }
+    if (stoneVerifies && prover.stoneVerifier.isEmpty()) {
+        return {tr("The stone verifier needs the path of Stone's cpu_air_verifier."),
+                m_stoneVerifier};
+    }
+    for (const auto& [path, edit] : {std::pair{prover.stoneProver, m_stoneProver},
+                                     std::pair{prover.stoneVerifier, m_stoneVerifier}}) {
+        const QFileInfo info(path);
+        if (!path.isEmpty() && !(info.isFile() && info.isExecutable())) {
+            return {tr("\"%1\" is not an executable file.").arg(path), edit};
+        }
+    }
+    const QFileInfo bootloader(prover.bootloaderProgram);
+    if (!prover.bootloaderProgram.isEmpty() && !(bootloader.isFile() && bootloader.isReadable())) {
+        return {tr("\"%1\" is not a readable file (the bootloader program: cairo-lang's "
+                   "bootloader, compiled with --proof_mode).")
+                    .arg(prover.bootloaderProgram),
+                m_bootloader};
+    }
+    return {};
 }
 
 void SettingsDialog::accept() {
@@ -148,6 +256,12 @@ void SettingsDialog::accept() {
                 m_banner,
                 tr("The RPC URL of chain %1, \"%2\", is not an http(s) URL.").arg(chainId, url),
                 m_chainRpc);
+            return;
+        }
+    }
+    if (!chosen.isRemote()) {
+        if (const auto [problem, field] = proverProblem(chosen.prover); !problem.isEmpty()) {
+            showBanner(m_banner, problem, field);
             return;
         }
     }

@@ -59,6 +59,13 @@ public:
     void setChainRpcUrls(const std::map<QString, QString>& urls) override {
         m_server.server().requests().setChainRpcUrls(urls);
     }
+    // Records the choice (the test server keeps proving as it was built to).
+    bool setProvers(const ui::ProverChoice& provers, QString*) override {
+        proversSet.push_back(provers);
+        emit runningChanged(true);
+        return true;
+    }
+    std::vector<ui::ProverChoice> proversSet;
 
 private:
     TestServer& m_server;

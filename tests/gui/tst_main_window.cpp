@@ -101,6 +101,9 @@ private slots:
         QSettings saved;
         QCOMPARE(ui::ConsoleSettings::load(saved).chainRpcUrls.at(QStringLiteral("11155111")), rpc);
 
+        // Saving settings whose prover never changed restarts nothing.
+        QVERIFY(control.proversSet.empty());
+
         // A new profile asks to restart; Later keeps the console running.
         dialog = openSettings();
         QVERIFY(dialog);
@@ -215,6 +218,110 @@ private slots:
             {QStringLiteral("1"), QStringLiteral("https://a.example")},
             {QStringLiteral("11155111"), QStringLiteral("http://127.0.0.1:8545")}};
         QCOMPARE(dialog.settings().chainRpcUrls, expected);
+    }
+
+    void settingsDialogChecksTheProver() {
+        QTemporaryDir dir;
+        const QString bootloader = dir.filePath(QStringLiteral("bootloader.json"));
+        const QString notExecutable = dir.filePath(QStringLiteral("cpu_air_prover"));
+        const QString executable = dir.filePath(QStringLiteral("cpu_air_verifier"));
+        for (const QString& path : {bootloader, notExecutable, executable}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write("{}");
+        }
+        QFile::setPermissions(executable, QFile::ReadOwner | QFile::ExeOwner);
+        ui::ConsoleSettings current;
+        current.prover.bootloaderProgram = bootloader;
+        ui::SettingsDialog dialog(current);
+        auto* engine = test::child<QComboBox>(&dialog, "proverEngineComboBox");
+        auto* verifier = test::child<QComboBox>(&dialog, "verifierComboBox");
+        auto* stoneProver = test::child<QLineEdit>(&dialog, "stoneProverLineEdit");
+        auto* stoneVerifier = test::child<QLineEdit>(&dialog, "stoneVerifierLineEdit");
+        auto* bootloaderEdit = test::child<QLineEdit>(&dialog, "bootloaderProgramLineEdit");
+        auto* banner = test::child<QLabel>(&dialog, "settingsErrorBannerLabel");
+        // What is saved shows; an engine never chosen shows as the builtin one.
+        QCOMPARE(engine->currentData().toString(), QStringLiteral("builtin"));
+        QCOMPARE(bootloaderEdit->text(), bootloader);
+
+        const auto refused = [&](const QString& reason) {
+            dialog.accept();
+            return dialog.result() == int(QDialog::Rejected) && banner->text().contains(reason);
+        };
+        engine->setCurrentIndex(engine->findData(QStringLiteral("stone")));
+        QVERIFY(refused(QStringLiteral("needs the path of Stone's cpu_air_prover")));
+        stoneProver->setText(notExecutable);
+        QVERIFY(refused(QStringLiteral("is not an executable file")));
+        stoneProver->setText(executable);
+        verifier->setCurrentIndex(verifier->findData(QStringLiteral("stone")));
+        QVERIFY(refused(QStringLiteral("needs the path of Stone's cpu_air_verifier")));
+        stoneVerifier->setText(executable);
+        bootloaderEdit->setText(dir.filePath(QStringLiteral("missing.json")));
+        QVERIFY(refused(QStringLiteral("is not a readable file")));
+        bootloaderEdit->setText(bootloader);
+        dialog.accept();
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.settings().prover,
+                 (ui::ProverChoice{QStringLiteral("stone"), QStringLiteral("stone"), executable,
+                                   executable, bootloader}));
+
+        // A deployment proves with its own prover: on Remote the fields are off and not checked.
+        ui::SettingsDialog remote(current);
+        auto* profile = test::child<QComboBox>(&remote, "profileComboBox");
+        profile->setCurrentIndex(profile->findData(QStringLiteral("Remote")));
+        QVERIFY(!test::child<QComboBox>(&remote, "proverEngineComboBox")->isEnabled());
+        QVERIFY(!test::child<QLineEdit>(&remote, "bootloaderProgramLineEdit")->isEnabled());
+    }
+
+    void aNewProverRestartsTheEmbeddedServerAndIsSaved() {
+        QTemporaryDir dir;
+        const QString bootloader = dir.filePath(QStringLiteral("bootloader.json"));
+        QFile file(bootloader);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        test::ConsoleHarness console;
+        test::HarnessServerControl control(console.server);
+        ui::ConsoleParts parts = console.parts();
+        parts.server = &control;
+        ui::MainWindow window(parts);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const auto openSettings = [&window] {
+            test::child<QAction>(&window, "settingsAction")->trigger();
+            ui::SettingsDialog* dialog = nullptr;
+            const bool shown = QTest::qWaitFor([&] {
+                return (dialog = window.findChild<ui::SettingsDialog*>()) && dialog->isVisible();
+            });
+            return shown ? dialog : nullptr;
+        };
+        ui::SettingsDialog* dialog = openSettings();
+        QVERIFY(dialog);
+        auto* engine = test::child<QComboBox>(dialog, "proverEngineComboBox");
+        engine->setCurrentIndex(engine->findData(QStringLiteral("mock")));
+        test::child<QLineEdit>(dialog, "bootloaderProgramLineEdit")->setText(bootloader);
+        dialog->accept();
+        QTRY_VERIFY(!window.findChild<ui::SettingsDialog*>());
+        const ui::ProverChoice expected{
+            QStringLiteral("mock"), QStringLiteral("builtin"), {}, {}, bootloader};
+        QCOMPARE(control.proversSet.size(), std::size_t(1));
+        QCOMPARE(control.proversSet.front(), expected);
+        QVERIFY(window.statusBar()->currentMessage().contains(
+            QStringLiteral("restarted with the new prover")));
+        // Saved where proofdesk serve reads it.
+        QSettings saved;
+        QCOMPARE(saved.value(QStringLiteral("prover/engine")).toString(), QStringLiteral("mock"));
+        QCOMPARE(saved.value(QStringLiteral("prover/bootloaderProgram")).toString(), bootloader);
+        QVERIFY(!saved.contains(QStringLiteral("prover/stoneProver")));
+
+        // Reopened it shows what was saved; saving it unchanged restarts nothing.
+        dialog = openSettings();
+        QVERIFY(dialog);
+        QCOMPARE(test::child<QComboBox>(dialog, "proverEngineComboBox")->currentData().toString(),
+                 QStringLiteral("mock"));
+        dialog->accept();
+        QTRY_VERIFY(!window.findChild<ui::SettingsDialog*>());
+        QCOMPARE(control.proversSet.size(), std::size_t(1));
+        QSettings().clear();
     }
 
     void requestModelsAndDagFollowTheirRecords() {
