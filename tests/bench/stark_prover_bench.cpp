@@ -7,21 +7,27 @@
 //   build/tests/stark_prover_bench --log-steps 16 [--channel stone|integrity] [--threads N]
 //                                  [--scalar] [--layout L]
 //   build/tests/stark_prover_bench --claim-index 48000
+//   build/tests/stark_prover_bench --hades [--scalar]
 //
 // --layout proves the same statement on another layout (default small), e.g. starknet_with_keccak,
 // whose Keccak builtin fills 2^19 rows per component whatever the program invokes.
+// --hades times the Poseidon (Hades) permutation the integrity channel's commitments spend their
+// time in: one state at a time and batched as the prover batches it (IFMA lanes where the CPU has
+// them, unless --scalar), in microseconds per state, on one thread.
 // --scalar runs the field arithmetic without AVX-512 IFMA, as on a CPU that lacks it. Prints the
 // run's steps, the transforms used, the time of each phase, the total, the peak RSS, the proof's
 // size and our verifier's time on it; the last lines (after "== figures") are `name value` pairs
 // for tests/bench/run.sh.
 
 #include "stark/prover/ParameterChooser.h"
+#include "stark/prover/PoseidonBatch.h"
 #include "stark/prover/ProofJson.h"
 #include "stark/prover/StarkProver.h"
 #include "stark/prover/VectorField.h"
 #include "stark/verifier/ProofVerifier.h"
 
 #include "cairo/Runner.h"
+#include "crypto/Poseidon.h"
 
 #include <sys/resource.h>
 
@@ -32,6 +38,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using namespace proofdesk;
 using namespace proofdesk::stark;
@@ -44,6 +51,36 @@ namespace {
 // i.e. 2^17 / 2^19 / 2^21 once padded: `--claim-index N` measures them as given.)
 std::uint64_t claimIndexFor(int logSteps) {
     return ((std::uint64_t(1) << logSteps) - 15) / 6;
+}
+
+// Microseconds per permutation of `permute` applied to `count` states, over about a second.
+template <typename Permute> double microsecondsPerState(std::size_t count, Permute permute) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    std::size_t states = 0;
+    while (Clock::now() - start < std::chrono::seconds(1)) {
+        permute();
+        states += count;
+    }
+    return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / double(states);
+}
+
+int timeHades() {
+    std::vector<HadesState> batch(1024);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        batch[i] = {Fp::fromU64(3 * i + 1), Fp::fromU64(3 * i + 2), Fp::fromU64(3 * i + 3)};
+    }
+    Fp::Limbs a = batch[0].s0.montgomery(), b = batch[0].s1.montgomery(),
+              c = batch[0].s2.montgomery();
+    const double single =
+        microsecondsPerState(1, [&] { crypto::hadesPermutationMontgomery(a, b, c); });
+    const double batched = microsecondsPerState(batch.size(), [&] { hadesPermuteAll(batch); });
+    std::printf("Hades permutation, one thread: %.2f us one state at a time, %.2f us per state "
+                "batched (%s)\n== figures\nhades_single_us %.3f\nhades_batched_us %.3f\n",
+                single, batched,
+                vector_field::enabled() ? "AVX-512 IFMA, 16 lanes" : "scalar, 4 side by side",
+                single, batched);
+    return a[0] == b[0] ? 2 : 0; // keeps the permutations from being optimised away
 }
 
 double peakRssMiB() {
@@ -60,6 +97,7 @@ int main(int argc, char** argv) {
     std::string channel = "stone";
     std::string layout = "small";
     std::string fixtures = PROOFDESK_FIXTURES_DIR;
+    bool hades = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--log-steps") == 0 && i + 1 < argc) {
             logSteps = std::atoi(argv[++i]);
@@ -73,9 +111,14 @@ int main(int argc, char** argv) {
             layout = argv[++i];
         } else if (std::strcmp(argv[i], "--scalar") == 0) {
             vector_field::setEnabled(false);
+        } else if (std::strcmp(argv[i], "--hades") == 0) {
+            hades = true;
         } else {
             fixtures = argv[i];
         }
+    }
+    if (hades) {
+        return timeHades();
     }
     const auto profile = channelProfileNamed(channel);
     const std::string programPath =
@@ -85,7 +128,7 @@ int main(int argc, char** argv) {
             stderr,
             "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
             "[--threads N] [--scalar] [--layout L] [FIXTURES_DIR with cairo/programs/proof_mode/"
-            "fibonacci_program_input.json]\n");
+            "fibonacci_program_input.json]\n       stark_prover_bench --hades [--scalar]\n");
         return 1;
     }
 

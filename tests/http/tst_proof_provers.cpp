@@ -151,6 +151,8 @@ private slots:
               "sanitizers; the release build runs it");
 #endif
         options.provers.bootloaderProgram = bootloader;
+        // A real proof all the same, with less proof of work and fewer queries than 96 bits ask.
+        options.provers.securityBits = 32;
         TestServer server(options);
         const Project beta = newProject(server, QStringLiteral("beta"));
         TestHttp withBootloader(server.url());

@@ -9,12 +9,21 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__x86_64__)
+#if defined(PROOFDESK_EMULATED_AVX512)
+// Tests build this code a second time over a portable model of the intrinsics, so that CPUs
+// without AVX-512 IFMA test it too (tests/support/EmulatedAvx512.h).
+#include "EmulatedAvx512.h"
+#define PROOFDESK_PACKED_FIELD 1
+#define PROOFDESK_IFMA_FUNCTION
+#define PROOFDESK_IFMA_INLINE __attribute__((always_inline)) inline
+#elif defined(__x86_64__)
 #include <immintrin.h>
 #define PROOFDESK_PACKED_FIELD 1
-
 #define PROOFDESK_IFMA_FUNCTION __attribute__((target("avx512f,avx512ifma")))
 #define PROOFDESK_IFMA_INLINE __attribute__((target("avx512f,avx512ifma"), always_inline)) inline
+#endif
+
+#ifdef PROOFDESK_PACKED_FIELD
 
 namespace proofdesk::stark::packed {
 

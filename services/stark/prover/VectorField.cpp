@@ -17,7 +17,9 @@ namespace proofdesk::stark::vector_field {
 namespace {
 
 bool cpuHasIfma() {
-#ifdef PROOFDESK_PACKED_FIELD
+#if defined(PROOFDESK_EMULATED_AVX512)
+    return true; // the intrinsics are emulated: any CPU runs them
+#elif defined(PROOFDESK_PACKED_FIELD)
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 #else
