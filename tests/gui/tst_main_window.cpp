@@ -48,6 +48,15 @@ api::ProofQuery query(const std::string& id, const std::string& status) {
     return q;
 }
 
+// The Settings dialog as the toolbar opens it; null if it does not show.
+ui::SettingsDialog* openSettings(ui::MainWindow& window) {
+    test::child<QAction>(&window, "settingsAction")->trigger();
+    ui::SettingsDialog* dialog = nullptr;
+    const bool shown = QTest::qWaitFor(
+        [&] { return (dialog = window.findChild<ui::SettingsDialog*>()) && dialog->isVisible(); });
+    return shown ? dialog : nullptr;
+}
+
 } // namespace
 
 class MainWindowTest : public QObject {
@@ -68,16 +77,8 @@ private slots:
         ui::MainWindow window(parts);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        const auto openSettings = [&window] {
-            test::child<QAction>(&window, "settingsAction")->trigger();
-            ui::SettingsDialog* dialog = nullptr;
-            const bool shown = QTest::qWaitFor([&] {
-                return (dialog = window.findChild<ui::SettingsDialog*>()) && dialog->isVisible();
-            });
-            return shown ? dialog : nullptr;
-        };
         const QString rpc = QStringLiteral("http://127.0.0.1:9");
-        ui::SettingsDialog* dialog = openSettings();
+        ui::SettingsDialog* dialog = openSettings(window);
         QVERIFY(dialog);
         test::child<QSpinBox>(dialog, "pollIntervalSpinBox")->setValue(750);
         test::child<QPlainTextEdit>(dialog, "chainRpcPlainTextEdit")
@@ -91,7 +92,7 @@ private slots:
         QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("chain RPC URLs")));
 
         // Reopened, the dialog shows what was saved, so saving again keeps it.
-        dialog = openSettings();
+        dialog = openSettings(window);
         QVERIFY(dialog);
         QCOMPARE(test::child<QSpinBox>(dialog, "pollIntervalSpinBox")->value(), 750);
         QCOMPARE(test::child<QPlainTextEdit>(dialog, "chainRpcPlainTextEdit")->toPlainText(),
@@ -105,7 +106,7 @@ private slots:
         QVERIFY(control.proversSet.empty());
 
         // A new profile asks to restart; Later keeps the console running.
-        dialog = openSettings();
+        dialog = openSettings(window);
         QVERIFY(dialog);
         auto* profile = test::child<QComboBox>(dialog, "profileComboBox");
         profile->setCurrentIndex(profile->findData(QStringLiteral("Remote")));
@@ -286,15 +287,7 @@ private slots:
         ui::MainWindow window(parts);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        const auto openSettings = [&window] {
-            test::child<QAction>(&window, "settingsAction")->trigger();
-            ui::SettingsDialog* dialog = nullptr;
-            const bool shown = QTest::qWaitFor([&] {
-                return (dialog = window.findChild<ui::SettingsDialog*>()) && dialog->isVisible();
-            });
-            return shown ? dialog : nullptr;
-        };
-        ui::SettingsDialog* dialog = openSettings();
+        ui::SettingsDialog* dialog = openSettings(window);
         QVERIFY(dialog);
         auto* engine = test::child<QComboBox>(dialog, "proverEngineComboBox");
         engine->setCurrentIndex(engine->findData(QStringLiteral("mock")));
@@ -314,7 +307,7 @@ private slots:
         QVERIFY(!saved.contains(QStringLiteral("prover/stoneProver")));
 
         // Reopened it shows what was saved; saving it unchanged restarts nothing.
-        dialog = openSettings();
+        dialog = openSettings(window);
         QVERIFY(dialog);
         QCOMPARE(test::child<QComboBox>(dialog, "proverEngineComboBox")->currentData().toString(),
                  QStringLiteral("mock"));
