@@ -49,10 +49,10 @@ constexpr std::size_t kLanes = 8 * kGroups;
 
 using Triple = std::array<Packed, 3>;
 
+// A constant's Montgomery word in every lane, as limbs (PackedField's conversion of loaded words).
 PROOFDESK_IFMA_INLINE Packed broadcastWord(const Fp::Limbs& w) {
-    return Packed{{splat(w[0] & kLow52), splat(((w[0] >> 52) | (w[1] << 12)) & kLow52),
-                   splat(((w[1] >> 40) | (w[2] << 24)) & kLow52),
-                   splat(((w[2] >> 28) | (w[3] << 36)) & kLow52), splat(w[3] >> 16)}};
+    const __m512i words[4] = {splat(w[0]), splat(w[1]), splat(w[2]), splat(w[3])};
+    return toLimbs<0>(words);
 }
 
 // k·p as limbs, for small k.
@@ -113,7 +113,6 @@ PROOFDESK_IFMA_INLINE Packed belowTwoP(Packed v) {
 // The MDS [[3, 1, 1], [1, −1, 1], [1, 1, −2]] on a state below 2p: with t = s0 + s1 + s2 the
 // outputs are t + 2·s0, t − 2·s1 and t − 3·s2, made positive by 4p and 6p (all below 12p).
 PROOFDESK_IFMA_INLINE void mix(Triple& s) {
-    static_assert(sizeof(Packed) == 5 * sizeof(__m512i));
     const Packed fourP = multipleOfP(4);
     const Packed sixP = multipleOfP(6);
     Packed n0, n1, n2;
