@@ -89,8 +89,8 @@ private:
     }
     // The rows base + m·(32 units) + t·unit: the first slotCount round slots of the blocks
     // m = blockFirst…blockLast (in a plane, block L holds lane L's state before each round).
-    std::vector<std::uint64_t> slots(std::uint64_t base, std::uint64_t blockFirst,
-                                     std::uint64_t blockLast, std::uint64_t slotCount) const {
+    std::vector<std::uint64_t> roundSlots(std::uint64_t base, std::uint64_t blockFirst,
+                                          std::uint64_t blockLast, std::uint64_t slotCount) const {
         std::vector<std::uint64_t> out;
         for (std::uint64_t m = blockFirst; m <= blockLast; ++m) {
             for (std::uint64_t t = 0; t < slotCount; ++t) {
@@ -118,7 +118,7 @@ private:
     }
     // The rounds of every plane, as one factor per round.
     Domain everyPlane(int rounds) const {
-        return residues(m_plane, slots(0, 0, 0, std::uint64_t(rounds)));
+        return residues(m_plane, roundSlots(0, 0, 0, std::uint64_t(rounds)));
     }
 
     void addInputOutput();
@@ -166,7 +166,7 @@ void KeccakAir::addParseToDiluted() {
                        {}, firstSixteenRows);
     }
     m_b.constraint(kParse + "start_accumulation", cumulative(800), {},
-                   residues(m_component, slots(0, 0, 0, 32)));
+                   residues(m_component, roundSlots(0, 0, 0, 32)));
 
     // Sum of the words over the instances: word i's cumulative sum minus the next word's, 2^200
     // apart (the last word's next is the second accumulation at 800).
@@ -181,7 +181,7 @@ void KeccakAir::addParseToDiluted() {
         m_b.constraint(kParse + "init_other_invocations" + std::to_string(i),
                        m_b.at(kParse + "final_reshaped_input", 16 + i) + sumWords(i, 0) * 16 -
                            sumWords(i, 2),
-                       {}, residues(m_component, slots(0, 0, 0, 30)));
+                       {}, residues(m_component, roundSlots(0, 0, 0, 30)));
     }
 
     // The diluted bits: a partial sum minus twice the next one is a bit.
@@ -196,27 +196,27 @@ void KeccakAir::addParseToDiluted() {
     const std::uint64_t lastPlane = 63 * m_plane;
     m_b.constraint(kParse + "extract_bit_first_invocation1",
                    partial1(0) * partial1(0) - partial1(0), {},
-                   residues(m_component, slots(0, 0, 24, 2)));
+                   residues(m_component, roundSlots(0, 0, 24, 2)));
     m_b.constraint(kParse + "extract_bit_other_invocations1", bitOther1 * bitOther1 - bitOther1, {},
-                   residues(m_component, slots(0, 0, 24, 30)));
+                   residues(m_component, roundSlots(0, 0, 24, 30)));
     m_b.constraint(kParse + "to_diluted0_p1", partial1(30) - cell("state_begin", 2016), {},
-                   residues(m_component, slots(0, 0, 24, 1)));
+                   residues(m_component, roundSlots(0, 0, 24, 1)));
     m_b.constraint(kParse + "to_diluted1_p1", partial1(31) - cell("state_end", 2016), {},
-                   residues(m_component, slots(0, 0, 24, 1)));
+                   residues(m_component, roundSlots(0, 0, 24, 1)));
 
-    const Domain firstExcluded =
-        residues(m_component, slots(lastPlane, 0, 25, 2), residues(m_plane, slots(0, 26, 31, 2)));
+    const Domain firstExcluded = residues(m_component, roundSlots(lastPlane, 0, 25, 2),
+                                          residues(m_plane, roundSlots(0, 26, 31, 2)));
     m_b.constraint(kParse + "extract_bit_first_invocation0",
                    partial0(0) * partial0(0) - partial0(0), firstExcluded,
                    residues(m_roundSlots, {0, m_unit}));
     const Domain otherExcluded =
-        residues(m_component, slots(lastPlane, 0, 25, 30),
-                 residues(m_plane, slots(0, 26, 31, 30),
+        residues(m_component, roundSlots(lastPlane, 0, 25, 30),
+                 residues(m_plane, roundSlots(0, 26, 31, 30),
                           residues(m_roundSlots, {30 * m_unit, 31 * m_unit})));
     m_b.constraint(kParse + "extract_bit_other_invocations0", bitOther0 * bitOther0 - bitOther0,
                    otherExcluded, {m_b.rows(m_unit)});
-    const Domain dilutedExcluded =
-        residues(m_component, slots(lastPlane, 0, 24, 1), residues(m_plane, slots(0, 25, 31, 1)));
+    const Domain dilutedExcluded = residues(m_component, roundSlots(lastPlane, 0, 24, 1),
+                                            residues(m_plane, roundSlots(0, 25, 31, 1)));
     m_b.constraint(kParse + "to_diluted0_p0", partial0(30) - cell("state_begin", 0),
                    dilutedExcluded, {m_b.rows(m_roundSlots)});
     m_b.constraint(kParse + "to_diluted1_p0", partial0(31) - cell("state_end", 0), dilutedExcluded,
