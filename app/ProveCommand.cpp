@@ -39,7 +39,8 @@ std::string usage() {
     return "usage: proofdesk prove --out_file PROOF.json\n"
            "         (--public_input_file PUBLIC.json --private_input_file PRIVATE.json |\n"
            "          --program PROGRAM.json [--program_input INPUT.json | --cairo_pie PIE.zip]\n"
-           "          [--layout L] [--cairo_vm rust|python])\n"
+           "          [--layout L [--cairo_layout_params_file DYNAMIC_PARAMS.json]]\n"
+           "          [--cairo_vm rust|python])\n"
            "         [--parameter_file PARAMS.json] [--prover_config_file CONFIG.json]\n"
            "         [--security-bits N] [--channel stone|integrity] [--stone_version "
            "stone5|stone6]\n"
@@ -55,6 +56,9 @@ std::string usage() {
            "    channel and commitments of Starknet's Integrity verifier.\n"
            "  --check evaluates every constraint on the trace first and names the first that "
            "fails.\n"
+           "  --layout dynamic takes Stone's dynamic_params (every column's place, the row "
+           "ratios,\n"
+           "    which builtins the run uses) from --cairo_layout_params_file.\n"
            "  Layouts: " +
            layoutList() +
            ".\n"
@@ -122,6 +126,7 @@ std::optional<int> parseArguments(int argc, char** argv, ProveArguments& argumen
                                           "--program_input",
                                           "--cairo_pie",
                                           "--layout",
+                                          "--cairo_layout_params_file",
                                           "--security-bits",
                                           "--channel",
                                           "--stone_version",
@@ -201,6 +206,14 @@ CairoRun runToProve(std::map<std::string, std::string>& values) {
     cairo::RunOptions runOptions;
     runOptions.layout = has("layout") ? values["layout"] : "auto";
     runOptions.proofMode = true;
+    if (has("cairo_layout_params_file")) {
+        std::string text;
+        if (!core::readFileBounded(values["cairo_layout_params_file"], std::uint64_t(1) << 20,
+                                   &text)) {
+            throw std::invalid_argument("cannot read " + values["cairo_layout_params_file"]);
+        }
+        runOptions.dynamicLayoutParams = core::parseJsonBounded(text);
+    }
     const std::string vm = has("cairo_vm") ? values["cairo_vm"] : "rust";
     if (vm == "python") {
         runOptions.hints.execution = cairo::HintExecution::NativeThenPython;
@@ -341,9 +354,8 @@ int runProveCommand(int argc, char** argv) {
             }
             options.parameters = parseProofParameters(*json);
         } else {
-            const air::LayoutSpec* layout = air::layoutNamed(run.publicInput.layout);
-            const std::uint64_t rows = run.publicInput.nSteps * (layout ? layout->cpuRows() : 16);
-            options.parameters = chooseParameters(rows, securityBits, profile);
+            options.parameters =
+                chooseParameters(traceRows(run.publicInput), securityBits, profile);
         }
         if (has("prover_config_file")) {
             const auto json = readJsonFile(values["prover_config_file"], &error);

@@ -52,7 +52,11 @@ CairoRunner::CairoRunner(const Program& program, RunOptions options)
         if (!m_options.dynamicLayoutParams) {
             throw VmError("layout dynamic needs a layout params file (--cairo_layout_params_file)");
         }
-        m_layout = dynamicLayout(*m_options.dynamicLayoutParams);
+        try {
+            m_layout = dynamicLayout(*m_options.dynamicLayoutParams);
+        } catch (const std::runtime_error& e) {
+            throw VmError(e.what());
+        }
     } else {
         auto layout = layoutNamed(m_options.layout);
         if (!layout) {

@@ -352,11 +352,10 @@ nlohmann::json prove(const ChildContext& context) {
     const nlohmann::json& settings = context.options();
     const auto profile =
         stark::channelProfileNamed(settings.value("channel", std::string("stone")));
-    const stark::air::LayoutSpec* layout = stark::air::layoutNamed(run.publicInput.layout);
     stark::ProverOptions prover;
-    prover.parameters = stark::chooseParameters(
-        run.publicInput.nSteps * (layout ? layout->cpuRows() : 16),
-        settings.value("securityBits", 96), profile.value_or(stark::ChannelProfile::Stone));
+    prover.parameters = stark::chooseParameters(stark::traceRows(run.publicInput),
+                                                settings.value("securityBits", 96),
+                                                profile.value_or(stark::ChannelProfile::Stone));
     auto lastReport = started;
     prover.progress = [&](const stark::ProverProgress& progress) {
         const auto now = std::chrono::steady_clock::now();

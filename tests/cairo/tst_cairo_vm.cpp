@@ -213,6 +213,62 @@ private slots:
         QCOMPARE(runner.layout().name, std::string("plain"));
     }
 
+    void dynamicLayoutsReadStonesRowRatios() {
+        // Stone's dynamic_params give periods in trace rows (here all_cairo's, two rows per
+        // step's CPU component of 32): the run's units per step and ratios in steps follow.
+        const nlohmann::json stone = {
+            {"cpu_component_step", 2},          {"memory_units_row_ratio", 4},
+            {"range_check_units_row_ratio", 4}, {"diluted_units_row_ratio", 2},
+            {"uses_pedersen_builtin", 1},       {"pedersen_builtin_row_ratio", 8192},
+            {"uses_keccak_builtin", 1},         {"keccak__row_ratio", 65536},
+            {"uses_bitwise_builtin", 0},        {"bitwise__row_ratio", 512},
+            {"uses_range_check_builtin", 0},    {"uses_ecdsa_builtin", 0},
+            {"uses_ec_op_builtin", 0},          {"uses_poseidon_builtin", 0},
+            {"uses_range_check96_builtin", 0},  {"uses_add_mod_builtin", 0},
+            {"uses_mul_mod_builtin", 0}};
+        const Layout fromRows = dynamicLayout(stone);
+        const Layout allCairo = *layoutNamed("all_cairo");
+        QCOMPARE(fromRows.rcUnits, allCairo.rcUnits);
+        QCOMPARE(fromRows.memoryUnitsPerStep, allCairo.memoryUnitsPerStep);
+        QCOMPARE(fromRows.logDilutedUnitsPerStep, allCairo.logDilutedUnitsPerStep);
+        QCOMPARE(fromRows.builtins.size(), std::size_t(3));
+        QCOMPARE(fromRows.builtin("pedersen")->ratio, allCairo.builtin("pedersen")->ratio);
+        QCOMPARE(fromRows.builtin("keccak")->ratio, allCairo.builtin("keccak")->ratio);
+        QCOMPARE(fromRows.builtin("keccak")->instancesPerComponent, 16);
+        QVERIFY(!fromRows.has("bitwise"));
+        // cairo-lang's layout params file (ratios in steps) still reads, flags as numbers too.
+        const Layout fromSteps = dynamicLayout({{"rc_units", 8},
+                                                {"memory_units_per_step", 8},
+                                                {"log_diluted_units_per_step", 4},
+                                                {"uses_bitwise_builtin", true},
+                                                {"bitwise_ratio", 16},
+                                                {"uses_pedersen_builtin", 1},
+                                                {"pedersen_ratio", 256}});
+        QCOMPARE(fromSteps.builtin("bitwise")->ratio, 16);
+        QCOMPARE(fromSteps.builtin("pedersen")->ratio, 256);
+        // Parameters that do not fit are refused saying which.
+        const auto refusal = [](nlohmann::json params) {
+            try {
+                dynamicLayout(params);
+                return std::string();
+            } catch (const std::runtime_error& e) {
+                return std::string(e.what());
+            }
+        };
+        nlohmann::json broken = stone;
+        broken["memory_units_row_ratio"] = 3;
+        QVERIFY(contains(refusal(broken), "memory_units_row_ratio (3) does not divide"));
+        broken = stone;
+        broken["pedersen_builtin_row_ratio"] = 100;
+        QVERIFY(contains(refusal(broken), "pedersen_builtin_row_ratio (100) is not a whole"));
+        broken = stone;
+        broken.erase("cpu_component_step");
+        QVERIFY(contains(refusal(broken), "lack cpu_component_step"));
+        broken = stone;
+        broken["uses_pedersen_builtin"] = "yes";
+        QVERIFY(contains(refusal(broken), "uses_pedersen_builtin is not"));
+    }
+
     void programHashIsStableAndSensitive() {
         const Program a = Program::fromJson(Asm().pushImm(1).ret().program());
         const Program b = Program::fromJson(Asm().pushImm(2).ret().program());

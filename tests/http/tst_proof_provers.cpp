@@ -111,8 +111,8 @@ private slots:
         QCOMPARE(failed["step"].get<std::string>(), std::string("PROOF_GENERATION"));
         QVERIFY2(failed["errorReason"].get<std::string>().find("--proof_mode") != std::string::npos,
                  failed["errorReason"].get<std::string>().c_str());
-        // (Every layout a submission may name is proven now; dynamic, which the prover does not
-        // prove, is refused at submission: tst_proof_intake.)
+        // (Every layout a submission may name is proven now; dynamic, whose parameters a
+        // submission cannot carry, is refused at submission: tst_proof_intake.)
         QCOMPARE(http.get("/is-alive").status, 200);
     }
 

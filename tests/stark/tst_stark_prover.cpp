@@ -27,6 +27,7 @@
 #include "crypto/MontField.h"
 #include "crypto/Poseidon.h"
 
+#include <QFile>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
@@ -54,21 +55,36 @@ std::vector<Fp> randomPolynomial(QRandomGenerator& random, std::size_t size) {
 }
 
 // A countdown program of our own (test::Asm), run in proof mode on a layout.
-CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20) {
+CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20,
+                      std::optional<nlohmann::json> dynamicParams = std::nullopt) {
     const cairo::Program program =
         cairo::Program::fromJson(test::Asm::countdown(n).proofModeProgram());
     cairo::RunOptions options;
     options.layout = layout;
     options.proofMode = true;
+    options.dynamicLayoutParams = std::move(dynamicParams);
     cairo::CairoRunner runner(program, options);
     runner.run();
     return cairoRunOf(runner);
 }
 
+// Stone dynamic_params of our own (tests/stark): every column where all_cairo has it, using every
+// builtin but those named.
+nlohmann::json dynamicParamsWithout(std::initializer_list<const char*> leftOut) {
+    QFile file(QStringLiteral(PROOFDESK_STARK_TEST_DIR "/all_cairo_as_dynamic_params.json"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        qFatal("cannot read all_cairo_as_dynamic_params.json");
+    }
+    nlohmann::json params = nlohmann::json::parse(file.readAll().toStdString());
+    for (const char* builtin : leftOut) {
+        params.at(std::string("uses_") + builtin + "_builtin") = 0;
+    }
+    return params;
+}
+
 // Small but complete parameters for a run: few queries and bits of work keep tests fast.
 ProofParameters testParameters(const CairoRun& run, ChannelProfile profile) {
-    const air::LayoutSpec& layout = *air::layoutNamed(run.publicInput.layout);
-    ProofParameters p = chooseParameters(run.publicInput.nSteps * layout.cpuRows(), 96, profile);
+    ProofParameters p = chooseParameters(traceRows(run.publicInput), 96, profile);
     p.logCosets = 2;
     p.queries = 6;
     p.proofOfWorkBits = 6;
@@ -541,6 +557,9 @@ private slots:
         QTest::newRow("dex, stone") << "dex" << int(ChannelProfile::Stone) << 6;
         // Keccak, range-check-96 and the unconstrained mod builtins (2^19 rows at least).
         QTest::newRow("all_cairo, stone") << "all_cairo" << int(ChannelProfile::Stone) << 6;
+        // Every column placed by the public input's dynamic_params; Keccak, ECDSA and the mod
+        // builtins left out (their constraints keep their places), the rest in 2^16 rows.
+        QTest::newRow("dynamic, stone") << "dynamic" << int(ChannelProfile::Stone) << 6;
     }
 
     void provesEveryLayoutFamilyAndOurVerifierAccepts() {
@@ -548,11 +567,16 @@ private slots:
         QFETCH(int, profile);
         QFETCH(int, seed);
 #if defined(PROOFDESK_ADDRESS_SANITIZER)
-        if (layout == QStringLiteral("recursive") || layout == QStringLiteral("all_cairo")) {
-            QSKIP("the layout's smallest trace (2^18 or 2^19 rows) is too slow under sanitizers");
+        if (layout == QStringLiteral("recursive") || layout == QStringLiteral("all_cairo") ||
+            layout == QStringLiteral("dynamic")) {
+            QSKIP("the layout's smallest trace (2^16 to 2^19 rows) is too slow under sanitizers");
         }
 #endif
-        const CairoRun run = countdownRun(layout.toStdString());
+        const CairoRun run =
+            layout == QStringLiteral("dynamic")
+                ? countdownRun("dynamic", 20,
+                               dynamicParamsWithout({"keccak", "ecdsa", "add_mod", "mul_mod"}))
+                : countdownRun(layout.toStdString());
         const ProofParameters parameters = testParameters(run, ChannelProfile(profile));
         ProverOptions options;
         options.parameters = parameters;
@@ -680,14 +704,32 @@ private slots:
                          std::string::npos,
                      e.what());
         }
+        // A layout the prover cannot take, saying why and naming those it proves.
+        const auto refusedSaying = [](const CairoRun& refused, const std::string& reason) {
+            try {
+                prove(refused, testParameters(countdownRun("plain"), ChannelProfile::Stone));
+                return false;
+            } catch (const std::invalid_argument& e) {
+                const std::string message = e.what();
+                qInfo("%s", e.what());
+                return message.find(reason) != std::string::npos &&
+                       message.find("; the prover proves ") != std::string::npos &&
+                       message.find(", plain, ") != std::string::npos;
+            }
+        };
         CairoRun other = countdownRun("plain");
         other.publicInput.layout = "dynamic";
-        try {
-            prove(other, testParameters(countdownRun("plain"), ChannelProfile::Stone));
-            QFAIL("proven on a layout the prover does not know");
-        } catch (const std::invalid_argument& e) {
-            QVERIFY2(std::string(e.what()).find("it proves") != std::string::npos, e.what());
+        QVERIFY(refusedSaying(other, "dynamic_params lacks"));
+        other.publicInput.layout = "no_such_layout";
+        QVERIFY(refusedSaying(other, "no_such_layout"));
+        // dynamic_params whose add_mod the run uses: its constraints hold cells no writer fills.
+        CairoRun withMod = countdownRun("plain");
+        withMod.publicInput.layout = "dynamic";
+        const nlohmann::json usingMod = dynamicParamsWithout({"keccak", "ecdsa"});
+        for (const auto& [name, value] : usingMod.items()) {
+            withMod.publicInput.dynamicParams[name] = value.get<std::uint64_t>();
         }
+        QVERIFY(refusedSaying(withMod, "layout dynamic with the add_mod builtin"));
         // Parameters that do not fit the trace, with the reason.
         ProofParameters wrong = testParameters(run, ChannelProfile::Stone);
         wrong.friSteps.push_back(2);

@@ -119,6 +119,16 @@ nlohmann::ordered_json CairoRunner::airPublicInput() const {
         segments[m_builtins[i]->name()] = {{"begin_addr", relocate(m_builtins[i]->base())},
                                            {"stop_ptr", relocate(m_stopPointers[i])}};
     }
+    // A dynamic layout has a segment for each of its builtins: those its parameters leave out are
+    // empty, placed after the relocated memory (as in Stone's dynamic proofs).
+    if (m_layout.name == "dynamic") {
+        const std::uint64_t end = m_bases.back();
+        for (const std::string& name : dynamicLayoutBuiltins()) {
+            if (!segments.contains(name)) {
+                segments[name] = {{"begin_addr", end}, {"stop_ptr", end}};
+            }
+        }
+    }
     nlohmann::ordered_json publicMemory = nlohmann::ordered_json::array();
     auto add = [&](const Relocatable& address, std::uint64_t page = 0) {
         publicMemory.push_back({{"address", relocate(address)},
@@ -139,13 +149,18 @@ nlohmann::ordered_json CairoRunner::airPublicInput() const {
             }
         }
     }
+    // A dynamic layout's parameters go with the run, as given (Stone's dynamic_params).
+    nlohmann::ordered_json dynamicParams = nullptr;
+    if (m_layout.name == "dynamic" && m_options.dynamicLayoutParams) {
+        dynamicParams = nlohmann::ordered_json::parse(m_options.dynamicLayoutParams->dump());
+    }
     return nlohmann::ordered_json{{"layout", m_layout.name},
                                   {"rc_min", rcMin},
                                   {"rc_max", rcMax},
                                   {"n_steps", m_vm->steps()},
                                   {"memory_segments", segments},
                                   {"public_memory", publicMemory},
-                                  {"dynamic_params", nullptr}};
+                                  {"dynamic_params", dynamicParams}};
 }
 
 nlohmann::ordered_json CairoRunner::airPrivateInput(const std::string& tracePath,

@@ -1,8 +1,10 @@
 #include "cairo/vm/Layout.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <stdexcept>
+#include <utility>
 
 // Ratios and resources per layout as cairo-lang 0.14's instances.py defines them, cross-checked
 // with Stone's cpu_air_definition*.h (docs/stark.md lists the layouts).
@@ -204,27 +206,122 @@ const std::vector<std::string>& layoutNames() {
     return names;
 }
 
+namespace {
+
+// A layout parameter that must be a non-negative integer (a flag may be a boolean).
+std::uint64_t layoutParameter(const nlohmann::json& params, const std::string& key,
+                              std::optional<std::uint64_t> fallback = std::nullopt) {
+    const auto it = params.find(key);
+    if (it == params.end()) {
+        if (fallback) {
+            return *fallback;
+        }
+        throw std::runtime_error("layout params lack " + key);
+    }
+    if (it->is_boolean()) {
+        return it->get<bool>() ? 1 : 0;
+    }
+    if (!it->is_number_integer() || (!it->is_number_unsigned() && it->get<std::int64_t>() < 0)) {
+        throw std::runtime_error("layout params: " + key + " is not a non-negative integer");
+    }
+    return it->get<std::uint64_t>();
+}
+
+// The builtins a dynamic layout may use, in the layout's order, with the name of each one's
+// period in trace rows in Stone's dynamic_params.
+constexpr std::pair<const char*, const char*> kDynamicBuiltins[] = {
+    {"pedersen", "pedersen_builtin_row_ratio"},
+    {"range_check", "range_check_builtin_row_ratio"},
+    {"ecdsa", "ecdsa_builtin_row_ratio"},
+    {"bitwise", "bitwise__row_ratio"},
+    {"ec_op", "ec_op_builtin_row_ratio"},
+    {"keccak", "keccak__row_ratio"},
+    {"poseidon", "poseidon__row_ratio"},
+    {"range_check96", "range_check96_builtin_row_ratio"},
+    {"add_mod", "add_mod__row_ratio"},
+    {"mul_mod", "mul_mod__row_ratio"},
+};
+
+int instancesPerComponent(const std::string& builtin) {
+    return builtin == "keccak" ? 16 : 1;
+}
+
+// Stone's dynamic_params (what a dynamic proof's public input carries): every component's period
+// is given in trace rows, and a CPU step takes 16·cpu_component_step rows.
+Layout layoutFromRowRatios(const nlohmann::json& params) {
+    const std::uint64_t stepRows = 16 * layoutParameter(params, "cpu_component_step");
+    const auto perStep = [&](const std::string& key) {
+        const std::uint64_t rows = layoutParameter(params, key);
+        if (rows == 0 || stepRows % rows != 0) {
+            throw std::runtime_error("layout params: " + key + " (" + std::to_string(rows) +
+                                     ") does not divide a step's " + std::to_string(stepRows) +
+                                     " rows");
+        }
+        return static_cast<int>(stepRows / rows);
+    };
+    Layout layout;
+    layout.name = "dynamic";
+    layout.rcUnits = perStep("range_check_units_row_ratio");
+    layout.publicMemoryFraction = 8;
+    layout.memoryUnitsPerStep = perStep("memory_units_row_ratio");
+    const int dilutedUnits = perStep("diluted_units_row_ratio");
+    if (!std::has_single_bit(static_cast<unsigned>(dilutedUnits))) {
+        throw std::runtime_error("layout params: a step's diluted units (" +
+                                 std::to_string(dilutedUnits) + ") are not a power of two");
+    }
+    layout.logDilutedUnitsPerStep = std::countr_zero(static_cast<unsigned>(dilutedUnits));
+    layout.builtins.push_back({"output", 0, 1});
+    for (const auto& [name, rowRatio] : kDynamicBuiltins) {
+        if (layoutParameter(params, std::string("uses_") + name + "_builtin") == 0) {
+            continue;
+        }
+        const std::uint64_t rows = layoutParameter(params, rowRatio);
+        if (rows == 0 || rows % stepRows != 0) {
+            throw std::runtime_error("layout params: " + std::string(rowRatio) + " (" +
+                                     std::to_string(rows) + ") is not a whole number of steps");
+        }
+        layout.builtins.push_back(
+            {name, static_cast<int>(rows / stepRows), instancesPerComponent(name)});
+    }
+    return layout;
+}
+
+// cairo-lang's cairo_layout_params_file: units per step and each builtin's ratio in steps.
+Layout layoutFromStepRatios(const nlohmann::json& params) {
+    Layout layout;
+    layout.name = "dynamic";
+    layout.rcUnits = static_cast<int>(layoutParameter(params, "rc_units", 4));
+    layout.publicMemoryFraction = 8;
+    layout.memoryUnitsPerStep =
+        static_cast<int>(layoutParameter(params, "memory_units_per_step", 8));
+    layout.logDilutedUnitsPerStep =
+        static_cast<int>(layoutParameter(params, "log_diluted_units_per_step", 4));
+    layout.builtins.push_back({"output", 0, 1});
+    for (const auto& [name, rowRatio] : kDynamicBuiltins) {
+        if (layoutParameter(params, std::string("uses_") + name + "_builtin", 0) != 0) {
+            const auto ratio = layoutParameter(params, std::string(name) + "_ratio", 0);
+            layout.builtins.push_back({name, static_cast<int>(ratio), instancesPerComponent(name)});
+        }
+    }
+    return layout;
+}
+
+} // namespace
+
+std::vector<std::string> dynamicLayoutBuiltins() {
+    std::vector<std::string> names;
+    for (const auto& builtin : kDynamicBuiltins) {
+        names.emplace_back(builtin.first);
+    }
+    return names;
+}
+
 Layout dynamicLayout(const nlohmann::json& params) {
     if (!params.is_object()) {
         throw std::runtime_error("layout params must be a JSON object");
     }
-    Layout layout;
-    layout.name = "dynamic";
-    layout.rcUnits = params.value("rc_units", 4);
-    layout.publicMemoryFraction = 8;
-    layout.memoryUnitsPerStep = params.value("memory_units_per_step", 8);
-    layout.logDilutedUnitsPerStep = params.value("log_diluted_units_per_step", 4);
-    layout.builtins.push_back({"output", 0, 1});
-    for (const char* name : {"pedersen", "range_check", "ecdsa", "bitwise", "ec_op", "keccak",
-                             "poseidon", "range_check96", "add_mod", "mul_mod"}) {
-        const std::string key = std::string("uses_") + name + "_builtin";
-        if (params.value(key, false)) {
-            const int ratio = params.value(std::string(name) + "_ratio", 0);
-            layout.builtins.push_back({name, ratio, std::string(name) == "keccak" ? 16 : 1});
-        }
-    }
-    layout.traceColumns = 0;
-    return layout;
+    return params.contains("memory_units_row_ratio") ? layoutFromRowRatios(params)
+                                                     : layoutFromStepRatios(params);
 }
 
 } // namespace proofdesk::cairo

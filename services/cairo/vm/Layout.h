@@ -39,7 +39,11 @@ bool isLayoutName(const std::string& name);
 // prover work, estimated as trace columns × padded steps, padded steps being the larger of the
 // layout's minimum and the power of two above `steps`. Empty if no layout covers the builtins.
 std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t steps);
-// `dynamic` from a cairo_layout_params_file JSON; throws std::runtime_error if malformed.
+// `dynamic` from a cairo_layout_params_file JSON: Stone's dynamic_params (periods in trace rows),
+// or cairo-lang's form (units per step, ratios in steps). Throws std::runtime_error saying what
+// is missing or does not fit.
 Layout dynamicLayout(const nlohmann::json& params);
+// The builtins a dynamic layout may use, in its order (after output).
+std::vector<std::string> dynamicLayoutBuiltins();
 
 } // namespace proofdesk::cairo

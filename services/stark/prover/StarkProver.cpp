@@ -49,13 +49,15 @@ const std::map<std::string, BuiltinWriter>& builtinWriters() {
     return writers;
 }
 
-bool layoutIsProvable(const air::LayoutSpec& layout) {
+// The first builtin of the layout whose trace cells the prover cannot fill (one the run uses and
+// the layout constrains, without a writer), or nullptr.
+const air::BuiltinSpec* unprovableBuiltin(const air::LayoutSpec& layout) {
     for (const air::BuiltinSpec& builtin : layout.builtins) {
-        if (builtin.constrained && !builtinWriters().contains(builtin.name)) {
-            return false;
+        if (builtin.used && builtin.constrained && !builtinWriters().contains(builtin.name)) {
+            return &builtin;
         }
     }
-    return true;
+    return nullptr;
 }
 
 // Phases and the share of a run's time each takes (for the overall fraction).
@@ -133,19 +135,24 @@ void valuesInPlace(std::vector<Fp>& coefficients) {
     bitReversePermute(coefficients);
 }
 
-// The layout a run names, if the prover proves it; otherwise invalid_argument naming those it
-// proves.
-const air::LayoutSpec& provableLayout(const std::string& name) {
-    const air::LayoutSpec* layout = air::layoutNamed(name);
-    if (!layout || !layoutIsProvable(*layout)) {
-        std::string known;
-        for (const std::string& provable : provableLayouts()) {
-            known += (known.empty() ? "" : ", ") + provable;
-        }
-        throw std::invalid_argument("the prover does not prove layout " + name +
-                                    " yet; it proves " + known);
+// The layout a run's public input names (with its dynamic_params for `dynamic`), if the prover
+// proves it; otherwise invalid_argument saying why and naming the layouts it proves.
+std::shared_ptr<const air::LayoutSpec> provableLayout(const PublicInput& input) {
+    std::string known;
+    for (const std::string& provable : provableLayouts()) {
+        known += (known.empty() ? "" : ", ") + provable;
     }
-    return *layout;
+    std::shared_ptr<const air::LayoutSpec> layout;
+    try {
+        layout = air::layoutFor(input.layout, input.dynamicParams);
+    } catch (const std::runtime_error& e) {
+        throw std::invalid_argument(std::string(e.what()) + "; the prover proves " + known);
+    }
+    if (const air::BuiltinSpec* builtin = unprovableBuiltin(*layout)) {
+        throw std::invalid_argument("layout " + input.layout + " with the " + builtin->name +
+                                    " builtin is not proven yet; the prover proves " + known);
+    }
+    return layout;
 }
 
 // The trace's columns as values: the CPU, each builtin of the layout, then the pools (range
@@ -155,8 +162,9 @@ std::vector<std::vector<Fp>> traceValues(const air::LayoutSpec& layout, std::uin
     TraceTable table(layout, n, layout.columnsFirst, 0);
     writeCpu(table, run);
     for (const air::BuiltinSpec& builtin : layout.builtins) {
-        if (!builtin.constrained) {
-            continue; // segments only (all_cairo's add_mod and mul_mod)
+        if (!builtin.constrained || !builtin.used) {
+            continue; // segments only (all_cairo's add_mod and mul_mod), or a dynamic layout's
+                      // builtin the run leaves out
         }
         if (const BuiltinWriter writer = builtinWriters().at(builtin.name)) {
             writer(table, run);
@@ -325,13 +333,23 @@ const std::vector<std::string>& provableLayouts() {
         std::vector<std::string> out;
         for (const std::string& name : air::layoutNames()) {
             const air::LayoutSpec* layout = air::layoutNamed(name); // nullptr: parametric
-            if (layout && layoutIsProvable(*layout)) {
+            if (!layout || !unprovableBuiltin(*layout)) {           // `dynamic`: if its run allows
                 out.push_back(name);
             }
         }
         return out;
     }();
     return names;
+}
+
+std::uint64_t traceRows(const PublicInput& input) {
+    std::uint64_t stepRows = 16;
+    try {
+        stepRows = air::layoutFor(input.layout, input.dynamicParams)->cpuRows();
+    } catch (const std::runtime_error&) {
+        // the prover refuses the layout, saying why
+    }
+    return input.nSteps * stepRows;
 }
 
 ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
@@ -348,7 +366,8 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
     ProgressReporter progress(options, result);
     const PublicInput& input = run.publicInput;
     const ProofParameters& parameters = options.parameters;
-    const air::LayoutSpec& layout = provableLayout(input.layout);
+    const std::shared_ptr<const air::LayoutSpec> provable = provableLayout(input);
+    const air::LayoutSpec& layout = *provable;
     try {
         checkParametersFit(parameters, input);
     } catch (const Rejection& e) {

@@ -54,8 +54,13 @@ private:
     ConstraintViolation m_violation;
 };
 
-// The layouts the prover builds traces for, in the order they were added.
+// The layouts the prover builds traces for, in the order they were added (`dynamic` for the
+// dynamic_params that leave out add_mod and mul_mod).
 const std::vector<std::string>& provableLayouts();
+
+// The rows of a run's trace: its steps times its layout's rows per step (a dynamic layout's from
+// its dynamic_params), 16 per step where the layout is unknown. What the parameters are chosen for.
+std::uint64_t traceRows(const PublicInput& input);
 
 // Proves a Cairo run: builds the layout's trace, commits it and the interaction trace, the
 // composition polynomial, the out-of-domain values, FRI, proof of work and the decommitments, in
