@@ -5,7 +5,7 @@
 // the constraint checker naming the constraint and row of a tampered run; parameters meeting
 // their security target; Stone's proof JSON and annotations; cancellation.
 
-#include "TestPrograms.h"
+#include "ProverRuns.h"
 
 #include "stark/channel/ProofReader.h"
 #include "stark/channel/ProofWriter.h"
@@ -27,7 +27,6 @@
 #include "crypto/MontField.h"
 #include "crypto/Poseidon.h"
 
-#include <QFile>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
@@ -36,6 +35,7 @@
 
 using namespace proofdesk;
 using namespace proofdesk::stark;
+using namespace proofdesk::stark::test_runs;
 using proofdesk::crypto::Felt;
 
 namespace {
@@ -52,50 +52,6 @@ std::vector<Fp> randomPolynomial(QRandomGenerator& random, std::size_t size) {
         c = randomFp(random);
     }
     return out;
-}
-
-// A countdown program of our own (test::Asm), run in proof mode on a layout.
-CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20,
-                      std::optional<nlohmann::json> dynamicParams = std::nullopt) {
-    const cairo::Program program =
-        cairo::Program::fromJson(test::Asm::countdown(n).proofModeProgram());
-    cairo::RunOptions options;
-    options.layout = layout;
-    options.proofMode = true;
-    options.dynamicLayoutParams = std::move(dynamicParams);
-    cairo::CairoRunner runner(program, options);
-    runner.run();
-    return cairoRunOf(runner);
-}
-
-// Stone dynamic_params of our own (tests/stark): every column where all_cairo has it, using every
-// builtin but those named.
-nlohmann::json dynamicParamsWithout(std::initializer_list<const char*> leftOut) {
-    QFile file(QStringLiteral(PROOFDESK_STARK_TEST_DIR "/all_cairo_as_dynamic_params.json"));
-    if (!file.open(QIODevice::ReadOnly)) {
-        qFatal("cannot read all_cairo_as_dynamic_params.json");
-    }
-    nlohmann::json params = nlohmann::json::parse(file.readAll().toStdString());
-    for (const char* builtin : leftOut) {
-        params.at(std::string("uses_") + builtin + "_builtin") = 0;
-    }
-    return params;
-}
-
-// Small but complete parameters for a run: few queries and bits of work keep tests fast.
-ProofParameters testParameters(const CairoRun& run, ChannelProfile profile) {
-    ProofParameters p = chooseParameters(traceRows(run.publicInput), 96, profile);
-    p.logCosets = 2;
-    p.queries = 6;
-    p.proofOfWorkBits = 6;
-    return p;
-}
-
-ProverResult prove(const CairoRun& run, const ProofParameters& parameters, bool check = false) {
-    ProverOptions options;
-    options.parameters = parameters;
-    options.checkConstraints = check;
-    return proveCairoRun(run, options);
 }
 
 CommitmentHashes hashesNamed(const std::string& commitment, const std::string& friendly,

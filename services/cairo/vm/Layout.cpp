@@ -297,9 +297,9 @@ Layout layoutFromStepRatios(const nlohmann::json& params) {
     layout.logDilutedUnitsPerStep =
         static_cast<int>(layoutParameter(params, "log_diluted_units_per_step", 4));
     layout.builtins.push_back({"output", 0, 1});
-    for (const auto& [name, rowRatio] : kDynamicBuiltins) {
-        if (layoutParameter(params, std::string("uses_") + name + "_builtin", 0) != 0) {
-            const auto ratio = layoutParameter(params, std::string(name) + "_ratio", 0);
+    for (const std::string& name : dynamicLayoutBuiltins()) {
+        if (layoutParameter(params, "uses_" + name + "_builtin", 0) != 0) {
+            const auto ratio = layoutParameter(params, name + "_ratio", 0);
             layout.builtins.push_back({name, static_cast<int>(ratio), instancesPerComponent(name)});
         }
     }
