@@ -496,6 +496,15 @@ private slots:
         QCOMPARE(stone.logCosets, 4);
         QCOMPARE(stone.friSteps, (std::vector<int>{0, 4, 4, 4, 2}));
         QCOMPARE(stone.channelHash, std::string("keccak256"));
+        // Lower targets take a smaller blow-up, as long as 18 queries cover the rest.
+        const ProofParameters low = chooseParameters(std::uint64_t(1) << 20, 32);
+        QCOMPARE(low.logCosets, 2);
+        QCOMPARE(low.queries, std::uint64_t(12));
+        QCOMPARE(low.proofOfWorkBits, 8);
+        const ProofParameters middle = chooseParameters(std::uint64_t(1) << 20, 64);
+        QCOMPARE(middle.logCosets, 3);
+        QCOMPARE(middle.queries, std::uint64_t(16));
+        QCOMPARE(chooseParameters(std::uint64_t(1) << 20, 128).logCosets, 4);
         const ProofParameters integrity =
             chooseParameters(std::uint64_t(1) << 20, 96, ChannelProfile::Integrity);
         QCOMPARE(integrity.channelHash, std::string("poseidon3"));

@@ -44,10 +44,19 @@ ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits,
         p.powHash = "keccak256";
         p.pageHash = "pedersen";
     }
-    p.logCosets = 4;
+    // The smallest blow-up (4 at least) whose queries stay within Stone's 18: a lower target
+    // then costs a smaller evaluation domain, not just fewer queries.
+    constexpr int kMaxQueries = 18;
     p.proofOfWorkBits = std::min(24, securityBits / 4);
     const int remaining = securityBits - p.proofOfWorkBits;
-    p.queries = std::uint64_t(std::max(1, (remaining + p.logCosets - 1) / p.logCosets));
+    const auto queriesAt = [&](int logCosets) {
+        return std::max(1, (remaining + logCosets - 1) / logCosets);
+    };
+    p.logCosets = 2;
+    while (p.logCosets < 4 && queriesAt(p.logCosets) > kMaxQueries) {
+        ++p.logCosets;
+    }
+    p.queries = std::uint64_t(queriesAt(p.logCosets));
 
     const int logTrace = std::countr_zero(traceLength);
     const int logLast = std::min(6, logTrace - 1);

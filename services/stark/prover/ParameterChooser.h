@@ -15,10 +15,11 @@ std::optional<ChannelProfile> channelProfileNamed(const std::string& name);
 const char* channelProfileName(ChannelProfile profile);
 
 // Proof parameters for a trace of `traceLength` rows at a security target (bits, counted as the
-// verifier counts them: n_queries · log_n_cosets + proof_of_work_bits): blow-up 16, a quarter of
-// the bits (at most 24) from proof of work, as many queries as the rest needs, a last layer of 64
-// coefficients (less for tiny traces) and FRI folding 4 layers at a time after an unfolded first
-// layer. At 96 bits that is Stone's usual profile: 18 queries, 24 bits of work, last layer 64.
+// verifier counts them: n_queries · log_n_cosets + proof_of_work_bits): a quarter of the bits (at
+// most 24) from proof of work, the smallest blow-up of 4, 8 or 16 at which the rest needs at most
+// 18 queries (16 beyond that), as many queries as the rest needs, a last layer of 64 coefficients
+// (less for tiny traces) and FRI folding 4 layers at a time after an unfolded first layer. At 96
+// bits that is Stone's usual profile: blow-up 16, 18 queries, 24 bits of work, last layer 64.
 ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits = 96,
                                  ChannelProfile profile = ChannelProfile::Stone);
 
