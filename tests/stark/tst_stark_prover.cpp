@@ -7,10 +7,13 @@
 
 #include "ProverRuns.h"
 
+#include "stark/air/Air.h"
+#include "stark/air/Layout.h"
 #include "stark/channel/ProofReader.h"
 #include "stark/channel/ProofWriter.h"
 #include "stark/commitment/TableCommitment.h"
 #include "stark/prover/CommittedTable.h"
+#include "stark/prover/Composition.h"
 #include "stark/prover/Ntt.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/Polynomials.h"
@@ -32,6 +35,7 @@
 #include <QTest>
 
 #include <bit>
+#include <limits>
 
 using namespace proofdesk;
 using namespace proofdesk::stark;
@@ -337,6 +341,48 @@ private slots:
             QVERIFY(std::equal(quotient.begin(), quotient.end(), inPlace.begin()));
             QVERIFY(remainder == evaluatePolynomial(p, a));
         }
+    }
+
+    // The out-of-domain values and the DEEP composition of columns read at many rows, by one
+    // transform and by convolution on a coset, are exactly those of Horner's rule and of dividing
+    // point by point: random columns on layout small, every column one way, then the other.
+    void outOfDomainWorkByTransformsMatchesThePointwiseWay() {
+        QRandomGenerator random(29);
+        const std::unique_ptr<air::Air> air = air::buildAir(*air::layoutNamed("small"), 512);
+        const air::LayoutSpec& layout = *air::layoutNamed("small");
+        const std::size_t n = air->traceLength();
+        std::vector<std::vector<Fp>> columns;
+        for (std::size_t c = 0; c < layout.columnsFirst + layout.columnsInteraction; ++c) {
+            columns.push_back(randomPolynomial(random, n));
+        }
+        const std::vector<std::vector<Fp>> halves = {randomPolynomial(random, n),
+                                                     randomPolynomial(random, n)};
+        std::vector<std::vector<Fp>*> all;
+        std::vector<const std::vector<Fp>*> constant;
+        for (auto& column : columns) {
+            all.push_back(&column);
+            constant.push_back(&column);
+        }
+        const Fp z = randomFp(random);
+        const Fp alpha = randomFp(random);
+        const std::size_t never = std::numeric_limits<std::size_t>::max();
+        const std::vector<Fp> byHorner = outOfDomainValues(*air, all, halves, z, never);
+        QVERIFY(outOfDomainValues(*air, all, halves, z, 1) == byHorner);
+        const std::size_t mask = air->mask().size();
+        QCOMPARE(byHorner.size(), mask + 2);
+        QVERIFY(byHorner[0] == evaluatePolynomial(*all[air->mask()[0].column],
+                                                  z * air->traceGenerator().pow(std::uint64_t(
+                                                          (air->mask()[0].row + std::int64_t(n)) %
+                                                          std::int64_t(n)))));
+        const std::vector<Fp> divided = deepComposition(*air, constant, {&halves[0], &halves[1]},
+                                                        byHorner, z, alpha, {}, never);
+        const std::vector<Fp> convolved =
+            deepComposition(*air, constant, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, 1);
+        QCOMPARE(convolved.size(), n);
+        QVERIFY(convolved == divided);
+        // The default splits the columns between the two ways, to the same result.
+        QVERIFY(deepComposition(*air, constant, {&halves[0], &halves[1]}, byHorner, z, alpha, {}) ==
+                divided);
     }
 
     void rowHashingMatchesStonesByteHashes() {

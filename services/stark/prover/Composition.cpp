@@ -13,10 +13,15 @@
 namespace proofdesk::stark {
 namespace {
 
-// The point z·g^row of a mask row (rows may be negative: they wrap around the trace).
-Fp maskPoint(const air::Air& air, std::int64_t row, const Fp& z) {
+// A mask row as a trace row (rows may be negative: they wrap around the trace).
+std::uint64_t wrappedRow(const air::Air& air, std::int64_t row) {
     const std::int64_t n = std::int64_t(air.traceLength());
-    return z * air.traceGenerator().pow(std::uint64_t(((row % n) + n) % n));
+    return std::uint64_t(((row % n) + n) % n);
+}
+
+// The point z·g^row of a mask row.
+Fp maskPoint(const air::Air& air, std::int64_t row, const Fp& z) {
+    return z * air.traceGenerator().pow(wrappedRow(air, row));
 }
 
 // C from its values on the cosets s_j·⟨g⟩ (s_0 = 3, s_1 = 3·ω_2N), each interpolated alone into
@@ -53,13 +58,87 @@ std::vector<std::vector<Fp>> splitIntoHalves(std::array<std::vector<Fp>, 2> cose
     return halves;
 }
 
+// The DEEP terms of columns read at many rows, Σ_c Σ_r α_{c,r}·(T_c(x) − v_{c,r})/(x − z·g^r),
+// as coefficients, computed on the coset x = z·s·g^j (s = 3, so no x is a mask point): there
+// 1/(x − z·g^r) = g^−r·h(j − r)/z with h(k) = 1/(s·g^k − 1), so a column's weight
+// A_c(j) = Σ_r α_{c,r}/(x − z·g^r) is the cyclic convolution of h with the kernel α_{c,r}·g^−r —
+// one product of transforms, about 20 products a coefficient where dividing by each point takes
+// one per row read — and the constants' part is one more convolution. Then T_c's values there
+// (one transform), Σ_c T_c·A_c less the constants, and the result interpolated.
+std::vector<Fp> deepByConvolution(const air::Air& air,
+                                  const std::vector<const std::vector<Fp>*>& columns,
+                                  const std::map<std::size_t, std::vector<std::size_t>>& itemsOf,
+                                  const std::vector<Fp>& oods, const std::vector<Fp>& powers,
+                                  const Fp& z, const CancelFlag& cancel) {
+    const std::vector<air::MaskItem>& mask = air.mask();
+    const std::uint64_t n = air.traceLength();
+    const Fp& s = fieldGenerator();
+    const Fp& g = air.traceGenerator();
+    const Fp offset = z * s;
+    Workers& workers = Workers::shared();
+
+    std::vector<Fp> h(n); // the transform of h, in the transforms' bit-reversed order
+    workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        Fp point = s * g.pow(std::uint64_t(begin));
+        for (std::size_t k = begin; k < end; ++k) {
+            h[k] = point - Fp::one();
+            point *= g;
+        }
+        invertAll(std::span<Fp>(h.data() + begin, end - begin));
+    });
+    forwardNtt(h);
+    const auto convolveWithH = [&](std::vector<Fp>& kernel) {
+        forwardNtt(kernel);
+        workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            const std::span<Fp> part(kernel.data() + begin, end - begin);
+            vector_field::multiply(part, std::span<const Fp>(h.data() + begin, end - begin), part);
+        });
+        inverseNttFromBitReversed(kernel);
+    };
+
+    // z·D(z·s·g^j) in natural order: first less the constants' part (the kernel Σ α_i·v_i·g^−r
+    // of every column at once), then plus each column's values times its weight.
+    std::vector<Fp> values(n);
+    for (const auto& [index, items] : itemsOf) {
+        for (const std::size_t i : items) {
+            const std::uint64_t row = wrappedRow(air, mask[i].row);
+            values[row] -= powers[i] * oods[i] * g.pow(n - row);
+        }
+    }
+    convolveWithH(values);
+    std::vector<Fp> weight(n);
+    std::vector<Fp> column(n);
+    for (const auto& [index, items] : itemsOf) {
+        cancel.check();
+        std::fill(weight.begin(), weight.end(), Fp::zero());
+        for (const std::size_t i : items) {
+            const std::uint64_t row = wrappedRow(air, mask[i].row);
+            weight[row] += powers[i] * g.pow(n - row); // α_i·g^−row
+        }
+        convolveWithH(weight); // z·A_c(j)
+        std::copy(columns[index]->begin(), columns[index]->end(), column.begin());
+        cosetValuesInPlace(column, offset);
+        workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            vector_field::multiplyAdd(std::span<const Fp>(column.data() + begin, end - begin),
+                                      std::span<const Fp>(weight.data() + begin, end - begin),
+                                      std::span<Fp>(values.data() + begin, end - begin));
+        });
+    }
+    weight = {};
+    column = {};
+    h = {};
+    scaleByPowers(values, Fp::one(), z.inverse()); // a[k]·z^−1
+    cosetCoefficientsInPlace(values, offset);
+    return values;
+}
+
 } // namespace
 
 std::vector<Fp> deepComposition(const air::Air& air,
                                 const std::vector<const std::vector<Fp>*>& columns,
                                 const std::vector<const std::vector<Fp>*>& composition,
                                 const std::vector<Fp>& oods, const Fp& z, const Fp& alpha,
-                                const CancelFlag& cancel) {
+                                const CancelFlag& cancel, std::size_t rowsForConvolution) {
     const std::vector<air::MaskItem>& mask = air.mask();
     const std::uint64_t n = air.traceLength();
     std::vector<Fp> powers(oods.size());
@@ -73,11 +152,22 @@ std::vector<Fp> deepComposition(const air::Air& air,
         Fp point;
         std::vector<std::pair<const std::vector<Fp>*, std::size_t>> terms; // (poly, oods index)
     };
-    std::map<std::int64_t, Group> byRow;
+    std::map<std::size_t, std::vector<std::size_t>> itemsOf; // column -> mask indices
     for (std::size_t i = 0; i < mask.size(); ++i) {
-        Group& group = byRow[mask[i].row];
-        group.point = maskPoint(air, mask[i].row, z);
-        group.terms.emplace_back(columns[mask[i].column], i);
+        itemsOf[mask[i].column].push_back(i);
+    }
+    std::map<std::size_t, std::vector<std::size_t>> convolved;
+    std::map<std::int64_t, Group> byRow;
+    for (const auto& [column, items] : itemsOf) {
+        if (items.size() >= rowsForConvolution) {
+            convolved.emplace(column, items);
+            continue;
+        }
+        for (const std::size_t i : items) {
+            Group& group = byRow[mask[i].row];
+            group.point = maskPoint(air, mask[i].row, z);
+            group.terms.emplace_back(columns[column], i);
+        }
     }
     std::vector<Group> groups;
     for (auto& [row, group] : byRow) {
@@ -89,8 +179,11 @@ std::vector<Fp> deepComposition(const air::Air& air,
     }
     groups.push_back(std::move(last));
 
-    // One group at a time, each loop split over the workers: two vectors of n in all.
-    std::vector<Fp> total(n);
+    // Columns read at many rows by convolution, the rest one group at a time, each loop split over
+    // the workers.
+    std::vector<Fp> total =
+        convolved.empty() ? std::vector<Fp>(n)
+                          : deepByConvolution(air, columns, convolved, oods, powers, z, cancel);
     std::vector<Fp> p(n);
     Workers& workers = Workers::shared();
     for (const Group& group : groups) {
@@ -151,22 +244,37 @@ std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
 }
 
 std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::vector<Fp>*>& columns,
-                                  const std::vector<std::vector<Fp>>& halves, const Fp& z) {
+                                  const std::vector<std::vector<Fp>>& halves, const Fp& z,
+                                  std::size_t rowsForTransform) {
     const std::vector<air::MaskItem>& mask = air.mask();
-    // Each column at all its points in one pass (the composition's two halves at z²).
+    const std::uint64_t n = air.traceLength();
+    const int logTrace = std::countr_zero(n);
     std::vector<Fp> oods(mask.size() + 2);
     std::map<std::size_t, std::vector<std::size_t>> itemsOf; // column -> mask indices
     for (std::size_t i = 0; i < mask.size(); ++i) {
         itemsOf[mask[i].column].push_back(i);
     }
-    std::vector<std::pair<const std::vector<Fp>*, std::vector<std::size_t>>> work;
+    // A column read at many rows (all_cairo's at 62 on average) is evaluated at every point
+    // z·g^j at once, by one transform of T(z·y): about 11 products per coefficient instead of
+    // one per point. The others, and the composition's halves at z², by Horner's rule.
+    std::vector<std::pair<const std::vector<Fp>*, std::vector<std::size_t>>> byHorner;
+    std::vector<Fp> onCoset;
     for (const auto& [column, items] : itemsOf) {
-        work.emplace_back(columns[column], items);
+        if (items.size() < rowsForTransform) {
+            byHorner.emplace_back(columns[column], items);
+            continue;
+        }
+        onCoset.resize(n);
+        evaluateOnCoset(*columns[column], z, onCoset); // T(z·g^bitrev(i)) in slot i
+        for (const std::size_t i : items) {
+            oods[i] = onCoset[bitReverse(wrappedRow(air, mask[i].row), logTrace)];
+        }
     }
-    work.emplace_back(&halves[0], std::vector<std::size_t>{mask.size()});
-    work.emplace_back(&halves[1], std::vector<std::size_t>{mask.size() + 1});
-    Workers::shared().forEach(work.size(), [&](std::size_t w) {
-        const auto& [poly, items] = work[w];
+    onCoset = {};
+    byHorner.emplace_back(&halves[0], std::vector<std::size_t>{mask.size()});
+    byHorner.emplace_back(&halves[1], std::vector<std::size_t>{mask.size() + 1});
+    Workers::shared().forEach(byHorner.size(), [&](std::size_t w) {
+        const auto& [poly, items] = byHorner[w];
         std::vector<Fp> points;
         for (const std::size_t i : items) {
             points.push_back(i >= mask.size() ? z.square() : maskPoint(air, mask[i].row, z));

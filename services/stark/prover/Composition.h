@@ -26,16 +26,22 @@ std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
                                                const std::function<void(double)>& report);
 
 // What the proof sends at the out-of-domain point z: every mask cell (its column at z·g^row), in
-// the mask's order, then C_0(z²) and C_1(z²).
+// the mask's order, then C_0(z²) and C_1(z²). A column read at `rowsForTransform` rows or more is
+// evaluated at every z·g^j by one transform, the others by Horner's rule at their rows.
+constexpr std::size_t kRowsForTransform = 16;
 std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::vector<Fp>*>& columns,
-                                  const std::vector<std::vector<Fp>>& halves, const Fp& z);
+                                  const std::vector<std::vector<Fp>>& halves, const Fp& z,
+                                  std::size_t rowsForTransform = kRowsForTransform);
 
 // The DEEP composition's coefficients: Σ_i α^i (T_{c_i}(x) − v_i)/(x − z·g^{r_i}) over the mask
-// plus Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²), the divisions exact.
+// plus Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²). A column read at `rowsForConvolution` rows or more
+// has its terms computed by convolution on a coset, the others are divided exactly, point by point.
+constexpr std::size_t kRowsForConvolution = 32;
 std::vector<Fp> deepComposition(const air::Air& air,
                                 const std::vector<const std::vector<Fp>*>& columns,
                                 const std::vector<const std::vector<Fp>*>& composition,
                                 const std::vector<Fp>& oods, const Fp& z, const Fp& alpha,
-                                const CancelFlag& cancel);
+                                const CancelFlag& cancel,
+                                std::size_t rowsForConvolution = kRowsForConvolution);
 
 } // namespace proofdesk::stark
