@@ -61,10 +61,10 @@ std::vector<std::vector<Fp>> splitIntoHalves(std::array<std::vector<Fp>, 2> cose
 // The DEEP terms of columns read at many rows, Σ_c Σ_r α_{c,r}·(T_c(x) − v_{c,r})/(x − z·g^r),
 // as coefficients, computed on the coset x = z·s·g^j (s = 3, so no x is a mask point): there
 // 1/(x − z·g^r) = g^−r·h(j − r)/z with h(k) = 1/(s·g^k − 1), so a column's weight
-// A_c(j) = Σ_r α_{c,r}/(x − z·g^r) is the cyclic convolution of h with the kernel α_{c,r}·g^−r —
-// one product of transforms, about 20 products a coefficient where dividing by each point takes
-// one per row read — and the constants' part is one more convolution. Then T_c's values there
-// (one transform), Σ_c T_c·A_c less the constants, and the result interpolated.
+// A_c(j) = Σ_r α_{c,r}/(x − z·g^r) is the cyclic convolution of h with the kernel α_{c,r}·g^−r
+// (one product of transforms), and the constants' part is one more convolution. With T_c's
+// values there (one transform more) and Σ_c T_c·A_c less the constants interpolated, a column
+// costs about 30 products a coefficient, where dividing by each point costs two per row read.
 std::vector<Fp> deepByConvolution(const air::Air& air,
                                   const std::vector<const std::vector<Fp>*>& columns,
                                   const std::map<std::size_t, std::vector<std::size_t>>& itemsOf,
