@@ -358,11 +358,10 @@ private slots:
         const std::vector<std::vector<Fp>> halves = {randomPolynomial(random, n),
                                                      randomPolynomial(random, n)};
         std::vector<std::vector<Fp>*> all;
-        std::vector<const std::vector<Fp>*> constant;
         for (auto& column : columns) {
             all.push_back(&column);
-            constant.push_back(&column);
         }
+        const std::vector<std::vector<Fp>> before = columns;
         const Fp z = randomFp(random);
         const Fp alpha = randomFp(random);
         const std::size_t never = std::numeric_limits<std::size_t>::max();
@@ -375,16 +374,17 @@ private slots:
                                                   z * air->traceGenerator().pow(std::uint64_t(
                                                           (air->mask()[0].row + std::int64_t(n)) %
                                                           std::int64_t(n)))));
-        const std::vector<Fp> divided = deepComposition(*air, constant, {&halves[0], &halves[1]},
-                                                        byHorner, z, alpha, {}, never);
+        const std::vector<Fp> divided =
+            deepComposition(*air, all, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, never);
         const std::vector<Fp> convolved =
-            deepComposition(*air, constant, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, 1);
+            deepComposition(*air, all, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, 1);
         QCOMPARE(convolved.size(), n);
         QVERIFY(convolved == divided);
+        QVERIFY(columns == before); // transformed there and back in place
         // Plain's columns are read at 2 to 16 rows: from 8 rows on by convolution, the rest
         // divided.
-        QVERIFY(deepComposition(*air, constant, {&halves[0], &halves[1]}, byHorner, z, alpha, {},
-                                8) == divided);
+        QVERIFY(deepComposition(*air, all, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, 8) ==
+                divided);
     }
 
     void rowHashingMatchesStonesByteHashes() {

@@ -59,14 +59,15 @@ std::vector<std::vector<Fp>> splitIntoHalves(std::array<std::vector<Fp>, 2> cose
 }
 
 // The DEEP terms of columns read at many rows, Σ_c Σ_r α_{c,r}·(T_c(x) − v_{c,r})/(x − z·g^r),
-// as coefficients, computed on the coset x = z·s·g^j (s = 3, so no x is a mask point): there
-// 1/(x − z·g^r) = g^−r·h(j − r)/z with h(k) = 1/(s·g^k − 1), so a column's weight
-// A_c(j) = Σ_r α_{c,r}/(x − z·g^r) is the cyclic convolution of h with the kernel α_{c,r}·g^−r
-// (one product of transforms), and the constants' part is one more convolution. With T_c's
-// values there (one transform more) and Σ_c T_c·A_c less the constants interpolated, a column
-// costs about 30 products a coefficient, where dividing by each point costs two per row read.
-std::vector<Fp> deepByConvolution(const air::Air& air,
-                                  const std::vector<const std::vector<Fp>*>& columns,
+// as coefficients, computed on the coset x = z·s·g^j (s = 3, so no x is a mask point). There
+// 1/(x − z·g^r) = g^−r·h(j − r)/z with h(k) = 1/(s·g^k − 1) = Σ_t (s·g^k)^t/(s^N − 1), so a
+// column's weight Σ_r α_{c,r}/(x − z·g^r), a cyclic convolution of h with the kernel
+// κ(r) = α_{c,r}·g^−r, is N/(z·(s^N − 1)) times κ's interpolant on ⟨g⟩ evaluated at s·g^j: one
+// inverse and one forward transform, no table of h. The constants' part, Σ α_i·v_i over every
+// column, is one more. With T_c's values there (one transform there and one back, in place) a
+// column costs about 40 products a coefficient, where dividing by each point costs two per row
+// read; two vectors of N are held beside the columns, as the division's way holds.
+std::vector<Fp> deepByConvolution(const air::Air& air, const std::vector<std::vector<Fp>*>& columns,
                                   const std::map<std::size_t, std::vector<std::size_t>>& itemsOf,
                                   const std::vector<Fp>& oods, const std::vector<Fp>& powers,
                                   const Fp& z, const CancelFlag& cancel) {
@@ -76,28 +77,14 @@ std::vector<Fp> deepByConvolution(const air::Air& air,
     const Fp& g = air.traceGenerator();
     const Fp offset = z * s;
     Workers& workers = Workers::shared();
-
-    std::vector<Fp> h(n); // the transform of h, in the transforms' bit-reversed order
-    workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
-        Fp point = s * g.pow(std::uint64_t(begin));
-        for (std::size_t k = begin; k < end; ++k) {
-            h[k] = point - Fp::one();
-            point *= g;
-        }
-        invertAll(std::span<Fp>(h.data() + begin, end - begin));
-    });
-    forwardNtt(h);
+    // The kernel's values on ⟨g⟩ -> its interpolant's values on s·⟨g⟩ (natural order).
     const auto convolveWithH = [&](std::vector<Fp>& kernel) {
-        forwardNtt(kernel);
-        workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
-            const std::span<Fp> part(kernel.data() + begin, end - begin);
-            vector_field::multiply(part, std::span<const Fp>(h.data() + begin, end - begin), part);
-        });
-        inverseNttFromBitReversed(kernel);
+        inverseNtt(kernel);
+        cosetValuesInPlace(kernel, s);
     };
 
-    // z·D(z·s·g^j) in natural order: first less the constants' part (the kernel Σ α_i·v_i·g^−r
-    // of every column at once), then plus each column's values times its weight.
+    // The sum in natural order, less the constants' part first, then plus each column's values
+    // times its weight; the common factor N/(z·(s^N − 1)) last.
     std::vector<Fp> values(n);
     for (const auto& [index, items] : itemsOf) {
         for (const std::size_t i : items) {
@@ -107,7 +94,6 @@ std::vector<Fp> deepByConvolution(const air::Air& air,
     }
     convolveWithH(values);
     std::vector<Fp> weight(n);
-    std::vector<Fp> column(n);
     for (const auto& [index, items] : itemsOf) {
         cancel.check();
         std::fill(weight.begin(), weight.end(), Fp::zero());
@@ -115,27 +101,26 @@ std::vector<Fp> deepByConvolution(const air::Air& air,
             const std::uint64_t row = wrappedRow(air, mask[i].row);
             weight[row] += powers[i] * g.pow(n - row); // α_i·g^−row
         }
-        convolveWithH(weight); // z·A_c(j)
-        std::copy(columns[index]->begin(), columns[index]->end(), column.begin());
+        convolveWithH(weight);
+        std::vector<Fp>& column = *columns[index];
         cosetValuesInPlace(column, offset);
         workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
             vector_field::multiplyAdd(std::span<const Fp>(column.data() + begin, end - begin),
                                       std::span<const Fp>(weight.data() + begin, end - begin),
                                       std::span<Fp>(values.data() + begin, end - begin));
         });
+        cosetCoefficientsInPlace(column, offset);
     }
     weight = {};
-    column = {};
-    h = {};
-    scaleByPowers(values, Fp::one(), z.inverse()); // a[k]·z^−1
+    const Fp factor = Fp::fromU64(n) * (z * (s.pow(n) - Fp::one())).inverse();
+    scaleByPowers(values, Fp::one(), factor);
     cosetCoefficientsInPlace(values, offset);
     return values;
 }
 
 } // namespace
 
-std::vector<Fp> deepComposition(const air::Air& air,
-                                const std::vector<const std::vector<Fp>*>& columns,
+std::vector<Fp> deepComposition(const air::Air& air, const std::vector<std::vector<Fp>*>& columns,
                                 const std::vector<const std::vector<Fp>*>& composition,
                                 const std::vector<Fp>& oods, const Fp& z, const Fp& alpha,
                                 const CancelFlag& cancel, std::size_t rowsForConvolution) {

@@ -35,10 +35,10 @@ std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::ve
 
 // The DEEP composition's coefficients: Σ_i α^i (T_{c_i}(x) − v_i)/(x − z·g^{r_i}) over the mask
 // plus Σ_k α^{M+k} (C_k(x) − w_k)/(x − z²). A column read at `rowsForConvolution` rows or more
-// has its terms computed by convolution on a coset, the others are divided exactly, point by point.
+// has its terms computed by convolution on a coset (the column turned into its values there and
+// back in place, so it is unchanged on return), the others are divided exactly, point by point.
 constexpr std::size_t kRowsForConvolution = 32;
-std::vector<Fp> deepComposition(const air::Air& air,
-                                const std::vector<const std::vector<Fp>*>& columns,
+std::vector<Fp> deepComposition(const air::Air& air, const std::vector<std::vector<Fp>*>& columns,
                                 const std::vector<const std::vector<Fp>*>& composition,
                                 const std::vector<Fp>& oods, const Fp& z, const Fp& alpha,
                                 const CancelFlag& cancel,

@@ -307,9 +307,8 @@ std::vector<Fp> outOfDomainSampling(const air::Air& air, const std::map<std::str
     writer.writeFelts(oods, verifierFriendlyUpdates);
     writer.setScope("STARK/Out Of Domain Sampling");
     const Fp deepAlpha = writer.drawFelt("Constraint polynomial random element");
-    std::vector<const std::vector<Fp>*> columnPointers(all.begin(), all.end());
     std::vector<Fp> deep =
-        deepComposition(air, columnPointers, {&halves[0], &halves[1]}, oods, z, deepAlpha, cancel);
+        deepComposition(air, all, {&halves[0], &halves[1]}, oods, z, deepAlpha, cancel);
     scaleByPowers(deep, fieldGenerator());
 
     return deep;
