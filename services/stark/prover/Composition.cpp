@@ -24,6 +24,15 @@ Fp maskPoint(const air::Air& air, std::int64_t row, const Fp& z) {
     return z * air.traceGenerator().pow(wrappedRow(air, row));
 }
 
+// The mask's indices by the column they read, columns in order.
+std::map<std::size_t, std::vector<std::size_t>> maskItemsByColumn(const air::Air& air) {
+    std::map<std::size_t, std::vector<std::size_t>> itemsOf;
+    for (std::size_t i = 0; i < air.mask().size(); ++i) {
+        itemsOf[air.mask()[i].column].push_back(i);
+    }
+    return itemsOf;
+}
+
 // C from its values on the cosets s_j·⟨g⟩ (s_0 = 3, s_1 = 3·ω_2N), each interpolated alone into
 // `cosets[j]`: its coefficients a_j[k] = s_j^k·(c_k + c_{k+N}·s_j^N), and s_1^N = −3^N, so with
 // u_j[k] = a_j[k]/s_j^k: c_k = (u_0 + u_1)/2 and c_{k+N} = (u_0 − u_1)/(2·3^N). Then
@@ -137,13 +146,9 @@ std::vector<Fp> deepComposition(const air::Air& air, const std::vector<std::vect
         Fp point;
         std::vector<std::pair<const std::vector<Fp>*, std::size_t>> terms; // (poly, oods index)
     };
-    std::map<std::size_t, std::vector<std::size_t>> itemsOf; // column -> mask indices
-    for (std::size_t i = 0; i < mask.size(); ++i) {
-        itemsOf[mask[i].column].push_back(i);
-    }
     std::map<std::size_t, std::vector<std::size_t>> convolved;
     std::map<std::int64_t, Group> byRow;
-    for (const auto& [column, items] : itemsOf) {
+    for (const auto& [column, items] : maskItemsByColumn(air)) {
         if (items.size() >= rowsForConvolution) {
             convolved.emplace(column, items);
             continue;
@@ -235,16 +240,12 @@ std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::ve
     const std::uint64_t n = air.traceLength();
     const int logTrace = std::countr_zero(n);
     std::vector<Fp> oods(mask.size() + 2);
-    std::map<std::size_t, std::vector<std::size_t>> itemsOf; // column -> mask indices
-    for (std::size_t i = 0; i < mask.size(); ++i) {
-        itemsOf[mask[i].column].push_back(i);
-    }
     // A column read at many rows (all_cairo's at 62 on average) is evaluated at every point
     // z·g^j at once, by one transform of T(z·y): about 11 products per coefficient instead of
     // one per point. The others, and the composition's halves at z², by Horner's rule.
     std::vector<std::pair<const std::vector<Fp>*, std::vector<std::size_t>>> byHorner;
     std::vector<Fp> onCoset;
-    for (const auto& [column, items] : itemsOf) {
+    for (const auto& [column, items] : maskItemsByColumn(air)) {
         if (items.size() < rowsForTransform) {
             byHorner.emplace_back(columns[column], items);
             continue;
