@@ -1,0 +1,130 @@
+// The prover's polynomial work against its definitions (issue #21): NTTs, cosets and the
+// bit-reversal permutation against Horner's rule; the out-of-domain values and the DEEP
+// composition by transforms against the pointwise way.
+
+#include "RandomField.h"
+
+#include "stark/air/Air.h"
+#include "stark/air/Layout.h"
+#include "stark/prover/CommittedTable.h"
+#include "stark/prover/Composition.h"
+#include "stark/prover/Ntt.h"
+#include "stark/prover/Polynomials.h"
+
+#include <QTest>
+
+#include <limits>
+#include <memory>
+
+using namespace proofdesk;
+using namespace proofdesk::stark;
+using proofdesk::stark::random_field::randomFp;
+using proofdesk::stark::random_field::randomPolynomial;
+
+class StarkPolynomialsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void nttsAgreeWithHorner() {
+        QRandomGenerator random(3);
+        // 15: more than one cache block of the transform.
+        for (const int log : {0, 1, 3, 10, 15}) {
+            const std::size_t n = std::size_t(1) << log;
+            const std::vector<Fp> coefficients = randomPolynomial(random, n);
+            std::vector<Fp> values = coefficients;
+            forwardNtt(values);
+            const Fp root = rootOfUnity(log);
+            for (std::size_t i = 0; i < n; i += std::max<std::size_t>(1, n / 16)) {
+                QVERIFY(values[i] ==
+                        evaluatePolynomial(coefficients, root.pow(bitReverse(i, log))));
+            }
+            inverseNttFromBitReversed(values);
+            QVERIFY(values == coefficients);
+
+            const Fp offset = Fp::fromU64(3);
+            std::vector<Fp> coset(n);
+            evaluateOnCoset(coefficients, offset, coset);
+            QVERIFY(coset[n - 1] ==
+                    evaluatePolynomial(coefficients, offset * root.pow(bitReverse(n - 1, log))));
+            std::vector<Fp> natural = coefficients;
+            cosetValuesInPlace(natural, offset);
+            QVERIFY(natural[n / 2] ==
+                    evaluatePolynomial(coefficients, offset * root.pow(std::uint64_t(n / 2))));
+            cosetCoefficientsInPlace(natural, offset);
+            QVERIFY(natural == coefficients);
+        }
+        // The permutation, small (direct swaps) and large (tiles).
+        for (const int log : {4, 9, 13}) {
+            const std::size_t n = std::size_t(1) << log;
+            std::vector<Fp> values(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                values[i] = Fp::fromU64(i);
+            }
+            bitReversePermute(values);
+            for (std::size_t i = 0; i < n; ++i) {
+                QCOMPARE(values[bitReverse(i, log)], Fp::fromU64(i));
+            }
+        }
+        // Folded onto a small coset: the values at x0·ω_8^bitrev(i).
+        const std::vector<Fp> big = randomPolynomial(random, 64);
+        const Fp x0 = Fp::fromU64(7);
+        const auto small = evaluateOnSmallCoset({big}, x0, 3);
+        for (std::uint64_t i = 0; i < 8; ++i) {
+            QVERIFY(small[0][i] ==
+                    evaluatePolynomial(big, x0 * rootOfUnity(3).pow(bitReverse(i, 3))));
+        }
+        // Division by x − a is exact at a root.
+        const Fp a = Fp::fromU64(5);
+        std::vector<Fp> p = {-a, Fp::one()}; // x − a
+        std::vector<Fp> q(1);
+        QVERIFY(divideByLinear(p, a, q).isZero());
+        QVERIFY(q[0] == Fp::one());
+    }
+
+    // The out-of-domain values and the DEEP composition of columns read at many rows, by one
+    // transform and by convolution on a coset, are exactly those of Horner's rule and of dividing
+    // point by point: random columns on layout plain, every column one way, then the other.
+    void outOfDomainWorkByTransformsMatchesThePointwiseWay() {
+        QRandomGenerator random(29);
+        const std::unique_ptr<air::Air> air = air::buildAir(*air::layoutNamed("plain"), 64);
+        const air::LayoutSpec& layout = *air::layoutNamed("plain");
+        const std::size_t n = air->traceLength();
+        std::vector<std::vector<Fp>> columns;
+        for (std::size_t c = 0; c < layout.columnsFirst + layout.columnsInteraction; ++c) {
+            columns.push_back(randomPolynomial(random, n));
+        }
+        const std::vector<std::vector<Fp>> halves = {randomPolynomial(random, n),
+                                                     randomPolynomial(random, n)};
+        std::vector<std::vector<Fp>*> all;
+        for (auto& column : columns) {
+            all.push_back(&column);
+        }
+        const std::vector<std::vector<Fp>> before = columns;
+        const Fp z = randomFp(random);
+        const Fp alpha = randomFp(random);
+        const std::size_t never = std::numeric_limits<std::size_t>::max();
+        const std::vector<Fp> byHorner = outOfDomainValues(*air, all, halves, z, never);
+        QVERIFY(outOfDomainValues(*air, all, halves, z, 1) == byHorner);
+        QVERIFY(outOfDomainValues(*air, all, halves, z, 8) == byHorner); // some columns each way
+        const std::size_t mask = air->mask().size();
+        QCOMPARE(byHorner.size(), mask + 2);
+        QVERIFY(byHorner[0] == evaluatePolynomial(*all[air->mask()[0].column],
+                                                  z * air->traceGenerator().pow(std::uint64_t(
+                                                          (air->mask()[0].row + std::int64_t(n)) %
+                                                          std::int64_t(n)))));
+        const std::vector<Fp> divided =
+            deepComposition(*air, all, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, never);
+        const std::vector<Fp> convolved =
+            deepComposition(*air, all, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, 1);
+        QCOMPARE(convolved.size(), n);
+        QVERIFY(convolved == divided);
+        QVERIFY(columns == before); // transformed there and back in place
+        // Plain's columns are read at 2 to 16 rows: from 8 rows on by convolution, the rest
+        // divided.
+        QVERIFY(deepComposition(*air, all, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, 8) ==
+                divided);
+    }
+};
+
+QTEST_GUILESS_MAIN(StarkPolynomialsTest)
+#include "tst_stark_polynomials.moc"
