@@ -114,7 +114,9 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
     const QCommandLineOption securityBits(
         QStringLiteral("security-bits"),
         QStringLiteral("The security the builtin prover's parameters are chosen for (default 96: "
-                       "18 queries, blow-up 16, 24 bits of proof of work)."),
+                       "18 queries, blow-up 16, 24 bits of proof of work; a lower target takes "
+                       "the smallest blow-up of 4, 8, 16 that needs at most 18 queries, e.g. "
+                       "64: blow-up 8, 32: blow-up 4)."),
         QStringLiteral("bits"), QStringLiteral("96"));
     const QCommandLineOption proverMemory(
         QStringLiteral("prover-memory"),

@@ -76,14 +76,6 @@ void CairoRunner::initialize() {
             throw VmError("builtin " + name + " is not present in layout " + m_layout.name);
         }
     }
-    for (const char* mod : {"add_mod", "mul_mod"}) {
-        if (proof && std::find(m_program.builtins.begin(), m_program.builtins.end(), mod) !=
-                         m_program.builtins.end()) {
-            throw VmError("proof mode with the " + std::string(mod) +
-                          " builtin is not supported: the add_mod/mul_mod builtins run in plain "
-                          "mode only");
-        }
-    }
     if (proof && (!m_program.start || !m_program.end)) {
         throw VmError("--proof_mode needs a program compiled with --proof_mode (it has no "
                       "__start__/__end__ labels)");
@@ -127,6 +119,24 @@ void CairoRunner::initialize() {
         stack.push_back(m_endPc);
         entry = programBase() + static_cast<std::int64_t>(m_program.main);
         m_initialAp = executionBase() + static_cast<std::int64_t>(stack.size());
+    }
+    // cairo-lang's zero segment, after the others: as many zeros as a builtin needs (the mod
+    // builtins pad the AIR's unused instances with operations on them).
+    std::uint64_t zeros = 0;
+    for (const auto& builtin : m_builtins) {
+        zeros = std::max(zeros, builtin->neededZeros());
+    }
+    if (zeros > 0) {
+        const Relocatable zeroSegment = m_memory.addSegment();
+        for (std::uint64_t i = 0; i < zeros; ++i) {
+            m_memory.set(zeroSegment + static_cast<std::int64_t>(i), Felt::zero());
+            m_memory.markAccessed(zeroSegment + static_cast<std::int64_t>(i));
+        }
+        for (const auto& builtin : m_builtins) {
+            if (builtin->neededZeros() > 0) {
+                builtin->setZeros(zeroSegment);
+            }
+        }
     }
     for (std::size_t i = 0; i < m_program.data.size(); ++i) {
         m_memory.set(programBase() + static_cast<std::int64_t>(i), m_program.data[i]);

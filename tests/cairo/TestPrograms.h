@@ -5,11 +5,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace proofdesk::test {
+
+// A batch of one mod builtin's operations modulo p: numbers as four 96-bit words (decimal), the
+// least significant first; each operation is a, b, c.
+struct ModBatch {
+    using Number = std::array<std::string, 4>;
+    Number p;
+    std::vector<std::array<Number, 3>> operations;
+};
 
 struct Asm {
     std::vector<std::string> words;
@@ -90,6 +99,55 @@ struct Asm {
         // [ap] = [fp - 3] + offset; ap++
         a.word(encode(0, -3, 1, (1u << 14) | (1u << 11) | (1u << 5) | (1u << 2) | (1u << 1)))
             .word(static_cast<std::uint64_t>(offset));
+        return a.ret();
+    }
+
+    // main(add_mod_ptr, mul_mod_ptr) for the mod builtins: pushes a values table (every
+    // operation's a, b, c) and an offsets table in its frame, writes one instance per operation
+    // (each builtin's operations one batch: p and values_ptr repeat, offsets_ptr advances by 3,
+    // n counts down to 1) and returns both pointers past them. Nothing is left for a hint.
+    static Asm modOperations(const ModBatch& add, const ModBatch& mul) {
+        Asm a;
+        const std::uint64_t assertFp = (1u << 14) | (1u << 1) | (1u << 0);
+        const std::uint64_t assertAp = (1u << 14) | (1u << 1);
+        const std::uint64_t pushFpPlusImm =
+            (1u << 14) | (1u << 11) | (1u << 5) | (1u << 2) | (1u << 1);
+        const std::uint64_t values = 12 * (add.operations.size() + mul.operations.size());
+        // main's fp is the caller's ([fp - 2]) + 4; fp + 0: values_ptr, fp + 1: the offsets.
+        a.word(encode(0, -2, 1, pushFpPlusImm)).word(6);
+        a.word(encode(0, -2, 1, pushFpPlusImm)).word(6 + values);
+        for (const ModBatch* batch : {&add, &mul}) {
+            for (const auto& operation : batch->operations) {
+                for (const ModBatch::Number& number : operation) {
+                    for (const std::string& word : number) {
+                        a.pushImm(0).words.back() = word;
+                    }
+                }
+            }
+        }
+        for (std::uint64_t k = 0; k < values / 12; ++k) {
+            a.pushImm(12 * k).pushImm(12 * k + 4).pushImm(12 * k + 8);
+        }
+        std::uint64_t firstOffset = 0;
+        for (int builtin = 0; builtin < 2; ++builtin) {
+            const ModBatch& batch = builtin == 0 ? add : mul;
+            const int pointer = builtin == 0 ? -4 : -3;
+            const std::uint64_t n = batch.operations.size();
+            for (std::uint64_t i = 0; i < n; ++i) {
+                const int cell = static_cast<int>(7 * i);
+                for (int w = 0; w < 4; ++w) {
+                    a.pushImm(0).words.back() = batch.p[static_cast<std::size_t>(w)];
+                    a.word(encode(-1, pointer, cell + w, assertAp)); // [ap-1] = [[fp+ptr]+k]
+                }
+                a.word(encode(0, pointer, cell + 4, assertFp)); // values_ptr
+                a.word(encode(0, 1, 1, pushFpPlusImm)).word(firstOffset + 3 * i);
+                a.word(encode(-1, pointer, cell + 5, assertAp));                // offsets_ptr
+                a.pushImm(n - i).word(encode(-1, pointer, cell + 6, assertAp)); // n
+            }
+            firstOffset += 3 * n;
+        }
+        a.word(encode(0, -4, 1, pushFpPlusImm)).word(7 * add.operations.size());
+        a.word(encode(0, -3, 1, pushFpPlusImm)).word(7 * mul.operations.size());
         return a.ret();
     }
 

@@ -11,6 +11,8 @@
 #include "cairo/vm/ModBuiltin.h"
 #include "crypto/BigInt.h"
 
+#include <QRandomGenerator>
+
 using namespace proofdesk;
 using namespace proofdesk::test;
 using crypto::BigInt;
@@ -186,27 +188,136 @@ private slots:
         QVERIFY(both);
     }
 
-    // Proof mode runs on all_cairo (whose AIR leaves the mod builtins unconstrained) unless the
-    // program declares a mod builtin, which is refused naming it.
-    void proofModeRefusesOnlyTheModBuiltins() {
+    // Proof mode runs the mod builtins as cairo-lang does: a zero segment of four zeros last
+    // (where the AIR's unused instances read), and the private input lists every instance with
+    // its operation, pointers relocated. On all_cairo, whose AIR leaves them unconstrained, the
+    // range-check bounds stay the instructions'; on a dynamic layout mul_mod's parts widen them.
+    void proofModeWritesTheModBuiltinsPrivateInput() {
+        const ModBatch add = {
+            {"3", "1", "0", "0"},
+            {{{{"5", "0", "0", "0"}, {"7", "0", "0", "0"}, {"12", "0", "0", "0"}}}}};
+        const ModBatch mul = {
+            {"3", "1", "0", "0"},
+            {{{{"5", "0", "0", "0"}, {"7", "0", "0", "0"}, {"35", "0", "0", "0"}}}}};
+        const Program program = Program::fromJson(
+            Asm::modOperations(add, mul).proofModeProgram({"add_mod", "mul_mod"}));
         RunOptions options;
         options.layout = "all_cairo";
         options.proofMode = true;
-        const Program declares = Program::fromJson(Asm::countdown(3).proofModeProgram({"add_mod"}));
-        CairoRunner refused(declares, options);
-        QString message;
-        try {
-            refused.run();
-        } catch (const VmError& error) {
-            message = QString::fromUtf8(error.what());
-        }
-        QVERIFY2(message.contains(QStringLiteral("the add_mod builtin")), qPrintable(message));
-
-        const Program plain = Program::fromJson(Asm::countdown(3).proofModeProgram());
-        CairoRunner runner(plain, options);
+        CairoRunner runner(program, options);
         runner.run();
-        QCOMPARE(runner.layout().name, std::string("all_cairo"));
-        QVERIFY(runner.executionResources().nSteps >= 8);
+
+        const auto zeroSegment = static_cast<std::int64_t>(runner.memory().segmentCount() - 1);
+        QCOMPARE(runner.memory().segmentUsedSize(zeroSegment), std::uint64_t(4));
+        for (std::int64_t i = 0; i < 4; ++i) {
+            QCOMPARE(runner.memory().get(Relocatable{zeroSegment, 0} + i).felt(), Felt::zero());
+        }
+        const nlohmann::json input = nlohmann::json::parse(runner.airPrivateInput("t", "m").dump());
+        // main's frame starts at execution + 6: values_ptr, the offsets' pointer, then the values.
+        const std::uint64_t values = runner.relocate(runner.executionBase() + 8);
+        const std::uint64_t offsets = runner.relocate(runner.executionBase() + 8 + 24);
+        const nlohmann::json expected = {
+            {"instances",
+             {{{"index", 0},
+               {"p0", "0x3"},
+               {"p1", "0x1"},
+               {"p2", "0x0"},
+               {"p3", "0x0"},
+               {"values_ptr", values},
+               {"offsets_ptr", offsets},
+               {"n", 1},
+               {"batch",
+                {{{"a_offset", 0},
+                  {"b_offset", 4},
+                  {"c_offset", 8},
+                  {"a0", "0x5"},
+                  {"a1", "0x0"},
+                  {"a2", "0x0"},
+                  {"a3", "0x0"},
+                  {"b0", "0x7"},
+                  {"b1", "0x0"},
+                  {"b2", "0x0"},
+                  {"b3", "0x0"},
+                  {"c0", "0xc"},
+                  {"c1", "0x0"},
+                  {"c2", "0x0"},
+                  {"c3", "0x0"}}}}}}},
+            {"zero_value_address", runner.relocate(Relocatable{zeroSegment, 0})}};
+        QCOMPARE(input["add_mod"].dump(), expected.dump());
+        QCOMPARE(input["mul_mod"]["instances"][0]["offsets_ptr"].get<std::uint64_t>(), offsets + 3);
+        QCOMPARE(input["mul_mod"]["instances"][0]["batch"][0]["c0"].get<std::string>(),
+                 std::string("0x23"));
+        QVERIFY(runner.airPublicInput()["rc_min"].get<std::uint64_t>() > 4);
+
+        options.layout = "dynamic";
+        options.dynamicLayoutParams = nlohmann::json{{"uses_add_mod_builtin", 1},
+                                                     {"add_mod_ratio", 128},
+                                                     {"uses_mul_mod_builtin", 1},
+                                                     {"mul_mod_ratio", 256}};
+        CairoRunner dynamic(program, options);
+        dynamic.run();
+        QCOMPARE(dynamic.airPublicInput()["rc_min"].get<std::uint64_t>(), std::uint64_t(0));
+    }
+
+    // mul_mod's range-checked parts on random 384-bit operations: k = (a·b − c)/p, and the
+    // carries satisfy the AIR's identity A(z)·B(z) + carries(z)·(z − 2^96) = C(z) + P(z)·K(z) at
+    // a random z; some carries are negative (parts 0xffff). Operations that do not hold, or
+    // whose k would be negative, are errors.
+    void mulModPartsSatisfyTheAirsIdentity() {
+        QRandomGenerator random(2026);
+        const auto randomBelow = [&](const BigInt& bound) {
+            BigInt value;
+            for (int i = 0; i < 7; ++i) {
+                value = (value << 64) + BigInt(static_cast<std::int64_t>(random.generate64() >> 1));
+            }
+            return value.mod(bound);
+        };
+        const BigInt word = BigInt::powerOfTwo(96);
+        const auto atZ = [&](const std::vector<BigInt>& coefficients, const BigInt& z) {
+            BigInt sum;
+            for (std::size_t i = coefficients.size(); i-- > 0;) {
+                sum = sum * z + coefficients[i];
+            }
+            return sum;
+        };
+        const auto wordsOf = [&](BigInt value) {
+            std::vector<BigInt> out;
+            for (int i = 0; i < 4; ++i) {
+                out.push_back(value.mod(word));
+                value = value >> 96;
+            }
+            return out;
+        };
+        bool negativeCarry = false;
+        for (int sample = 0; sample < 40; ++sample) {
+            const BigInt p = randomBelow(BigInt::powerOfTwo(384)) + BigInt(2);
+            const BigInt a = randomBelow(p), b = randomBelow(p);
+            const BigInt c = (a * b).mod(p);
+            const MulModParts parts = mulModParts(p, a, b, c);
+            std::vector<BigInt> k, carries;
+            for (const auto& w : parts.multiplier) {
+                BigInt value;
+                for (std::size_t j = w.size(); j-- > 0;) {
+                    value = (value << 16) + BigInt(w[j]);
+                }
+                k.push_back(value);
+            }
+            for (const auto& w : parts.carries) {
+                BigInt value;
+                for (std::size_t j = w.size(); j-- > 0;) {
+                    value = (value << 16) + BigInt(w[j]);
+                }
+                carries.push_back(value - BigInt::powerOfTwo(98));
+                negativeCarry = negativeCarry || carries.back().isNegative();
+            }
+            QCOMPARE(atZ(k, word), BigInt::divmod(a * b - c, p).first);
+            const BigInt z = randomBelow(BigInt::powerOfTwo(251));
+            QCOMPARE(atZ(wordsOf(a), z) * atZ(wordsOf(b), z) + atZ(carries, z) * (z - word),
+                     atZ(wordsOf(c), z) + atZ(wordsOf(p), z) * atZ(k, z));
+        }
+        QVERIFY(negativeCarry);
+        QVERIFY_THROWS_EXCEPTION(VmError, mulModParts(BigInt(7), BigInt(3), BigInt(5), BigInt(2)));
+        QVERIFY_THROWS_EXCEPTION(VmError, mulModParts(BigInt(7), BigInt(3), BigInt(5), BigInt(22)));
     }
 };
 

@@ -169,10 +169,11 @@ nlohmann::ordered_json CairoRunner::airPrivateInput(const std::string& tracePath
         throw VmError("the AIR private input needs --proof_mode");
     }
     nlohmann::ordered_json out = {{"trace_path", tracePath}, {"memory_path", memoryPath}};
+    const Relocation relocation = [this](const Relocatable& address) { return relocate(address); };
     for (const auto& builtin : m_builtins) {
         if (builtin->name() != "output") {
-            out[builtin->name()] =
-                nlohmann::ordered_json::parse(builtin->airPrivateInput(m_memory).dump());
+            out[builtin->name()] = nlohmann::ordered_json::parse(
+                builtin->airPrivateInput(m_memory, relocation).dump());
         }
     }
     return out;

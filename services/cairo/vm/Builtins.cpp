@@ -67,7 +67,7 @@ public:
             }
         }
     }
-    nlohmann::json airPrivateInput(const Memory& memory) const override {
+    nlohmann::json airPrivateInput(const Memory& memory, const Relocation&) const override {
         nlohmann::json out = nlohmann::json::array();
         const auto& cells = memory.segmentCells(m_base.segment);
         for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -228,7 +228,7 @@ public:
         }
         m_signatures[address.offset] = {r, s};
     }
-    nlohmann::json airPrivateInput(const Memory& memory) const override {
+    nlohmann::json airPrivateInput(const Memory& memory, const Relocation&) const override {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& [offset, signature] : m_signatures) {
             Value pubkey, message;
@@ -332,7 +332,7 @@ Value BuiltinRunner::compute(const Memory&, const Relocatable&, int) const {
     throw VmError("builtin " + m_name + " computes nothing");
 }
 
-nlohmann::json BuiltinRunner::airPrivateInput(const Memory& memory) const {
+nlohmann::json BuiltinRunner::airPrivateInput(const Memory& memory, const Relocation&) const {
     nlohmann::json out = nlohmann::json::array();
     const std::vector<std::string> names = privateInputNames();
     if (names.empty()) {

@@ -5,12 +5,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
 namespace proofdesk::cairo {
+
+// An address as the run's relocated memory has it (valid once the run ended).
+using Relocation = std::function<std::uint64_t(const Relocatable&)>;
 
 // One builtin's segment: its cell layout, deductions, validations and accounting.
 class BuiltinRunner {
@@ -43,7 +47,11 @@ public:
                                   std::uint64_t* /*max*/) const {}
     // Entries for air_private_input.json under this builtin's name: by default, one object per
     // instance whose inputs are all set, {"index", <input names>: hex}.
-    virtual nlohmann::json airPrivateInput(const Memory& memory) const;
+    virtual nlohmann::json airPrivateInput(const Memory& memory, const Relocation& relocate) const;
+    // Zero cells the builtin needs in the run's zero segment (cairo-lang's allocated zeros: the
+    // mod builtins pad their unused instances with operations on them), and where they are.
+    virtual std::uint64_t neededZeros() const { return 0; }
+    virtual void setZeros(const Relocatable&) {}
     // Checks run when the run ends (the mod builtins verify every operation); throws VmError.
     virtual void verifyAtEnd(const Memory&) const {}
     // The ecdsa builtin's signature registry (ecdsa_builtin.add_signature); others refuse.
@@ -91,7 +99,9 @@ public:
     std::optional<Value> deduce(const Memory&, const Relocatable&) const override {
         return std::nullopt;
     }
-    nlohmann::json airPrivateInput(const Memory&) const override { return nullptr; }
+    nlohmann::json airPrivateInput(const Memory&, const Relocation&) const override {
+        return nullptr;
+    }
 
     OutputBuiltinState state() const { return {m_base, m_pages, m_attributes}; }
     void newState(const Relocatable& base);

@@ -99,8 +99,8 @@ std::vector<Layout> allLayouts() {
           {"keccak", 2048, 16},
           {"poseidon", 256, 1},
           {"range_check96", 8, 1},
-          {"add_mod", 128, 1},
-          {"mul_mod", 256, 1}},
+          {"add_mod", 128, 1, false},
+          {"mul_mod", 256, 1, false}},
          12},
         {"all_solidity",
          8,
@@ -154,8 +154,9 @@ std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t s
         for (const std::string& name : builtins) {
             covers = covers && layout.has(name);
         }
-        // Layouts with the mod builtins cannot run in proof mode here (CairoRunner refuses):
-        // they are chosen only for a program that declares add_mod or mul_mod.
+        // all_cairo, the one named layout with the mod builtins, is chosen only for a program
+        // that declares add_mod or mul_mod (its AIR does not constrain them; see
+        // docs/stark.md).
         const bool needsMod =
             std::find(builtins.begin(), builtins.end(), "add_mod") != builtins.end() ||
             std::find(builtins.begin(), builtins.end(), "mul_mod") != builtins.end();

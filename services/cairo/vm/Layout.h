@@ -13,6 +13,9 @@ struct LayoutBuiltin {
     std::string name;
     int ratio = 0;                 // CPU steps per instance (per component); 0: no ratio (output)
     int instancesPerComponent = 1; // keccak: 16
+    // The layout's AIR has trace cells for every allocated instance, so unused ones are padded
+    // there; false for all_cairo's add_mod and mul_mod, which Stone's layout leaves unconstrained.
+    bool inTrace = true;
 };
 
 // A Cairo layout: which builtins exist (in order), their ratios, and the AIR's resources.

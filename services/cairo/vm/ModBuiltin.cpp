@@ -1,6 +1,6 @@
 #include "cairo/vm/ModBuiltin.h"
 
-#include "crypto/BigInt.h"
+#include <algorithm>
 
 namespace proofdesk::cairo {
 namespace {
@@ -170,14 +170,158 @@ void ModBuiltin::verifyAtEnd(const Memory& memory) const {
     }
 }
 
-nlohmann::json ModBuiltin::airPrivateInput(const Memory& memory) const {
-    // Proof mode refuses layouts with the mod builtins (Runner), so this only lists instances.
+void ModBuiltin::rangeCheckBounds(const Memory& memory, std::uint64_t* min,
+                                  std::uint64_t* max) const {
+    if (!m_multiplication || !m_spec.inTrace) {
+        return;
+    }
+    const auto widen = [&](std::uint64_t value) {
+        *min = std::min(*min, value);
+        *max = std::max(*max, value);
+    };
+    // A padding instance, 0 · 0 = 0 (mod 0): k = 0 and every carry is 0, whose parts are 0 but
+    // the top one of 2^98, 4.
+    widen(0);
+    widen(4);
+    const std::uint64_t instances = usedInstances(memory);
+    for (std::uint64_t i = 0; i < instances; ++i) {
+        const Instance instance =
+            readInstance(memory, m_base + static_cast<std::int64_t>(7 * i), m_name);
+        const auto addresses = operandAddresses(memory, instance, 0, m_name);
+        const auto a = readWords(memory, addresses[0], m_name + " a");
+        const auto b = readWords(memory, addresses[1], m_name + " b");
+        const auto c = readWords(memory, addresses[2], m_name + " c");
+        if (!a || !b || !c) {
+            continue; // verifyAtEnd names the unset value
+        }
+        const MulModParts parts = mulModParts(instance.p, *a, *b, *c);
+        for (const auto& word : parts.multiplier) {
+            for (const std::uint16_t part : word) {
+                widen(part);
+            }
+        }
+        for (const auto& carry : parts.carries) {
+            for (const std::uint16_t part : carry) {
+                widen(part);
+            }
+        }
+    }
+}
+
+nlohmann::json ModBuiltin::airPrivateInput(const Memory& memory, const Relocation& relocate) const {
+    const auto hexWord = [&](const Relocatable& address) {
+        Value word;
+        if (!memory.tryGet(address, &word) || word.isAddress()) {
+            throw VmError(m_name + ": the word at " + address.toString() + " is not a number");
+        }
+        return word.felt().toHex();
+    };
     nlohmann::json instances = nlohmann::json::array();
     const std::uint64_t used = usedInstances(memory);
     for (std::uint64_t i = 0; i < used; ++i) {
-        instances.push_back({{"index", i}});
+        const Relocatable at = m_base + static_cast<std::int64_t>(7 * i);
+        const Instance instance = readInstance(memory, at, m_name);
+        nlohmann::json entry = {{"index", i}};
+        for (int w = 0; w < kWords; ++w) {
+            entry["p" + std::to_string(w)] = hexWord(at + w);
+        }
+        entry["values_ptr"] = relocate(instance.valuesPtr);
+        entry["offsets_ptr"] = relocate(instance.offsetsPtr);
+        entry["n"] = instance.n;
+        const auto addresses = operandAddresses(memory, instance, 0, m_name);
+        nlohmann::json operation = nlohmann::json::object();
+        const char* names[] = {"a", "b", "c"};
+        for (std::size_t j = 0; j < 3; ++j) {
+            const std::string name = names[j];
+            operation[name + "_offset"] =
+                static_cast<std::uint64_t>(addresses[j].offset - instance.valuesPtr.offset);
+            for (int w = 0; w < kWords; ++w) {
+                operation[name + std::to_string(w)] = hexWord(addresses[j] + w);
+            }
+        }
+        entry["batch"] = nlohmann::json::array({operation});
+        instances.push_back(entry);
     }
-    return {{"instances", instances}};
+    return {{"instances", instances},
+            {"zero_value_address", m_zeros ? nlohmann::json(relocate(*m_zeros)) : nullptr}};
+}
+
+MulModParts mulModParts(const BigInt& p, const BigInt& a, const BigInt& b, const BigInt& c) {
+    const BigInt limit = BigInt::powerOfTwo(kWords * kWordBits);
+    for (const BigInt* value : {&p, &a, &b, &c}) {
+        if (value->isNegative() || *value >= limit) {
+            throw VmError("mul_mod: a value does not fit 384 bits");
+        }
+    }
+    const BigInt product = a * b;
+    BigInt multiplier;
+    if (p.isZero()) {
+        if (product != c) {
+            throw VmError("mul_mod: a * b != c with p = 0");
+        }
+    } else {
+        if (product < c) {
+            throw VmError("mul_mod: c = " + c.toHex() +
+                          " exceeds a * b, so (a * b - c) / p is "
+                          "negative");
+        }
+        auto [quotient, remainder] = BigInt::divmod(product - c, p);
+        if (!remainder.isZero()) {
+            throw VmError("mul_mod: a * b != c (mod p)");
+        }
+        multiplier = quotient;
+    }
+    if (multiplier >= limit) {
+        throw VmError("mul_mod: (a * b - c) / p = " + multiplier.toHex() +
+                      " does not fit 384 bits");
+    }
+    const auto wordsOf = [](BigInt value) {
+        std::array<BigInt, kWords> words;
+        for (auto& word : words) {
+            auto [q, r] = BigInt::divmod(value, wordBound());
+            word = r;
+            value = q;
+        }
+        return words;
+    };
+    const auto partsOf = [](BigInt value, auto& parts) {
+        for (auto& part : parts) {
+            auto [q, r] = BigInt::divmod(value, BigInt(1 << 16));
+            part = static_cast<std::uint16_t>(r.low64());
+            value = q;
+        }
+        return value.isZero();
+    };
+    const auto pw = wordsOf(p), aw = wordsOf(a), bw = wordsOf(b), cw = wordsOf(c),
+               kw = wordsOf(multiplier);
+    MulModParts out;
+    for (int w = 0; w < kWords; ++w) {
+        partsOf(kw[std::size_t(w)], out.multiplier[std::size_t(w)]);
+    }
+    // Word `w` of a·b − k·p − c plus the carry into it is 2^96 times the carry out of it.
+    const BigInt shift = BigInt::powerOfTwo(98);
+    BigInt carry;
+    for (int w = 0; w < 2 * (kWords - 1); ++w) {
+        for (int i = std::max(0, w - kWords + 1); i <= std::min(w, kWords - 1); ++i) {
+            carry = carry + aw[std::size_t(i)] * bw[std::size_t(w - i)] -
+                    kw[std::size_t(i)] * pw[std::size_t(w - i)];
+        }
+        if (w < kWords) {
+            carry = carry - cw[std::size_t(w)];
+        }
+        auto [q, r] = BigInt::divmod(carry, wordBound());
+        carry = q;
+        if (!r.isZero() || !partsOf(carry + shift, out.carries[std::size_t(w)]) ||
+            (carry + shift).isNegative()) {
+            throw VmError("mul_mod: carry " + std::to_string(w) +
+                          " of a * b - k * p - c is out "
+                          "of range");
+        }
+    }
+    if (!(aw[3] * bw[3] - kw[3] * pw[3] + carry).isZero()) {
+        throw VmError("mul_mod: a * b - k * p - c leaves a carry past its top word");
+    }
+    return out;
 }
 
 void fillModMemory(Memory& memory, const std::optional<ModFill>& add,

@@ -45,6 +45,8 @@ const std::map<std::string, BuiltinWriter>& builtinWriters() {
         {"ec_op", writeEcOp},
         {"keccak", writeKeccak},
         {"poseidon", writePoseidon},
+        {"add_mod", writeAddMod},
+        {"mul_mod", writeMulMod},
     };
     return writers;
 }
@@ -152,6 +154,17 @@ std::shared_ptr<const air::LayoutSpec> provableLayout(const PublicInput& input) 
         throw std::invalid_argument("layout " + input.layout + " with the " + builtin->name +
                                     " builtin is not proven yet; the prover proves " + known);
     }
+    // A proof would say nothing about the instances of a builtin the layout leaves unconstrained.
+    for (const air::BuiltinSpec& builtin : layout->builtins) {
+        const MemorySegment* segment = input.segment(builtin.name);
+        if (!builtin.constrained && segment && segment->stop > segment->begin) {
+            throw std::invalid_argument(
+                "layout " + input.layout + " does not constrain the " + builtin.name +
+                " builtin (as Stone's layout), so its use by the run would go unproven; prove "
+                "on layout dynamic with dynamic_params that use " +
+                builtin.name);
+        }
+    }
     return layout;
 }
 
@@ -172,7 +185,7 @@ std::vector<std::vector<Fp>> traceValues(const air::LayoutSpec& layout, std::uin
     }
     finishRangeCheck(table, run);
     for (const char* name : {"range_check", "range_check96"}) {
-        if (layout.has(name)) {
+        if (const air::BuiltinSpec* builtin = layout.builtin(name); builtin && builtin->used) {
             finishRangeCheckBuiltin(table, run, name);
         }
     }

@@ -54,8 +54,7 @@ private:
     ConstraintViolation m_violation;
 };
 
-// The layouts the prover builds traces for, in the order they were added (`dynamic` for the
-// dynamic_params that leave out add_mod and mul_mod).
+// The layouts the prover builds traces for, in the order they were added.
 const std::vector<std::string>& provableLayouts();
 
 // The rows of a run's trace: its steps times its layout's rows per step (a dynamic layout's from

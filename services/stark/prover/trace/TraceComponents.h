@@ -31,6 +31,10 @@ void writeEcdsa(TraceTable& trace, const CairoRun& run);
 void writeEcOp(TraceTable& trace, const CairoRun& run);
 void writePoseidon(TraceTable& trace, const CairoRun& run);
 void writeKeccak(TraceTable& trace, const CairoRun& run);
+// Every instance the trace holds: the run's, then padding on the private input's
+// zero_value_address.
+void writeAddMod(TraceTable& trace, const CairoRun& run);
+void writeMulMod(TraceTable& trace, const CairoRun& run);
 
 // The pools, after every component: the public memory's cells zeroed, unused cells filled with
 // the addresses / values missing from the sorted order, the sorted copies written.
