@@ -1,7 +1,8 @@
 #pragma once
 
-// The runs tst_stark_prover proves: our own countdown program (test::Asm) in proof mode on a
-// layout, Stone dynamic_params of our own, and small but complete proof parameters for them.
+// The runs tst_stark_prover proves: programs of our own (test::Asm: a countdown, operations of
+// the mod builtins) in proof mode on a layout, Stone dynamic_params of our own, and small but
+// complete proof parameters for them.
 
 #include "TestPrograms.h"
 
@@ -21,11 +22,10 @@
 
 namespace proofdesk::stark::test_runs {
 
-// A countdown program of our own (test::Asm), run in proof mode on a layout.
-inline CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20,
-                             std::optional<nlohmann::json> dynamicParams = std::nullopt) {
-    const cairo::Program program =
-        cairo::Program::fromJson(test::Asm::countdown(n).proofModeProgram());
+// A compiled program (test::Asm) run in proof mode on a layout.
+inline CairoRun proofModeRun(const nlohmann::json& compiled, const std::string& layout,
+                             std::optional<nlohmann::json> dynamicParams) {
+    const cairo::Program program = cairo::Program::fromJson(compiled);
     cairo::RunOptions options;
     options.layout = layout;
     options.proofMode = true;
@@ -33,6 +33,13 @@ inline CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20,
     cairo::CairoRunner runner(program, options);
     runner.run();
     return cairoRunOf(runner);
+}
+
+// A countdown program of our own, run in proof mode on a layout.
+inline CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20,
+                             std::optional<nlohmann::json> dynamicParams = std::nullopt) {
+    return proofModeRun(test::Asm::countdown(n).proofModeProgram(), layout,
+                        std::move(dynamicParams));
 }
 
 // Stone dynamic_params of our own (tests/stark): every column where all_cairo has it, using every
@@ -89,16 +96,9 @@ inline test::ModBatch modMultiplications() {
 // The mod operations' program run in proof mode on a layout.
 inline CairoRun modBuiltinsRun(const std::string& layout,
                                std::optional<nlohmann::json> dynamicParams = std::nullopt) {
-    const cairo::Program program =
-        cairo::Program::fromJson(test::Asm::modOperations(modAdditions(), modMultiplications())
-                                     .proofModeProgram({"add_mod", "mul_mod"}));
-    cairo::RunOptions options;
-    options.layout = layout;
-    options.proofMode = true;
-    options.dynamicLayoutParams = std::move(dynamicParams);
-    cairo::CairoRunner runner(program, options);
-    runner.run();
-    return cairoRunOf(runner);
+    return proofModeRun(test::Asm::modOperations(modAdditions(), modMultiplications())
+                            .proofModeProgram({"add_mod", "mul_mod"}),
+                        layout, std::move(dynamicParams));
 }
 
 // Small but complete parameters for a run: few queries and bits of work keep tests fast.
