@@ -729,6 +729,23 @@ private slots:
                          std::string::npos,
                      e.what());
         }
+        // Parameters that put a mul_mod part on the cell of the CPU's off0 are refused naming
+        // both, before any commitment.
+        nlohmann::json overlapping = modBuiltinsDynamicParams();
+        overlapping["mul_mod__carry0__part0_suboffset"] =
+            overlapping["cpu__decode__off0_suboffset"];
+        try {
+            prove(modBuiltinsRun("dynamic", overlapping), parameters);
+            QFAIL("a trace whose parameters overlap was proven");
+        } catch (const TraceError& e) {
+            QVERIFY2(
+                std::string(e.what()).find(
+                    "range-check pool's cell at row " +
+                    std::to_string(2 * overlapping.at("cpu__decode__off0_suboffset").get<int>()) +
+                    " of column 5 holds both cpu/decode/off0 and "
+                    "mul_mod/carry0/part0") != std::string::npos,
+                e.what());
+        }
     }
 
     void cancellingStopsTheRun() {

@@ -1,5 +1,7 @@
 #include "TraceTable.h"
 
+#include "TraceComponents.h"
+
 #include <stdexcept>
 
 namespace proofdesk::stark {
@@ -13,7 +15,7 @@ TraceTable::TraceTable(const air::LayoutSpec& layout, std::uint64_t traceLength,
         const auto it = layout.columns.find(name);
         if (it != layout.columns.end()) {
             p.cells = it->second;
-            p.used.assign(traceLength / p.cells.step, false);
+            p.used.assign(traceLength / p.cells.step, 0);
         }
         return p;
     };
@@ -65,7 +67,20 @@ void TraceTable::markUsed(Pool& pool, const std::string& column, std::uint64_t i
         delta % std::int64_t(pool.cells.step) != 0) {
         throw std::logic_error(column + " does not lie in the " + poolName);
     }
-    pool.used[std::size_t(delta) / pool.cells.step] = true;
+    const auto [writer, added] =
+        m_poolWriters.try_emplace(column, std::uint16_t(m_poolWriterNames.size() + 1));
+    if (added) {
+        m_poolWriterNames.push_back(column);
+    }
+    std::uint16_t& used = pool.used[std::size_t(delta) / pool.cells.step];
+    if (used != 0 && used != writer->second) {
+        // Only a dynamic layout's parameters can place two components on one cell.
+        throw TraceError("the " + poolName + "'s cell at row " + std::to_string(row) +
+                         " of column " + std::to_string(vc.column) + " holds both " +
+                         m_poolWriterNames[used - 1u] + " and " + column +
+                         ": the layout's parameters place them on the same cell");
+    }
+    used = writer->second;
 }
 
 void TraceTable::memory(const std::string& addressColumn, const std::string& valueColumn,

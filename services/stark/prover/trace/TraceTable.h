@@ -4,6 +4,7 @@
 #include "field/Fp.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -57,10 +58,11 @@ public:
     std::vector<std::vector<Fp>>& columns() { return m_columns; }
     std::vector<std::vector<Fp>> takeColumns() { return std::move(m_columns); }
 
-    // Pool bookkeeping: the pool's cells (instances of the pool's virtual column) used so far.
+    // Pool bookkeeping: the pool's cells (instances of the pool's virtual column) used so far,
+    // each by which virtual column (0: unused, else one more than its index in columnsUsed).
     struct Pool {
         air::VirtualColumn cells; // instance i: the i-th cell of the pool
-        std::vector<bool> used;
+        std::vector<std::uint16_t> used;
     };
     Pool& memoryPool() { return m_memory; }
     Pool& rangeCheckPool() { return m_rangeCheck; }
@@ -78,6 +80,8 @@ private:
     Pool m_memory;
     Pool m_rangeCheck;
     Pool m_diluted;
+    std::map<std::string, std::uint16_t> m_poolWriters; // virtual column -> its Pool::used mark
+    std::vector<std::string> m_poolWriterNames;
 };
 
 } // namespace proofdesk::stark
