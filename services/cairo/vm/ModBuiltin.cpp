@@ -141,6 +141,22 @@ bool fillOperation(Memory& memory, const Instance& instance, std::uint64_t index
     return false;
 }
 
+// Instance i of a builtin and the values of its operation (nullopt where unset).
+struct Operation {
+    Instance instance;
+    std::optional<BigInt> a, b, c;
+};
+
+Operation readOperation(const Memory& memory, const Relocatable& base, std::uint64_t i,
+                        const std::string& name) {
+    Operation op{readInstance(memory, base + static_cast<std::int64_t>(7 * i), name), {}, {}, {}};
+    const auto addresses = operandAddresses(memory, op.instance, 0, name);
+    op.a = readWords(memory, addresses[0], name + " a");
+    op.b = readWords(memory, addresses[1], name + " b");
+    op.c = readWords(memory, addresses[2], name + " c");
+    return op;
+}
+
 } // namespace
 
 ModBuiltin::ModBuiltin(std::string name, LayoutBuiltin spec, bool included, bool multiplication)
@@ -150,12 +166,7 @@ ModBuiltin::ModBuiltin(std::string name, LayoutBuiltin spec, bool included, bool
 void ModBuiltin::verifyAtEnd(const Memory& memory) const {
     const std::uint64_t instances = usedInstances(memory);
     for (std::uint64_t i = 0; i < instances; ++i) {
-        const Relocatable at = m_base + static_cast<std::int64_t>(7 * i);
-        const Instance instance = readInstance(memory, at, m_name);
-        const auto addresses = operandAddresses(memory, instance, 0, m_name);
-        const auto a = readWords(memory, addresses[0], m_name + " a");
-        const auto b = readWords(memory, addresses[1], m_name + " b");
-        const auto c = readWords(memory, addresses[2], m_name + " c");
+        const auto [instance, a, b, c] = readOperation(memory, m_base, i, m_name);
         if (!a || !b || !c) {
             throw VmError(m_name + ": instance " + std::to_string(i) +
                           " has an unset value (did the run_mod_p_circuit hint run?)");
@@ -185,12 +196,7 @@ void ModBuiltin::rangeCheckBounds(const Memory& memory, std::uint64_t* min,
     widen(4);
     const std::uint64_t instances = usedInstances(memory);
     for (std::uint64_t i = 0; i < instances; ++i) {
-        const Instance instance =
-            readInstance(memory, m_base + static_cast<std::int64_t>(7 * i), m_name);
-        const auto addresses = operandAddresses(memory, instance, 0, m_name);
-        const auto a = readWords(memory, addresses[0], m_name + " a");
-        const auto b = readWords(memory, addresses[1], m_name + " b");
-        const auto c = readWords(memory, addresses[2], m_name + " c");
+        const auto [instance, a, b, c] = readOperation(memory, m_base, i, m_name);
         if (!a || !b || !c) {
             continue; // verifyAtEnd names the unset value
         }
