@@ -60,7 +60,9 @@ std::string usage() {
            "fails.\n"
            "  --layout dynamic takes Stone's dynamic_params (every column's place, the row "
            "ratios,\n"
-           "    which builtins the run uses) from --cairo_layout_params_file.\n"
+           "    which builtins the run uses) from --cairo_layout_params_file, or without it\n"
+           "    Proofdesk's (all_cairo's columns, the mod builtins in cells it leaves free).\n"
+           "    --layout auto takes that for a program with add_mod, mul_mod or range_check96.\n"
            "  Layouts: " +
            layoutList() +
            ".\n"

@@ -50,7 +50,7 @@ CairoRunner::CairoRunner(const Program& program, RunOptions options)
     }
     if (m_options.layout == "dynamic") {
         if (!m_options.dynamicLayoutParams) {
-            throw VmError("layout dynamic needs a layout params file (--cairo_layout_params_file)");
+            m_options.dynamicLayoutParams = defaultDynamicParams(program.builtins);
         }
         try {
             m_layout = dynamicLayout(*m_options.dynamicLayoutParams);

@@ -26,16 +26,15 @@ void checkPythonHints(const ProverSettings& provers) {
     }
 }
 
+// `dynamic` takes Proofdesk's placement of its columns (cairo::defaultDynamicParams), with the
+// program's builtins: submissions carry no layout parameters.
 void checkLayout(const std::string& layout) {
-    if (layout == "dynamic") {
-        badRequest("INVALID_LAYOUT", "layout dynamic needs layout parameters, which submissions "
-                                     "cannot carry; use auto or a named layout");
-    }
-    if (layout != "auto" && !cairo::layoutNamed(layout)) {
+    if (layout != "auto" && !cairo::isLayoutName(layout)) {
         std::string list = "auto";
         for (const std::string& name : cairo::layoutNames()) {
             list += ", " + name;
         }
+        list += ", dynamic";
         badRequest("INVALID_LAYOUT", "\"" + layout + "\" is not one of " + list);
     }
 }

@@ -105,17 +105,23 @@ struct Asm {
     // main(add_mod_ptr, mul_mod_ptr) for the mod builtins: pushes a values table (every
     // operation's a, b, c) and an offsets table in its frame, writes one instance per operation
     // (each builtin's operations one batch: p and values_ptr repeat, offsets_ptr advances by 3,
-    // n counts down to 1) and returns both pointers past them. Nothing is left for a hint.
+    // n counts down to 1) and returns both pointers past them. Nothing is left for a hint. It
+    // finds its own fp as get_fp_and_pc does, so it runs from main and in proof mode alike.
     static Asm modOperations(const ModBatch& add, const ModBatch& mul) {
         Asm a;
         const std::uint64_t assertFp = (1u << 14) | (1u << 1) | (1u << 0);
         const std::uint64_t assertAp = (1u << 14) | (1u << 1);
         const std::uint64_t pushFpPlusImm =
             (1u << 14) | (1u << 11) | (1u << 5) | (1u << 2) | (1u << 1);
+        const std::uint64_t copyFromFp = (1u << 14) | (1u << 11) | (1u << 3); // [ap] = [fp + k]
         const std::uint64_t values = 12 * (add.operations.size() + mul.operations.size());
-        // main's fp is the caller's ([fp - 2]) + 4; fp + 0: values_ptr, fp + 1: the offsets.
-        a.word(encode(0, -2, 1, pushFpPlusImm)).word(6);
-        a.word(encode(0, -2, 1, pushFpPlusImm)).word(6 + values);
+        // call rel 4; jmp rel 4; then the callee: [ap] = [fp - 2] (main's fp); ret. Main's frame:
+        // fp + 0, 1: the call's, fp + 2: fp, fp + 3: values_ptr, fp + 4: the offsets' pointer.
+        a.word(0x1104800180018000ULL).word(4);
+        a.word(encode(-1, -1, 1, 0x107)).word(4);
+        a.word(encode(0, -1, -2, copyFromFp)).ret();
+        a.word(encode(0, 2, 1, pushFpPlusImm)).word(5);
+        a.word(encode(0, 2, 1, pushFpPlusImm)).word(5 + values);
         for (const ModBatch* batch : {&add, &mul}) {
             for (const auto& operation : batch->operations) {
                 for (const ModBatch::Number& number : operation) {
@@ -139,8 +145,8 @@ struct Asm {
                     a.pushImm(0).words.back() = batch.p[static_cast<std::size_t>(w)];
                     a.word(encode(-1, pointer, cell + w, assertAp)); // [ap-1] = [[fp+ptr]+k]
                 }
-                a.word(encode(0, pointer, cell + 4, assertFp)); // values_ptr
-                a.word(encode(0, 1, 1, pushFpPlusImm)).word(firstOffset + 3 * i);
+                a.word(encode(3, pointer, cell + 4, assertFp)); // values_ptr
+                a.word(encode(0, 4, 1, pushFpPlusImm)).word(firstOffset + 3 * i);
                 a.word(encode(-1, pointer, cell + 5, assertAp));                // offsets_ptr
                 a.pushImm(n - i).word(encode(-1, pointer, cell + 6, assertAp)); // n
             }

@@ -213,9 +213,10 @@ private slots:
             QCOMPARE(runner.memory().get(Relocatable{zeroSegment, 0} + i).felt(), Felt::zero());
         }
         const nlohmann::json input = nlohmann::json::parse(runner.airPrivateInput("t", "m").dump());
-        // main's frame starts at execution + 6: values_ptr, the offsets' pointer, then the values.
-        const std::uint64_t values = runner.relocate(runner.executionBase() + 8);
-        const std::uint64_t offsets = runner.relocate(runner.executionBase() + 8 + 24);
+        // main's frame starts at execution + 6: the call's two cells, fp, values_ptr, the
+        // offsets' pointer, then the values.
+        const std::uint64_t values = runner.relocate(runner.executionBase() + 11);
+        const std::uint64_t offsets = runner.relocate(runner.executionBase() + 11 + 24);
         const nlohmann::json expected = {
             {"instances",
              {{{"index", 0},

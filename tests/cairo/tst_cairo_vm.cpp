@@ -201,8 +201,17 @@ private slots:
         QCOMPARE(autoLayout({"output", "pedersen"}, 1u << 20),
                  std::string("recursive_with_poseidon"));
         QCOMPARE(autoLayout({"keccak"}, 100), std::string("starknet_with_keccak"));
-        // The mod builtins: only all_cairo has them (run in plain mode only).
-        QCOMPARE(autoLayout({"add_mod"}, 100), std::string("all_cairo"));
+        // The mod builtins: all_cairo has them but does not constrain them, so dynamic (with
+        // Proofdesk's placement), for them alone or with every other builtin.
+        QCOMPARE(autoLayout({"add_mod"}, 100), std::string("dynamic"));
+        QCOMPARE(autoLayout({"output", "pedersen", "range_check", "ecdsa", "bitwise", "ec_op",
+                             "keccak", "poseidon", "range_check96", "add_mod", "mul_mod"},
+                            1u << 20),
+                 std::string("dynamic"));
+        // range_check96, which of the named layouts only all_cairo has: dynamic too.
+        QCOMPARE(autoLayout({"output", "range_check96"}, 100), std::string("dynamic"));
+        // A builtin no layout has.
+        QCOMPARE(autoLayout({"segment_arena"}, 100), std::string());
         // A run with layout auto reports the layout it chose.
         const Program program = Program::fromJson(Asm::countdown(3).proofModeProgram());
         RunOptions options;

@@ -113,9 +113,61 @@ private slots:
         QCOMPARE(failed["step"].get<std::string>(), std::string("PROOF_GENERATION"));
         QVERIFY2(failed["errorReason"].get<std::string>().find("--proof_mode") != std::string::npos,
                  failed["errorReason"].get<std::string>().c_str());
-        // (Every layout a submission may name is proven now; dynamic, whose parameters a
-        // submission cannot carry, is refused at submission: tst_proof_intake.)
         QCOMPARE(http.get("/is-alive").status, 200);
+    }
+
+    // add_mod and mul_mod: all_cairo has them but does not constrain them, so layout auto takes
+    // dynamic, with Proofdesk's placement of its columns (submissions carry no parameters).
+    void modBuiltinProgramsAreProvenOnDynamic() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        // Naming dynamic is accepted too: a countdown's trace, on dynamic.
+        const Reply named = http.postMultipart(
+            "/core-query",
+            {file("programFile", Asm::countdown(3).proofModeProgram().dump(), "p.json"),
+             text("layout", "dynamic"), text("result", "TRACE_GENERATION")},
+            keyHeader(alpha));
+        QCOMPARE(named.status, 201);
+        const json traced = waitForEnd(http, named.json()["coreQueryId"])["coreQuery"];
+        QVERIFY2(traced["status"] == "DONE", traced.dump().c_str());
+        QCOMPARE(traced["layout"].get<std::string>(), std::string("dynamic"));
+#if defined(PROOFDESK_ADDRESS_SANITIZER)
+        QSKIP("a dynamic proof of the mod builtins (2^17 rows) is too slow under sanitizers; the "
+              "release build runs it");
+#endif
+        // 5 + 7 = 12 and 5 · 7 = 35 (mod 2^96 + 3).
+        const ModBatch::Number p = {"3", "1", "0", "0"};
+        const ModBatch add = {
+            p, {{{{"5", "0", "0", "0"}, {"7", "0", "0", "0"}, {"12", "0", "0", "0"}}}}};
+        const ModBatch mul = {
+            p, {{{{"5", "0", "0", "0"}, {"7", "0", "0", "0"}, {"35", "0", "0", "0"}}}}};
+        const std::string program =
+            Asm::modOperations(add, mul).proofModeProgram({"add_mod", "mul_mod"}).dump();
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {file("programFile", program, "p.json"), text("result", "PROOF_VERIFICATION_ON_L1")},
+            keyHeader(alpha));
+        QCOMPARE(submitted.status, 201);
+        const std::string id = submitted.json()["coreQueryId"];
+        const json query = waitForEnd(http, id, 120000)["coreQuery"];
+        QVERIFY2(query["status"] == "DONE", query.dump().c_str());
+        QCOMPARE(query["layout"].get<std::string>(), std::string("dynamic"));
+        QCOMPARE(query["isProofMocked"].get<bool>(), false);
+        const json metadata = http.get("/artifacts/" + id + "/metadata.json").json();
+        COMPARE_JSON(metadata["optimal_layouts"], json({"dynamic"}));
+        const json proof = http.get("/artifacts/" + id + "/proof.json").json();
+        const json& params = proof["public_input"]["dynamic_params"];
+        QCOMPARE(params["uses_add_mod_builtin"].get<int>(), 1);
+        QCOMPARE(params["uses_mul_mod_builtin"].get<int>(), 1);
+        QCOMPARE(params["uses_pedersen_builtin"].get<int>(), 0);
+        const stark::Verdict verdict = stark::verifyStoneProof(proof);
+        QVERIFY2(verdict.valid, verdict.failedCheck.c_str());
+        QCOMPARE(verdict.statement->sharpFactHash, query["sharpFactHash"].get<std::string>());
+        QCOMPARE(http.get("/fact-registry/L1/" + query["sharpFactHash"].get<std::string>())
+                     .json()["valid"]
+                     .get<bool>(),
+                 true);
     }
 
     void aPieIsProvenAsATaskOfTheBootloader() {

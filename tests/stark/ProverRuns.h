@@ -7,11 +7,11 @@
 #include "TestPrograms.h"
 
 #include "cairo/Runner.h"
+#include "cairo/vm/Layout.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/StarkProver.h"
 #include "stark/prover/trace/CairoRun.h"
 
-#include <QFile>
 #include <QtGlobal>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace proofdesk::stark::test_runs {
 
@@ -42,31 +43,14 @@ inline CairoRun countdownRun(const std::string& layout, std::uint64_t n = 20,
                         std::move(dynamicParams));
 }
 
-// Stone dynamic_params of our own (tests/stark): every column where all_cairo has it, using every
-// builtin but those named.
+// Proofdesk's dynamic_params (cairo::defaultDynamicParams: every column where all_cairo has it,
+// the mod builtins in cells all_cairo leaves free), using every builtin but those named.
 inline nlohmann::json dynamicParamsWithout(std::initializer_list<const char*> leftOut) {
-    QFile file(QStringLiteral(PROOFDESK_STARK_TEST_DIR "/all_cairo_as_dynamic_params.json"));
-    if (!file.open(QIODevice::ReadOnly)) {
-        qFatal("cannot read all_cairo_as_dynamic_params.json");
-    }
-    nlohmann::json params = nlohmann::json::parse(file.readAll().toStdString());
+    std::vector<std::string> used = cairo::dynamicLayoutBuiltins();
     for (const char* builtin : leftOut) {
-        params.at(std::string("uses_") + builtin + "_builtin") = 0;
+        std::erase(used, std::string(builtin));
     }
-    return params;
-}
-
-// dynamic_params with the mod builtins placed in cells all_cairo leaves free
-// (mod_builtins_dynamic_params.json over all_cairo_as_dynamic_params.json), using only them.
-inline nlohmann::json modBuiltinsDynamicParams() {
-    nlohmann::json params = dynamicParamsWithout({"pedersen", "range_check", "ecdsa", "bitwise",
-                                                  "ec_op", "keccak", "poseidon", "range_check96"});
-    QFile file(QStringLiteral(PROOFDESK_STARK_TEST_DIR "/mod_builtins_dynamic_params.json"));
-    if (!file.open(QIODevice::ReadOnly)) {
-        qFatal("cannot read mod_builtins_dynamic_params.json");
-    }
-    params.update(nlohmann::json::parse(file.readAll().toStdString()));
-    return params;
+    return cairo::defaultDynamicParams(used);
 }
 
 // Operations for the mod builtins (test::Asm::modOperations). add_mod modulo BLS12-381's p: a

@@ -2,6 +2,7 @@
 // two channels, table commitments, the FRI fold, the diluted check's closed form, and the shape of
 // every layout's AIR (constraint count and mask size, as Stone's generated definitions have them).
 
+#include "cairo/vm/Layout.h"
 #include "stark/air/Air.h"
 #include "stark/channel/ProofReader.h"
 #include "stark/channel/Transcript.h"
@@ -300,15 +301,15 @@ private slots:
     }
 
     void theDynamicLayoutPlacedLikeStaticOnesReadsOnlyItsMask() {
-        // dynamic_params that put every column where all_cairo.layout has it, with every builtin
-        // in use (add_mod's and mul_mod's cells, which all_cairo.layout does not place, all at
-        // suboffset 0): every cell the constraints read is one of the 941 cells of Stone's mask
-        // for those parameters (the AIR is refused otherwise), and they come in Stone's order:
-        // starknet_with_keccak's (the static layout with the same builtins but the last three),
-        // then range-check-96, add_mod and mul_mod.
-        QFile file(QStringLiteral(PROOFDESK_STARK_TEST_DIR "/all_cairo_as_dynamic_params.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const nlohmann::json json = nlohmann::json::parse(file.readAll().toStdString());
+        // Proofdesk's dynamic_params (every column where all_cairo.layout has it, add_mod's and
+        // mul_mod's cells, which all_cairo.layout does not place, in cells it leaves free), with
+        // every builtin in use: every cell the constraints read is one of the 941 cells of
+        // Stone's mask for the dynamic layout (the AIR is refused otherwise), and they come in
+        // Stone's order: starknet_with_keccak's (the static layout with the same builtins but the
+        // last three), then range-check-96, add_mod and mul_mod.
+        const nlohmann::json json =
+            proofdesk::cairo::defaultDynamicParams(proofdesk::cairo::dynamicLayoutBuiltins());
+        QCOMPARE(json.size(), air::layoutParameterNames("dynamic").size());
         air::LayoutParameters params;
         for (const auto& [name, value] : json.items()) {
             params[name] = value.get<std::uint64_t>();

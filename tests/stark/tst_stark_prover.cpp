@@ -12,6 +12,7 @@
 #include "stark/channel/ProofReader.h"
 #include "stark/channel/ProofWriter.h"
 #include "stark/commitment/TableCommitment.h"
+#include "stark/proof/Statement.h"
 #include "stark/prover/CommittedTable.h"
 #include "stark/prover/Ntt.h"
 #include "stark/prover/ParameterChooser.h"
@@ -701,7 +702,11 @@ private slots:
 #if defined(PROOFDESK_ADDRESS_SANITIZER)
         QSKIP("the run's smallest trace (2^17 rows) is too slow under sanitizers");
 #endif
-        CairoRun run = modBuiltinsRun("dynamic", modBuiltinsDynamicParams());
+        // No layout params: the run takes Proofdesk's placement (cairo::defaultDynamicParams)
+        // with the program's builtins.
+        CairoRun run = modBuiltinsRun("dynamic");
+        QCOMPARE(run.publicInput.dynamicParams.at("uses_mul_mod_builtin"), std::uint64_t(1));
+        QCOMPARE(run.publicInput.dynamicParams.at("uses_keccak_builtin"), std::uint64_t(0));
         QCOMPARE(run.publicInput.rcMin, std::uint64_t(0));
         QCOMPARE(traceRows(run.publicInput), std::uint64_t(1) << 17);
         const MemorySegment& add = builtinSegment(run, "add_mod");
@@ -710,6 +715,12 @@ private slots:
         QCOMPARE(mul.stop - mul.begin, std::uint64_t(14));
         QCOMPARE(run.privateInput["mul_mod"]["instances"].size(), std::size_t(2));
         QVERIFY(run.privateInput["add_mod"]["zero_value_address"].is_number_unsigned());
+        // The statement names the program's builtins, though the undeclared output's empty
+        // segment starts where add_mod's does (the final pointers tell them apart).
+        QCOMPARE(builtinSegment(run, "output").begin, add.begin);
+        const Statement statement = readStatement(run.publicInput, MemoryVerification::Relaxed);
+        QVERIFY(statement.builtins.has_value());
+        QVERIFY(*statement.builtins == std::vector<std::string>({"add_mod", "mul_mod"}));
 
         const ProofParameters parameters = testParameters(run, ChannelProfile::Stone);
         const ProverResult result = prove(run, parameters, true);
@@ -731,7 +742,7 @@ private slots:
         }
         // Parameters that put a mul_mod part on the cell of the CPU's off0 are refused naming
         // both, before any commitment.
-        nlohmann::json overlapping = modBuiltinsDynamicParams();
+        nlohmann::json overlapping = cairo::defaultDynamicParams({"add_mod", "mul_mod"});
         overlapping["mul_mod__carry0__part0_suboffset"] =
             overlapping["cpu__decode__off0_suboffset"];
         try {

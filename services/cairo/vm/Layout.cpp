@@ -152,15 +152,15 @@ std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t s
     for (const Layout& layout : layoutsWithMinimums()) {
         bool covers = true;
         for (const std::string& name : builtins) {
-            covers = covers && layout.has(name);
+            const LayoutBuiltin* builtin = layout.builtin(name);
+            covers = covers && builtin && builtin->inTrace;
         }
-        // all_cairo, the one named layout with the mod builtins, is chosen only for a program
-        // that declares add_mod or mul_mod (its AIR does not constrain them; see
-        // docs/stark.md).
-        const bool needsMod =
-            std::find(builtins.begin(), builtins.end(), "add_mod") != builtins.end() ||
-            std::find(builtins.begin(), builtins.end(), "mul_mod") != builtins.end();
-        if (!covers || (!needsMod && (layout.has("add_mod") || layout.has("mul_mod")))) {
+        // all_cairo, whose AIR leaves its mod builtins unconstrained (see docs/stark.md), is
+        // never the cheapest layout for other programs either.
+        const bool unconstrained =
+            std::any_of(layout.builtins.begin(), layout.builtins.end(),
+                        [](const LayoutBuiltin& builtin) { return !builtin.inTrace; });
+        if (!covers || unconstrained) {
             continue;
         }
         const double cost = static_cast<double>(layout.traceColumns) *
@@ -168,6 +168,17 @@ std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t s
         if (best.empty() || cost < bestCost) {
             best = layout.name;
             bestCost = cost;
+        }
+    }
+    if (best.empty()) {
+        const std::vector<std::string> dynamicBuiltins = dynamicLayoutBuiltins();
+        const bool dynamicCovers =
+            std::all_of(builtins.begin(), builtins.end(), [&](const std::string& name) {
+                return name == "output" || std::find(dynamicBuiltins.begin(), dynamicBuiltins.end(),
+                                                     name) != dynamicBuiltins.end();
+            });
+        if (dynamicCovers) {
+            best = "dynamic";
         }
     }
     return best;

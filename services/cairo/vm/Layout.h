@@ -38,9 +38,11 @@ std::optional<Layout> layoutNamed(const std::string& name);
 const std::vector<std::string>& layoutNames();
 // A named layout or `dynamic`: what a proof's public input may state.
 bool isLayoutName(const std::string& name);
-// Layout `auto`: among the named layouts whose builtins cover `builtins`, the one with the least
-// prover work, estimated as trace columns × padded steps, padded steps being the larger of the
-// layout's minimum and the power of two above `steps`. Empty if no layout covers the builtins.
+// Layout `auto`: among the named layouts whose AIR constrains every one of `builtins`, the one
+// with the least prover work, estimated as trace columns × padded steps, padded steps being the
+// larger of the layout's minimum and the power of two above `steps`. Where no named layout does
+// (the mod builtins, which only all_cairo has and does not constrain), `dynamic` with
+// defaultDynamicParams. Empty if not even `dynamic` has the builtins.
 std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t steps);
 // `dynamic` from a cairo_layout_params_file JSON: Stone's dynamic_params (periods in trace rows),
 // or cairo-lang's form (units per step, ratios in steps). Throws std::runtime_error saying what
@@ -48,5 +50,9 @@ std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t s
 Layout dynamicLayout(const nlohmann::json& params);
 // The builtins a dynamic layout may use, in its order (after output).
 std::vector<std::string> dynamicLayoutBuiltins();
+// Stone dynamic_params of Proofdesk's own for a run that names no layout params file: every
+// column where all_cairo has it (and all_cairo's ratios), add_mod and mul_mod in cells all_cairo
+// leaves free; the builtins among `builtins` used, the others left out.
+nlohmann::json defaultDynamicParams(const std::vector<std::string>& builtins);
 
 } // namespace proofdesk::cairo

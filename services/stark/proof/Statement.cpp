@@ -63,23 +63,28 @@ std::vector<std::string> builtinSegments(const PublicInput& input) {
 
 // The program's builtins read from the pointers at the start of the run (one per builtin the
 // program declares, each the first address of its segment, in the layout's order); nullopt when
-// they do not all name a segment.
+// they do not all name a segment. Empty segments share their address with the next one (an
+// undeclared output before a declared add_mod, say), so where the run's final pointers are
+// public (at the end of the execution segment, as main returns them) a segment must match both.
 std::optional<std::vector<std::string>>
 declaredBuiltins(const PublicInput& input, const std::map<std::uint64_t, Felt>& memory,
                  std::uint64_t count) {
     std::vector<std::string> names;
-    const std::uint64_t initialAp = input.segment("execution")->begin;
+    const MemorySegment& execution = *input.segment("execution");
     const std::vector<std::string> segments = builtinSegments(input);
     for (std::uint64_t i = 0; i < count; ++i) {
-        const auto it = memory.find(initialAp + i);
-        if (it == memory.end()) {
+        const auto begin = memory.find(execution.begin + i);
+        if (begin == memory.end()) {
             return std::nullopt;
         }
-        // Empty segments may share their address with the next one; the pointers come in the
-        // layout's order, so the first segment at the address not named yet is the one.
+        const auto stop =
+            execution.stop >= count ? memory.find(execution.stop - count + i) : memory.end();
+        // The pointers come in the layout's order: the first segment not named yet that fits.
         std::optional<std::string> found;
         for (const std::string& name : segments) {
-            if (Felt::fromU64(input.segment(name)->begin) == it->second &&
+            const MemorySegment& segment = *input.segment(name);
+            if (Felt::fromU64(segment.begin) == begin->second &&
+                (stop == memory.end() || Felt::fromU64(segment.stop) == stop->second) &&
                 std::find(names.begin(), names.end(), name) == names.end()) {
                 found = name;
                 break;

@@ -161,8 +161,8 @@ std::shared_ptr<const air::LayoutSpec> provableLayout(const PublicInput& input) 
             throw std::invalid_argument(
                 "layout " + input.layout + " does not constrain the " + builtin.name +
                 " builtin (as Stone's layout), so its use by the run would go unproven; prove "
-                "on layout dynamic with dynamic_params that use " +
-                builtin.name);
+                "on layout dynamic (without a layout params file, the run takes Proofdesk's "
+                "placement, which constrains it)");
         }
     }
     return layout;
