@@ -740,6 +740,26 @@ private slots:
                          std::string::npos,
                      e.what());
         }
+        // The trace's unused instances read the zero segment: without its address, or with one
+        // that does not hold zeros, the run is refused before any commitment.
+        run.memory[values + 32] -= Fp::one();
+        const auto refusal = [&](const CairoRun& broken) {
+            try {
+                prove(broken, parameters);
+                return std::string();
+            } catch (const TraceError& e) {
+                return std::string(e.what());
+            }
+        };
+        CairoRun withoutZeros = run;
+        withoutZeros.privateInput["add_mod"].erase("zero_value_address");
+        QCOMPARE(refusal(withoutZeros),
+                 std::string("the private input's add_mod has no zero_value_address, where the "
+                             "trace's unused instances read their zeros (cairo-run writes it)"));
+        CairoRun notZeros = run;
+        notZeros.privateInput["mul_mod"]["zero_value_address"] = values;
+        QCOMPARE(refusal(notZeros), "the mul_mod zero_value_address " + std::to_string(values) +
+                                        " does not hold four zeros");
         // Parameters that put a mul_mod part on the cell of the CPU's off0 are refused naming
         // both, before any commitment.
         nlohmann::json overlapping = cairo::defaultDynamicParams({"add_mod", "mul_mod"});
