@@ -1,6 +1,7 @@
 #include "crypto/Eip712.h"
 #include "crypto/Hex.h"
 #include "crypto/Keccak.h"
+#include "crypto/KeccakF.h"
 #include "crypto/Secp256k1.h"
 
 #include <QTest>
@@ -46,6 +47,42 @@ private slots:
                  QByteArray("c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"));
         QCOMPARE(keccak256("cow").toHex(),
                  QByteArray("c85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4"));
+    }
+
+    // The permutation run several states at a time (AVX-512: eight, AVX2: four, with rotations
+    // as additions and byte shuffles) gives what the one-state permutation gives, and that is
+    // Keccak-f[1600]: the zero state's first lane after one permutation is the known
+    // 0xF1258F7940E1DDE7.
+    void keccakPermutationsSideBySideMatchOneAtATime() {
+        std::array<std::uint64_t, 25> zero{};
+        proofdesk::crypto::keccakF1600(zero);
+        QCOMPARE(zero[0], std::uint64_t(0xF1258F7940E1DDE7ULL));
+        std::vector<std::array<std::uint64_t, 25>> states(13), expected;
+        std::uint64_t seed = 0x9E3779B97F4A7C15ULL;
+        for (auto& state : states) {
+            for (std::uint64_t& lane : state) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                lane = seed;
+            }
+        }
+        expected = states;
+        for (auto& state : expected) {
+            proofdesk::crypto::keccakF1600(state);
+        }
+        std::vector<std::uint64_t> lanes(200);
+        for (std::size_t i = 0; i < 25; ++i) {
+            for (std::size_t j = 0; j < 8; ++j) {
+                lanes[8 * i + j] = states[j][i];
+            }
+        }
+        proofdesk::crypto::keccakF1600Many(states.data(), states.size());
+        QVERIFY(states == expected);
+        proofdesk::crypto::keccakF1600Lanes8(lanes.data());
+        for (std::size_t i = 0; i < 25; ++i) {
+            for (std::size_t j = 0; j < 8; ++j) {
+                QCOMPARE(lanes[8 * i + j], expected[j][i]);
+            }
+        }
     }
 
     void hexParsing() {
