@@ -195,8 +195,8 @@ QString ProverSettings::effectiveVerifier() const {
     return verifier == QStringLiteral("stone") ? verifier : QStringLiteral("builtin");
 }
 
-void verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
-                     const QString& workDir, const core::JobContext& context) {
+QString verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
+                        const QString& workDir, const core::JobContext& context) {
     if (settings.stoneVerifier.isEmpty() || !QFileInfo(settings.stoneVerifier).isExecutable()) {
         throw StageFailure(false, "no proof verifier: install Stone's cpu_air_verifier and start "
                                   "the server with --stone-verifier PATH (or submit with "
@@ -221,6 +221,7 @@ void verifyWithStone(const ProverSettings& settings, const std::string& proofJso
                                       std::to_string(run.exitCode) +
                                       "): " + run.output.toStdString());
     }
+    return run.output;
 }
 
 } // namespace proofdesk::proof

@@ -94,9 +94,10 @@ nlohmann::json stoneProverConfig();
 std::string proveWithStone(const ProverSettings& settings, const QString& runDir,
                            std::uint64_t nSteps, const core::JobContext& context);
 
-// Runs cpu_air_verifier on a proof; throws StageFailure when it does not verify (permanent) or the
-// verifier cannot run (transient on crash/timeout, permanent when not configured).
-void verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
-                     const QString& workDir, const core::JobContext& context);
+// Runs cpu_air_verifier on a proof and returns the tail of what it printed; throws StageFailure
+// when it does not verify (permanent) or the verifier cannot run (transient on crash/timeout,
+// permanent when not configured).
+QString verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
+                        const QString& workDir, const core::JobContext& context);
 
 } // namespace proofdesk::proof

@@ -296,7 +296,8 @@ private slots:
             "grep -q '\"n_steps\"' public_input.json || exit 4\n"
             "echo '{\"proof_hex\": \"0xabc\", \"stub\": true}' > proof.json");
         options.provers.stoneVerifier =
-            writeScript(tools.path(), QStringLiteral("verifier"), "test -s proof.json");
+            writeScript(tools.path(), QStringLiteral("verifier"),
+                        "test -s proof.json || exit 1\necho 'Proof verified successfully.' >&2");
         options.provers.verifier = QStringLiteral("stone");
         options.provers.engine = QStringLiteral("stone");
         TestServer server(options);
@@ -314,6 +315,16 @@ private slots:
         const json proof =
             http.get("/artifacts/" + query["id"].get<std::string>() + "/proof.json").json();
         QCOMPARE(proof["stub"].get<bool>(), true);
+        // Stone's verdict is an artifact too: that it verified, and what the verifier said.
+        const json verdict =
+            http.get("/artifacts/" + query["id"].get<std::string>() + "/verification.json").json();
+        QCOMPARE(verdict["valid"].get<bool>(), true);
+        QCOMPARE(verdict["verifier"].get<std::string>(), std::string("stone"));
+        QCOMPARE(verdict["verifierPath"].get<std::string>(),
+                 options.provers.stoneVerifier.toStdString());
+        QVERIFY2(verdict["verifierOutput"].get<std::string>().find(
+                     "Proof verified successfully.") != std::string::npos,
+                 verdict.dump().c_str());
         // Verified facts go to the real namespace.
         const std::string fact = query["sharpFactHash"];
         COMPARE_JSON(http.get("/fact-registry/L1/" + fact).json()["valid"], json(true));
