@@ -7,7 +7,7 @@
 // uses_* flags): every column where all_cairo.layout puts it, at all_cairo's ratios, and add_mod's
 // and mul_mod's cells, which all_cairo does not place, in the memory, range-check and column-8
 // cells all_cairo's components leave free (no cell is shared with another component; the
-// prover refuses parameters that share a pool cell). docs/stark.md describes it.
+// prover refuses parameters that share a pool cell). docs/cairo.md describes it.
 
 namespace proofdesk::cairo {
 namespace {
