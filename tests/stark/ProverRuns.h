@@ -12,8 +12,6 @@
 #include "stark/prover/StarkProver.h"
 #include "stark/prover/trace/CairoRun.h"
 
-#include <QtGlobal>
-
 #include <nlohmann/json.hpp>
 
 #include <initializer_list>
