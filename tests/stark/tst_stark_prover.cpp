@@ -4,7 +4,8 @@
 // family, each accepted by our verifier and refused once tampered with; deterministic proofs;
 // the constraint checker naming the constraint and row of a tampered run; parameters meeting
 // their security target; Stone's proof JSON and annotations; cancellation. (Transforms and the
-// out-of-domain work: tst_stark_polynomials.)
+// out-of-domain work: tst_stark_polynomials; Stone's own verifier on our proofs:
+// tst_stark_stone_oracle.)
 
 #include "ProverRuns.h"
 #include "RandomField.h"
@@ -30,11 +31,8 @@
 #include "crypto/MontField.h"
 #include "crypto/Poseidon.h"
 
-#include <QFile>
-#include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <bit>
@@ -797,63 +795,6 @@ private slots:
         };
         QVERIFY_THROWS_EXCEPTION(ProofCancelled, proveCairoRun(run, options));
         QVERIFY(std::find(phases.begin(), phases.end(), "composition") == phases.end());
-    }
-
-    // Stone's own verifier, where a developer has one (PROOFDESK_STONE_VERIFIER: the path of
-    // Stone v3's cpu_air_verifier, which is not part of this project; CI has none and skips):
-    // it accepts our proof files of each layout family, in both channels, and refuses one with a
-    // byte of the proof changed.
-    void stonesVerifierAcceptsOurProofs_data() {
-        QTest::addColumn<QString>("layout");
-        QTest::addColumn<int>("profile");
-        QTest::newRow("plain, stone") << "plain" << int(ChannelProfile::Stone);
-        QTest::newRow("plain, integrity") << "plain" << int(ChannelProfile::Integrity);
-        QTest::newRow("small, stone") << "small" << int(ChannelProfile::Stone);
-        QTest::newRow("recursive, integrity") << "recursive" << int(ChannelProfile::Integrity);
-        QTest::newRow("dynamic, stone") << "dynamic" << int(ChannelProfile::Stone);
-        QTest::newRow("dynamic with the mod builtins, stone")
-            << "dynamic mod" << int(ChannelProfile::Stone);
-    }
-
-    void stonesVerifierAcceptsOurProofs() {
-        QFETCH(QString, layout);
-        QFETCH(int, profile);
-        const QString verifier = qEnvironmentVariable("PROOFDESK_STONE_VERIFIER");
-        if (verifier.isEmpty()) {
-            QSKIP("PROOFDESK_STONE_VERIFIER (the path of Stone's cpu_air_verifier) is not set");
-        }
-        const CairoRun run =
-            layout == QStringLiteral("dynamic mod")
-                ? modBuiltinsRun("dynamic")
-                : (layout == QStringLiteral("dynamic")
-                       ? countdownRun("dynamic", 20, dynamicParamsWithout({"keccak", "ecdsa"}))
-                       : countdownRun(layout.toStdString()));
-        ProverOptions options;
-        options.parameters = testParameters(run, ChannelProfile(profile));
-        const ProverResult result = proveCairoRun(run, options);
-        nlohmann::ordered_json proof =
-            stoneProofJson(result, options.parameters, defaultProverConfig(), run);
-        QTemporaryDir dir;
-        const auto stoneAccepts = [&](const nlohmann::ordered_json& file) {
-            QFile out(dir.filePath(QStringLiteral("proof.json")));
-            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-                qFatal("cannot write the proof file");
-            }
-            out.write(QByteArray::fromStdString(file.dump()));
-            out.close();
-            QProcess stone;
-            stone.start(verifier, {QStringLiteral("--in_file=") + out.fileName(),
-                                   QStringLiteral("--logtostderr")});
-            if (!stone.waitForFinished(120000)) {
-                qFatal("Stone's verifier did not finish");
-            }
-            return stone.exitStatus() == QProcess::NormalExit && stone.exitCode() == 0;
-        };
-        QVERIFY(stoneAccepts(proof));
-        std::string hex = proof["proof_hex"];
-        hex[hex.size() / 2] = hex[hex.size() / 2] == '0' ? '1' : '0';
-        proof["proof_hex"] = hex;
-        QVERIFY(!stoneAccepts(proof));
     }
 };
 
