@@ -19,27 +19,43 @@ class StarkStoneOracleTest : public QObject {
 
 private slots:
     // Stone's own verifier, where a developer has one (PROOFDESK_STONE_VERIFIER: the path of
-    // Stone v3's cpu_air_verifier, which is not part of this project; CI has none and skips):
-    // it accepts our proof files of each layout family, in both channels, and refuses one with a
-    // byte of the proof changed.
+    // Stone v3's cpu_air_verifier, which seeds its channel as stone6 does;
+    // PROOFDESK_STONE5_VERIFIER: one of the Stone before v3, commit ba85f37, which seeds it as
+    // stone5 does; neither is part of this project, and CI has none and skips): it accepts our
+    // proof files of each layout family, in both channels and with both seeds, and refuses one with
+    // a byte of the proof changed.
     void stonesVerifierAcceptsOurProofs_data() {
         QTest::addColumn<QString>("layout");
         QTest::addColumn<int>("profile");
-        QTest::newRow("plain, stone") << "plain" << int(ChannelProfile::Stone);
-        QTest::newRow("plain, integrity") << "plain" << int(ChannelProfile::Integrity);
-        QTest::newRow("small, stone") << "small" << int(ChannelProfile::Stone);
-        QTest::newRow("recursive, integrity") << "recursive" << int(ChannelProfile::Integrity);
-        QTest::newRow("dynamic, stone") << "dynamic" << int(ChannelProfile::Stone);
+        QTest::addColumn<int>("seed");
+        const int stone6 = int(SeedVariant::Stone6);
+        const int stone5 = int(SeedVariant::Stone5);
+        QTest::newRow("plain, stone") << "plain" << int(ChannelProfile::Stone) << stone6;
+        QTest::newRow("plain, integrity") << "plain" << int(ChannelProfile::Integrity) << stone6;
+        QTest::newRow("small, stone") << "small" << int(ChannelProfile::Stone) << stone6;
+        QTest::newRow("recursive, integrity")
+            << "recursive" << int(ChannelProfile::Integrity) << stone6;
+        QTest::newRow("dynamic, stone") << "dynamic" << int(ChannelProfile::Stone) << stone6;
         QTest::newRow("dynamic with the mod builtins, stone")
-            << "dynamic mod" << int(ChannelProfile::Stone);
+            << "dynamic mod" << int(ChannelProfile::Stone) << stone6;
+        QTest::newRow("small, stone, stone5") << "small" << int(ChannelProfile::Stone) << stone5;
+        QTest::newRow("plain, integrity, stone5")
+            << "plain" << int(ChannelProfile::Integrity) << stone5;
+        QTest::newRow("recursive, integrity, stone5")
+            << "recursive" << int(ChannelProfile::Integrity) << stone5;
     }
 
     void stonesVerifierAcceptsOurProofs() {
         QFETCH(QString, layout);
         QFETCH(int, profile);
-        const QString verifier = qEnvironmentVariable("PROOFDESK_STONE_VERIFIER");
+        QFETCH(int, seed);
+        const char* variable = SeedVariant(seed) == SeedVariant::Stone5
+                                   ? "PROOFDESK_STONE5_VERIFIER"
+                                   : "PROOFDESK_STONE_VERIFIER";
+        const QString verifier = qEnvironmentVariable(variable);
         if (verifier.isEmpty()) {
-            QSKIP("PROOFDESK_STONE_VERIFIER (the path of Stone's cpu_air_verifier) is not set");
+            QSKIP(qPrintable(QStringLiteral("%1 (the path of Stone's cpu_air_verifier) is not set")
+                                 .arg(QLatin1String(variable))));
         }
         const CairoRun run =
             layout == QStringLiteral("dynamic mod")
@@ -49,6 +65,7 @@ private slots:
                        : countdownRun(layout.toStdString()));
         ProverOptions options;
         options.parameters = testParameters(run, ChannelProfile(profile));
+        options.seedVariant = SeedVariant(seed);
         const ProverResult result = proveCairoRun(run, options);
         nlohmann::ordered_json proof =
             stoneProofJson(result, options.parameters, defaultProverConfig(), run);
