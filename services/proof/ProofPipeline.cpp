@@ -495,29 +495,14 @@ void ProofPipeline::proofVerification(WorkingQuery& working, core::JobContext& c
                 throw StageFailure(true, "the proof is missing from the artifact store");
             }
         }
-        if (m_provers.effectiveVerifier() == QStringLiteral("stone")) {
-            const std::optional<std::string> proofText =
-                m_artifacts.get(ArtifactStore::sha256OfFile(proofPath));
-            const QString workDir = m_workDir + QLatin1Char('/') + core::qstr(working.query.id) +
-                                    QStringLiteral("-verify");
-            QDir(workDir).removeRecursively();
-            const QString said =
-                verifyWithStone(m_provers, proofText.value_or(std::string()), workDir, context);
-            QDir(workDir).removeRecursively();
-            // Stone's verdict: only that it verified, with what the verifier printed.
-            const nlohmann::ordered_json verdict = {
-                {"valid", true},
-                {"verifier", "stone"},
-                {"verifierPath", m_provers.stoneVerifier.toStdString()},
-                {"verifierOutput", said.toStdString()}};
-            m_stages.addArtifact(working, "verification.json", verdict.dump(2));
-        } else {
-            const nlohmann::json verdict = verifyBuiltin(proofPath, parts, context);
-            if (source == "pie") {
-                requireBootloaderTask(verdict, working);
-            }
-            m_stages.addArtifact(working, "verification.json", verdict.dump(2));
+        const bool stone = m_provers.effectiveVerifier() == QStringLiteral("stone");
+        const nlohmann::json verdict =
+            stone ? verifyWithStoneVerifier(proofPath, working.query.id, context)
+                  : verifyBuiltin(proofPath, parts, context);
+        if (!stone && source == "pie") {
+            requireBootloaderTask(verdict, working); // Stone's verdict names no statement
         }
+        m_stages.addArtifact(working, "verification.json", verdict.dump(2));
     }
     NewFact fact;
     fact.chain = working.query.chain;
@@ -525,6 +510,23 @@ void ProofPipeline::proofVerification(WorkingQuery& working, core::JobContext& c
                                                 : working.query.sharpFactHash.value_or("");
     fact.mocked = mocked;
     working.newFact = fact;
+}
+
+nlohmann::json ProofPipeline::verifyWithStoneVerifier(const std::string& proofPath,
+                                                      const std::string& queryId,
+                                                      core::JobContext& context) {
+    const std::optional<std::string> proofText =
+        m_artifacts.get(ArtifactStore::sha256OfFile(proofPath));
+    const QString workDir =
+        m_workDir + QLatin1Char('/') + core::qstr(queryId) + QStringLiteral("-verify");
+    QDir(workDir).removeRecursively();
+    const QString said =
+        verifyWithStone(m_provers, proofText.value_or(std::string()), workDir, context);
+    QDir(workDir).removeRecursively();
+    return {{"valid", true},
+            {"verifier", "stone"},
+            {"verifierPath", m_provers.stoneVerifier.toStdString()},
+            {"verifierOutput", said.toStdString()}};
 }
 
 nlohmann::json ProofPipeline::verifyBuiltin(const std::string& proofPath,

@@ -59,6 +59,10 @@ private:
     // public memory does not meet.
     nlohmann::json verifyBuiltin(const std::string& proofPath, const nlohmann::json& parts,
                                  core::JobContext& context);
+    // Stone's cpu_air_verifier (--verifier stone): the verdict, only that it verified, with the
+    // verifier's path and what it printed, or StageFailure as verifyWithStone throws it.
+    nlohmann::json verifyWithStoneVerifier(const std::string& proofPath, const std::string& queryId,
+                                           core::JobContext& context);
     void describeStatement(WorkingQuery& working, const std::string& programHash,
                            const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
                            const nlohmann::json& executionResources,
