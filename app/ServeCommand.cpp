@@ -39,6 +39,9 @@ QString sandboxDescription(const sandbox::Confinement& applied,
     if (applied.landlockAbi > 0) {
         parts << QStringLiteral("Landlock v%1").arg(applied.landlockAbi);
     }
+    if (applied.pidNamespace) {
+        parts << QStringLiteral("own PID namespace");
+    }
     if (applied.networkNamespace) {
         parts << QStringLiteral("no network");
     }
@@ -49,6 +52,9 @@ QString sandboxDescription(const sandbox::Confinement& applied,
         parts << QStringLiteral("%1 MiB, %2 s per run")
                      .arg(provers.sandboxLimits.memoryBytes >> 20)
                      .arg(provers.sandboxLimits.wallSeconds);
+    }
+    if (applied.taskLimit) {
+        parts << QStringLiteral("at most %1 threads").arg(provers.sandboxLimits.tasks);
     }
     QString text = QStringLiteral("a child process per run (") + parts.join(QStringLiteral(", ")) +
                    QLatin1Char(')');
@@ -148,6 +154,11 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
         QStringLiteral("Seconds one sandboxed run may take (wall clock; CPU likewise)."),
         QStringLiteral("seconds"),
         QString::number(proof::ProverSettings{}.sandboxLimits.wallSeconds));
+    const QCommandLineOption projectStorage(
+        QStringLiteral("project-storage-mib"),
+        QStringLiteral("Bytes of uploads and results one project may have stored; a submission "
+                       "past it is refused with 413 PROJECT_STORAGE_QUOTA_EXCEEDED (0: no limit)."),
+        QStringLiteral("MiB"), QString::number(proof::ProverSettings{}.projectStorageBytes >> 20));
     const QCommandLineOption chainRpc(
         QStringLiteral("chain-rpc"),
         QStringLiteral("JSON-RPC URL of a chain for the request service, e.g. "
@@ -162,7 +173,8 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
         QStringLiteral("on|off"));
     parser.addOptions({pythonHints, chainRpc, listen, dataDir, allowRemote, prover, stoneProver,
                        stoneVerifier, verifier, bootloaderProgram, proverTimeout, securityBits,
-                       proverMemory, maxSteps, httpThreads, allowHost, sandboxMemory, sandboxTime});
+                       proverMemory, maxSteps, httpThreads, allowHost, sandboxMemory, sandboxTime,
+                       projectStorage});
     for (const char* name :
          {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
         parser.addOption(QCommandLineOption(
@@ -258,6 +270,13 @@ bool readServerLimits(const QCommandLineParser& parser, http::ServerOptions& opt
     }
     options.provers.sandboxLimits.wallSeconds = sandboxSeconds;
     options.provers.sandboxLimits.cpuSeconds = sandboxSeconds;
+    const qulonglong storageMib =
+        parser.value(QStringLiteral("project-storage-mib")).toULongLong(&numberOk);
+    if (!numberOk || storageMib > (qulonglong(1) << 30)) {
+        err << "--project-storage-mib expects a number of MiB (0: no limit)" << Qt::endl;
+        return false;
+    }
+    options.provers.projectStorageBytes = std::uint64_t(storageMib) << 20;
     if (!readListen(parser, QStringLiteral("request-listen"), &options.requestListen, &error) ||
         !readListen(parser, QStringLiteral("request-alias-listen"), &options.requestAliasListen,
                     &error) ||

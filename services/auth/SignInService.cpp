@@ -49,7 +49,11 @@ SignInService::SignInService(core::Store& store, const core::Clock& clock, ApiKe
                              SignInSettings settings)
     : m_store(store), m_clock(clock), m_keys(keys), m_settings(std::move(settings)),
       m_challengeLimiter(m_settings.challengeBurstPerAddress,
-                         m_settings.challengesPerMinutePerAddress) {}
+                         m_settings.challengesPerMinutePerAddress),
+      m_loopbackLimiter(m_settings.challengeBurstPerLoopback,
+                        m_settings.challengesPerMinutePerLoopback),
+      m_walletLimiter(m_settings.challengeBurstPerWallet, m_settings.challengesPerMinutePerWallet) {
+}
 
 nlohmann::json SignInService::typedDataFor(const QString& wallet, const QString& nonce,
                                            const QString& issuedAt, const QString& expiresAt,
@@ -86,7 +90,9 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet,
                           clientAddress.startsWith(QLatin1String("127.")) ||
                           clientAddress == QLatin1String("::1") ||
                           clientAddress.startsWith(QLatin1String("::ffff:127."));
-    if (!loopback && !m_challengeLimiter.allow(clientAddress, nowMs)) {
+    RateLimiter& addressLimiter = loopback ? m_loopbackLimiter : m_challengeLimiter;
+    if (!addressLimiter.allow(loopback ? QStringLiteral("loopback") : clientAddress, nowMs) ||
+        !m_walletLimiter.allow(clientAddress + QLatin1Char('/') + canonicalWallet, nowMs)) {
         refuse(core::ErrorKind::TooManyRequests, "TooManyChallenges",
                "too many challenges from this address; try again in a minute");
     }
@@ -102,24 +108,35 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet,
         // Each challenge is a durable write. Expired ones go at once; a wallet keeps only its
         // newest unused ones (the oldest is retired, never the new one refused); all live ones
         // together are bounded.
-        m_store.exec(QStringLiteral("DELETE FROM challenges WHERE expires_at_ms <= ?"), {nowMs});
+        // The stored count is read once, then kept as rows come and go (a count on every call
+        // slowed challenges ten times at 32,000 stored).
+        if (m_storedChallenges < 0) {
+            QSqlQuery count = m_store.exec(QStringLiteral("SELECT COUNT(*) FROM challenges"));
+            m_storedChallenges = count.next() ? count.value(0).toLongLong() : 0;
+        }
+        qint64 change =
+            -m_store
+                 .exec(QStringLiteral("DELETE FROM challenges WHERE expires_at_ms <= ?"), {nowMs})
+                 .numRowsAffected();
         const QString walletHex = QString::fromLatin1(address.toHex());
-        m_store.exec(
-            QStringLiteral("DELETE FROM challenges WHERE token_hash IN (SELECT "
-                           "token_hash FROM challenges WHERE wallet = ? AND used_at IS "
-                           "NULL ORDER BY expires_at_ms DESC, rowid DESC LIMIT -1 OFFSET ?)"),
-            {walletHex, m_settings.maxOutstandingChallengesPerWallet - 1});
-        QSqlQuery live =
-            m_store.exec(QStringLiteral("SELECT COUNT(*) FROM challenges WHERE used_at IS NULL"));
-        if (live.next() && live.value(0).toInt() >= m_settings.maxLiveChallenges) {
+        change -=
+            m_store
+                .exec(QStringLiteral("DELETE FROM challenges WHERE token_hash IN (SELECT "
+                                     "token_hash FROM challenges WHERE wallet = ? AND used_at IS "
+                                     "NULL ORDER BY expires_at_ms DESC, rowid DESC LIMIT -1 "
+                                     "OFFSET ?)"),
+                      {walletHex, m_settings.maxOutstandingChallengesPerWallet - 1})
+                .numRowsAffected();
+        if (m_storedChallenges + change >= m_settings.maxLiveChallenges) {
             refuse(core::ErrorKind::TooManyRequests, "TooManyChallenges",
                    "the server holds too many unused challenges; try again in a few minutes");
         }
-        live.finish();
         m_store.exec(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
                                     "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"),
                      {core::sha256Hex(token), walletHex, QString::fromStdString(typedData.dump()),
                       expiresMs, issuedAt});
+        // Still under the store's write lock, once the rows are committed.
+        m_store.afterCommit([this, change] { m_storedChallenges += change + 1; });
     });
 
     api::ChallengeResponse response;

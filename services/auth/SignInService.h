@@ -20,11 +20,17 @@ struct SignInSettings {
     // A wallet keeps its newest challenges only: the next one retires the oldest unused one, so
     // nobody can lock a wallet out by asking for challenges in its name.
     int maxOutstandingChallengesPerWallet = 20;
-    // Challenges per client address (loopback addresses are the machine's own programs and are
-    // not limited): a burst, then a rate; beyond it 429 TooManyChallenges.
+    // Challenges per client address: a burst, then a rate; beyond it 429 TooManyChallenges.
+    // Loopback (this machine's own programs, all of them one address) gets more. And per address
+    // and wallet, so that no address can spend a wallet's share for another address.
     int challengeBurstPerAddress = 30;
     int challengesPerMinutePerAddress = 30;
-    // All live challenges together; beyond it 429 TooManyChallenges.
+    int challengeBurstPerLoopback = 120;
+    int challengesPerMinutePerLoopback = 120;
+    int challengeBurstPerWallet = 30;
+    int challengesPerMinutePerWallet = 30;
+    // All stored challenges together (counted as they are written, not by a scan); beyond it
+    // 429 TooManyChallenges.
     int maxLiveChallenges = 100000;
 };
 
@@ -78,6 +84,9 @@ private:
     ApiKeyRegistry& m_keys;
     SignInSettings m_settings;
     RateLimiter m_challengeLimiter;
+    RateLimiter m_loopbackLimiter;
+    RateLimiter m_walletLimiter;
+    qint64 m_storedChallenges = -1; // rows of `challenges`, under the store's write lock
 };
 
 QString channelName(Channel channel);

@@ -47,7 +47,8 @@ QString jobStateName(JobState state) {
 
 JobEngine::JobEngine(Store& store, const Clock& clock, int workerCount, int maxAttempts)
     : m_store(store), m_clock(clock), m_workerCount(std::max(1, workerCount)),
-      m_maxAttempts(std::max(1, maxAttempts)) {
+      m_maxAttempts(std::max(1, maxAttempts)),
+      m_perLaneLimit(m_workerCount > 1 ? m_workerCount - 1 : 1) {
     m_store.migrate(QStringLiteral("jobs"), migrations());
 }
 
@@ -178,10 +179,13 @@ std::optional<JobRecord> JobEngine::claimNext() {
                                      "updated_at=? WHERE id = (SELECT id FROM jobs WHERE "
                                      "state='queued' AND ") +
                       (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
-                      QStringLiteral(" ORDER BY lane, created_at, id LIMIT 1) "
+                      QStringLiteral(" AND (SELECT COUNT(*) FROM jobs AS busy WHERE busy.state = "
+                                     "'running' AND busy.lane = jobs.lane) < ? ORDER BY lane, "
+                                     "created_at, id LIMIT 1) "
                                      "RETURNING id, kind, payload, attempts, lane"));
             q.addBindValue(toIsoTimestamp(m_clock.now()));
             q.addBindValue(wrapped ? QStringLiteral("") : m_lastLane);
+            q.addBindValue(m_perLaneLimit);
             if (!q.exec()) {
                 throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
                                    q.lastError().text().toStdString());

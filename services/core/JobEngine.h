@@ -67,9 +67,12 @@ using JobListener = std::function<void(const JobRecord&)>;
 // Persisted jobs run by a pool of worker threads. A job is claimed (state running, attempts+1) in
 // one transaction, so a crash leaves it `running`; start() puts such jobs back in the queue (the
 // interrupted attempt counts) or fails them with a reason once they have used every attempt.
+// Lanes (whose job it is) are served in turn, and with more than one worker a lane never holds
+// them all: one worker is always left for the other lanes (a project's long jobs cannot hold up
+// another project's).
 class JobEngine {
 public:
-    JobEngine(Store& store, const Clock& clock, int workerCount = 2, int maxAttempts = 3);
+    JobEngine(Store& store, const Clock& clock, int workerCount = 3, int maxAttempts = 3);
     ~JobEngine();
     JobEngine(const JobEngine&) = delete;
     JobEngine& operator=(const JobEngine&) = delete;
@@ -105,6 +108,7 @@ private:
     const Clock& m_clock;
     int m_workerCount;
     int m_maxAttempts;
+    int m_perLaneLimit; // running jobs one lane may have at once
 
     std::mutex m_mutex;
     std::condition_variable m_wakeup;

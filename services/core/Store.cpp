@@ -185,6 +185,9 @@ void Store::migrate(const QString& component, const std::vector<Migration>& migr
                              step.lastError());
                 }
             }
+            if (migration.backfill) {
+                migration.backfill(*this);
+            }
             QSqlQuery record(db);
             record.prepare(QStringLiteral("INSERT INTO schema_migrations VALUES (?, ?, ?, "
                                           "strftime('%Y-%m-%dT%H:%M:%fZ','now'))"));

@@ -11,11 +11,16 @@
 
 namespace proofdesk::core {
 
+class Store;
+
 // One schema step of one component (auth, jobs, proof, ...). Versions start at 1 per component.
+// `backfill`, when set, runs after the statements in the same transaction: the rows a new table
+// needs from what is already stored, where SQL alone cannot derive them.
 struct Migration {
     int version;
     QString description;
     std::vector<QString> statements;
+    std::function<void(Store&)> backfill = {};
 };
 
 // The SQLite store: one file in the data dir, WAL, synchronous=FULL so that every acknowledged

@@ -2,16 +2,21 @@
 
 namespace proofdesk::http {
 
-std::string apiKeyOf(const HttpRequest& request) {
+std::string apiKeyIn(const HttpRequest::HeaderMap& headers,
+                     const std::multimap<std::string, std::string>& query) {
     for (const char* name : {"api-key", "x-api-key"}) {
-        if (auto value = request.header(name); value && !value->empty()) {
-            return *value;
+        if (const auto it = headers.find(name); it != headers.end() && !it->second.empty()) {
+            return it->second;
         }
     }
-    if (auto value = request.queryParam("apiKey"); value) {
-        return *value;
+    if (const auto it = query.find("apiKey"); it != query.end()) {
+        return it->second;
     }
     return {};
+}
+
+std::string apiKeyOf(const HttpRequest& request) {
+    return apiKeyIn(request.headers, request.query);
 }
 
 auth::KeyIdentity requireApiKey(const HttpRequest& request, auth::ApiKeyRegistry& keys) {

@@ -59,8 +59,13 @@ HttpResponse closeBucket(const ProofRouteServices& services, const HttpRequest& 
         200, {{"coreBucket", api::toJson(services.proofs.buckets().close(caller, bucketId))}});
 }
 
+// The owner's alone: another project's bucket is not found, as on every bucket route.
 HttpResponse readBucket(const ProofRouteServices& services, const HttpRequest& request, bool docs) {
+    const proof::Caller caller = callerOf(request, services.keys);
     auto [bucket, queries] = services.proofs.buckets().bucket(request.pathParams.at(0));
+    if (bucket.projectId != caller.projectId.toStdString()) {
+        throw core::ServiceError(core::ErrorKind::NotFound, "BUCKET_NOT_FOUND");
+    }
     return HttpResponse::json(200, {{"bucket", api::toJson(bucket, docs)},
                                     {"queries", queriesJson(queries, api::QueryView::InBucket)}});
 }
@@ -79,12 +84,16 @@ void addBucketRoutes(Router& router, const ProofRouteServices& services) {
     const auto error = ErrorBody::ErrorField;
     addNamedRoutes<ProofRouteServices>(
         router, RouteGroup::Proof, services,
-        {{"POST", "/buckets", error, kJsonBodyLimit, postBucket},
-         {"POST", "/docs/buckets", error, kJsonBodyLimit, postDocsBucket},
-         {"GET", "/buckets", error, kJsonBodyLimit, getBuckets},
-         {"POST", "/buckets/close", error, kJsonBodyLimit, closeBucket},
-         {"GET", "/buckets/([^/]+)", error, kJsonBodyLimit, getBucket},
-         {"GET", "/docs/buckets/([^/]+)", error, kJsonBodyLimit, getDocsBucket}});
+        {{"POST", "/buckets", error, kJsonBodyLimit, postBucket, Execution::ByKind, Access::ApiKey},
+         {"POST", "/docs/buckets", error, kJsonBodyLimit, postDocsBucket, Execution::ByKind,
+          Access::ApiKey},
+         {"GET", "/buckets", error, kJsonBodyLimit, getBuckets, Execution::ByKind, Access::ApiKey},
+         {"POST", "/buckets/close", error, kJsonBodyLimit, closeBucket, Execution::ByKind,
+          Access::ApiKey},
+         {"GET", "/buckets/([^/]+)", error, kJsonBodyLimit, getBucket, Execution::ByKind,
+          Access::ApiKey},
+         {"GET", "/docs/buckets/([^/]+)", error, kJsonBodyLimit, getDocsBucket, Execution::ByKind,
+          Access::ApiKey}});
 }
 
 } // namespace proofdesk::http

@@ -94,9 +94,12 @@ void addCoreQueryRoutes(Router& router, const ProofRouteServices& services) {
     const auto byId = ErrorBody::MessageExceptInternal;
     addNamedRoutes<ProofRouteServices>(
         router, RouteGroup::Proof, services,
-        {{"POST", "/core-query", ErrorBody::MessageField, kUploadBodyLimit, postCoreQuery},
-         {"GET", "/core-queries", error, kJsonBodyLimit, getCoreQueries},
-         {"GET", "/docs/core-queries", error, kJsonBodyLimit, getDocsCoreQueries},
+        {{"POST", "/core-query", ErrorBody::MessageField, kUploadBodyLimit, postCoreQuery,
+          Execution::ByKind, Access::ApiKey},
+         {"GET", "/core-queries", error, kJsonBodyLimit, getCoreQueries, Execution::ByKind,
+          Access::ApiKey},
+         {"GET", "/docs/core-queries", error, kJsonBodyLimit, getDocsCoreQueries, Execution::ByKind,
+          Access::ApiKey},
          {"GET", "/core-query/([^/]+)", byId, kJsonBodyLimit, getCoreQuery},
          {"GET", "/docs/core-query/([^/]+)", byId, kJsonBodyLimit, getDocsCoreQuery},
          {"GET", "/core-query-by-dedup-id", byId, kJsonBodyLimit, getCoreQueryByDedupId},

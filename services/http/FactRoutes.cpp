@@ -7,10 +7,23 @@
 namespace proofdesk::http {
 namespace {
 
+// Artifacts that carry a run's memory (its program input with it) are the owner's alone; the
+// others (metadata, output, proof, verdict) are read by id like the query (docs/security.md).
+bool ownerOnlyArtifact(const std::string& name) {
+    return name == "pie.zip";
+}
+
 // Streamed from disk, as an attachment.
 HttpResponse getArtifact(const ProofRouteServices& services, const HttpRequest& request) {
-    proof::Artifact artifact = services.proofs.queries().artifact(request.pathParams.at(0),
-                                                                  request.pathParams.at(1), false);
+    const std::string& queryId = request.pathParams.at(0);
+    const std::string& name = request.pathParams.at(1);
+    if (ownerOnlyArtifact(name)) {
+        const proof::Caller caller = callerOf(request, services.keys);
+        if (services.proofs.queries().projectOf(queryId) != caller.projectId.toStdString()) {
+            throw core::ServiceError(core::ErrorKind::NotFound, "ARTIFACT_NOT_FOUND");
+        }
+    }
+    proof::Artifact artifact = services.proofs.queries().artifact(queryId, name, false);
     HttpResponse response;
     response.status = 200;
     response.contentType = artifact.contentType;
@@ -55,7 +68,8 @@ void addFactRoutes(Router& router, const ProofRouteServices& services) {
     addNamedRoutes<ProofRouteServices>(
         router, RouteGroup::Proof, services,
         {{"GET", "/artifacts/([^/]+)/([^/]+)", message, kJsonBodyLimit, getArtifact},
-         {"GET", "/credits", message, kJsonBodyLimit, getCredits},
+         {"GET", "/credits", message, kJsonBodyLimit, getCredits, Execution::ByKind,
+          Access::ApiKey},
          {"GET", "/fact-registry/([^/]+)/([^/]+)", message, kJsonBodyLimit, getFactRegistryEntry}});
 }
 

@@ -54,6 +54,22 @@ bool isIpv4Loopback(const std::string& host) {
     return parts == 4 && first == 127;
 }
 
+// "host:port" of an authority, lower-case, with the scheme's default port made explicit.
+std::string withPort(const std::string& authority, const std::string& scheme) {
+    std::string text = lower(authority);
+    bool hasPort = false;
+    if (!text.empty() && text[0] == '[') {
+        const std::size_t close = text.find(']');
+        hasPort = close != std::string::npos && close + 1 < text.size() && text[close + 1] == ':';
+    } else {
+        hasPort = std::count(text.begin(), text.end(), ':') == 1;
+    }
+    if (!hasPort) {
+        text += scheme == "https" ? ":443" : ":80";
+    }
+    return text;
+}
+
 bool allowedName(const AccessPolicy& policy, const std::string& host) {
     if (isLoopbackName(host)) {
         return true;
@@ -90,12 +106,23 @@ bool requestAllowed(const AccessPolicy& policy, const std::string& method,
     if (origin == headers.end()) {
         return true; // not a browser: no cross-site request to refuse
     }
+    // Only the server's own origin: the scheme's host and port are the request's Host (another
+    // port on localhost is another site, such as a page served by some other local program).
     const std::string value = lower(origin->second);
     const std::size_t scheme = value.find("://");
-    const std::string originHost =
-        scheme == std::string::npos ? std::string() : hostOf(value.substr(scheme + 3));
-    const bool sameSite = !policy.loopbackOnly && !originHost.empty() && originHost == host;
-    if (originHost.empty() || (!allowedName(policy, originHost) && !sameSite)) {
+    const std::string originScheme = scheme == std::string::npos ? "" : value.substr(0, scheme);
+    const std::string originAuthority =
+        scheme == std::string::npos ? std::string() : value.substr(scheme + 3);
+    const std::string originHost = hostOf(originAuthority);
+    // A loopback listener speaks plain HTTP; https is a name served through a TLS proxy.
+    const bool ownScheme =
+        originScheme == "http" || (originScheme == "https" && !isLoopbackName(originHost));
+    const bool ownOrigin =
+        ownScheme && !originHost.empty() && hostHeader != headers.end() &&
+        originAuthority.find('/') == std::string::npos &&
+        withPort(originAuthority, originScheme) == withPort(hostHeader->second, originScheme) &&
+        (!policy.loopbackOnly || allowedName(policy, originHost));
+    if (!ownOrigin) {
         *why = "ORIGIN_NOT_ALLOWED: a web page of another site (Origin \"" +
                origin->second.substr(0, 100) + "\") cannot change anything here";
         return false;

@@ -85,9 +85,13 @@ void HttpListener::start() {
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
     m_impl->shared.stopping = false;
-    m_impl->shared.workers = std::make_unique<core::ThreadPool>(m_impl->shared.limits.threads);
+    // Lanes are the callers' projects (or addresses): none holds more than half a pool, so one
+    // caller's many slow uploads leave threads for everyone else's.
+    const int threads = m_impl->shared.limits.threads;
+    const int uploadThreads = m_impl->shared.limits.uploadThreads;
+    m_impl->shared.workers = std::make_unique<core::ThreadPool>(threads, std::max(1, threads / 2));
     m_impl->shared.uploads =
-        std::make_unique<core::ThreadPool>(m_impl->shared.limits.uploadThreads);
+        std::make_unique<core::ThreadPool>(uploadThreads, std::max(1, uploadThreads / 2));
     m_impl->shared.loopCount = std::size_t(std::max(1, m_impl->shared.limits.loopThreads));
     for (std::size_t i = 0; i < m_impl->shared.loopCount; ++i) {
         m_impl->loops.push_back(std::make_unique<ListenerLoop>(m_impl->shared));

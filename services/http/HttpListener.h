@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,8 +32,16 @@ struct ListenerLimits {
     std::size_t maxConnections = 4096;           // beyond it the stalest idle one is dropped
     std::size_t maxConnectionsPerAddress = 2048; // the same, per client address
     std::size_t maxUploadBytes = std::size_t(256) << 20; // whole request body; beyond it: 413
+    // Request bodies held in memory: all connections together, and one request (its JSON body,
+    // or its multipart parts that stay in memory; the rest of an upload goes to disk).
+    std::size_t bodyMemoryBytes = std::size_t(64) << 20;
+    std::size_t requestMemoryBytes = std::size_t(1) << 20;
     std::string uploadDir; // large multipart parts are written here (empty: the temp dir)
     AccessPolicy access;
+    // The project an API key speaks for; throws core::ServiceError (MISSING_API_KEY,
+    // INVALID_API_KEY) as the routes' own check does: routes with Access::ApiKey are answered
+    // that error at the header stage, before their body is read (docs/security.md).
+    std::function<std::string(const std::string& apiKey)> apiKeyProject;
 };
 
 // One bound address serving some route groups of a shared Router: event loops (epoll) read

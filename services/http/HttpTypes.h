@@ -55,6 +55,8 @@ struct HttpRequest {
     std::vector<std::string> pathParams; // regex captures of the matched route
     std::multimap<std::string, UploadedPart> parts;
     std::string remoteAddress;
+    // The body's share of the listener's body memory, given back with the request.
+    std::shared_ptr<const void> memory;
 
     std::optional<std::string> header(const std::string& name) const;
     std::optional<std::string> queryParam(const std::string& name) const;

@@ -1,7 +1,12 @@
 #include "ListenerLoop.h"
 
+#include "ApiKeyGate.h"
 #include "EdgeResponse.h"
+#include "ErrorMapping.h"
 #include "HostPolicy.h"
+#include "core/ServiceError.h"
+
+#include <malloc.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -328,6 +333,20 @@ bool ListenerLoop::onHead(Connection& connection) {
         respond(connection, response);
         return m_connections.count(id) != 0;
     }
+    // A route that needs a key is refused before any byte of its body is read.
+    connection.lane = connection.address;
+    if (route->access == Access::ApiKey && m_owner.limits.apiKeyProject) {
+        try {
+            connection.lane =
+                m_owner.limits.apiKeyProject(apiKeyIn(parser.headers(), connection.query));
+        } catch (const core::ServiceError& error) {
+            respondAndClose(connection, errorResponse(error, route->errorBody));
+            return false;
+        }
+    }
+    connection.memory =
+        std::make_shared<BodyMemoryLease>(&m_owner.bodyMemory, m_owner.limits.requestMemoryBytes);
+    connection.body.lease = connection.memory.get();
     std::uint64_t limit =
         std::min<std::uint64_t>(route->maxBodyBytes, m_owner.limits.maxUploadBytes);
     BodySink* sink = &connection.body;
@@ -336,7 +355,8 @@ bool ListenerLoop::onHead(Connection& connection) {
                               ? std::nullopt
                               : multipartBoundary(contentType->second);
     if (route->execution == Execution::Upload && boundary) {
-        connection.multipart = std::make_unique<MultipartReader>(*boundary, uploadDir());
+        connection.multipart = std::make_unique<MultipartReader>(
+            *boundary, uploadDir(), MultipartReader::Limits{}, connection.memory.get());
         sink = connection.multipart.get();
     } else {
         limit = std::min<std::uint64_t>(limit, kJsonBodyLimit); // held in memory
@@ -380,6 +400,8 @@ void ListenerLoop::dispatch(Connection& connection) {
     request->body = std::move(connection.body.body);
     request->pathParams = std::move(connection.match.pathParams);
     request->remoteAddress = connection.address;
+    request->memory = std::move(connection.memory); // given back when the handler is done
+    connection.body.lease = nullptr;
     if (connection.multipart) {
         for (UploadedPart& part : connection.multipart->takeParts()) {
             std::string name = part.name;
@@ -397,7 +419,7 @@ void ListenerLoop::dispatch(Connection& connection) {
     core::ThreadPool& pool =
         route.execution == Execution::Upload ? *m_owner.uploads : *m_owner.workers;
     const std::uint64_t id = connection.id;
-    pool.post([this, id, request, &route]() mutable {
+    pool.post(connection.lane, [this, id, request, &route]() mutable {
         HttpResponse response = Router::invoke(route, *request);
         request.reset(); // spilled uploads are removed before the answer goes out
         post([this, id, answer = std::make_shared<HttpResponse>(std::move(response))] {
@@ -410,6 +432,15 @@ void ListenerLoop::dispatch(Connection& connection) {
 }
 
 void ListenerLoop::sweep(SteadyClock::time_point now) {
+    // Once bodies held many MiB and are gone again, the allocator is asked to give the memory
+    // back to the system (freed heap pages otherwise stay with the process).
+    const std::size_t used = m_owner.bodyMemory.used();
+    std::size_t peak = m_owner.bodyMemoryPeak.load();
+    while (used > peak && !m_owner.bodyMemoryPeak.compare_exchange_weak(peak, used)) {
+    }
+    if (used == 0 && m_owner.bodyMemoryPeak.exchange(0) >= (std::size_t(16) << 20)) {
+        ::malloc_trim(0);
+    }
     std::vector<Connection*> expired;
     for (auto& [id, connection] : m_connections) {
         if (connection->phase != Phase::Handling && now >= connection->deadline) {

@@ -4,6 +4,7 @@
 // own epoll set and never waits on a handler. ListenerLoop.cpp accepts, reads and dispatches;
 // ListenerAnswers.cpp writes answers and readies the connection for the next request.
 
+#include "BodyMemory.h"
 #include "HttpListener.h"
 #include "MultipartReader.h"
 #include "RequestParser.h"
@@ -27,14 +28,24 @@ namespace proofdesk::http {
 
 using SteadyClock = std::chrono::steady_clock;
 
+// A body held in memory (JSON), within the request's share of the listener's body memory.
 class StringSink : public BodySink {
 public:
     bool write(const char* data, std::size_t size) override {
+        if (lease && !lease->take(size)) {
+            return false;
+        }
         body.append(data, size);
         return true;
     }
     bool finish() override { return true; }
+    int errorStatus() const override { return 503; }
+    std::string errorCode() const override { return "SERVER_BUSY"; }
+    std::string errorDetail() const override {
+        return "the server holds as many request bodies in memory as it may: try again shortly";
+    }
     std::string body;
+    BodyMemoryLease* lease = nullptr;
 };
 
 // Draining: an answer that ends the connection went out; what the client still sends is read and
@@ -50,6 +61,8 @@ struct Connection {
     std::string pending; // bytes read while a request was being answered (pipelining)
     StringSink body;
     std::unique_ptr<MultipartReader> multipart;
+    std::shared_ptr<BodyMemoryLease> memory; // the body's share of the listener's body memory
+    std::string lane; // whose request it is: the API key's project, else the client's address
     RouteMatch match;
     std::string path;
     std::multimap<std::string, std::string> query;
@@ -98,6 +111,8 @@ struct ListenerShared {
     std::atomic<std::uint64_t> nextId{2};
     std::unique_ptr<core::ThreadPool> workers;
     std::unique_ptr<core::ThreadPool> uploads;
+    BodyMemory bodyMemory{limits.bodyMemoryBytes};
+    std::atomic<std::size_t> bodyMemoryPeak{0}; // since memory was last given back to the system
     std::mutex addressesMutex;
     std::map<std::string, std::size_t> perAddress;
 };

@@ -36,6 +36,10 @@ HttpListener* LocalServer::addListener(const ListenAddress& address, std::vector
     for (const QString& host : m_options.allowedHosts) {
         limits.access.allowedHosts.push_back(host.toStdString());
     }
+    auth::ApiKeyRegistry& keys = m_services->keys();
+    limits.apiKeyProject = [&keys](const std::string& key) {
+        return keys.authenticate(QString::fromStdString(key)).projectId.toStdString();
+    };
     auto listener = std::make_unique<HttpListener>(m_router, std::move(groups), m_log, limits);
     if (!listener->bind(address.host, address.port, error)) {
         return nullptr;

@@ -29,7 +29,7 @@ struct ServerOptions {
     QStringList allowedHosts;
     const core::Clock* clock = nullptr; // nullptr: the system clock
     ListenerLimits limits;
-    int jobWorkers = 2;
+    int jobWorkers = 3; // a project runs at most 2 at once (JobEngine)
     proof::ProverSettings provers;
     request::RequestSettings requests; // chain RPC URLs, RPC limits, grow-order polling
 };

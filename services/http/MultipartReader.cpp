@@ -62,9 +62,11 @@ std::optional<std::string> multipartBoundary(const std::string& contentType) {
     return std::nullopt;
 }
 
-MultipartReader::MultipartReader(std::string boundary, std::string spillDir, Limits limits)
+MultipartReader::MultipartReader(std::string boundary, std::string spillDir, Limits limits,
+                                 BodyMemoryLease* lease)
     : m_delimiter("\r\n--" + boundary), m_spillDir(std::move(spillDir)), m_limits(limits),
-      m_buffer("\r\n") {} // so that a boundary on the very first line is found like the others
+      m_lease(lease), m_buffer("\r\n") {
+} // so that a boundary on the very first line is found like the others
 
 MultipartReader::~MultipartReader() {
     if (m_file) {
@@ -226,7 +228,8 @@ bool MultipartReader::appendToPart(const char* data, std::size_t size) {
         return true;
     }
     m_part.size += size;
-    if (!m_file && m_part.content.size() + size > m_limits.memoryLimit) {
+    if (!m_file && (m_part.content.size() + size > m_limits.memoryLimit ||
+                    (m_lease && !m_lease->take(size)))) {
         std::string path = m_spillDir + "/upload-XXXXXX";
         const int fd = ::mkstemp(path.data());
         if (fd < 0 || !(m_file = ::fdopen(fd, "wb"))) {
@@ -240,6 +243,9 @@ bool MultipartReader::appendToPart(const char* data, std::size_t size) {
         if (std::fwrite(m_part.content.data(), 1, m_part.content.size(), m_file) !=
             m_part.content.size()) {
             return fail("cannot store the upload on disk", 500, "INTERNAL_SERVER_ERROR");
+        }
+        if (m_lease) {
+            m_lease->giveBack(m_part.content.size());
         }
         m_part.content.clear();
         m_part.content.shrink_to_fit();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "BodyMemory.h"
 #include "HttpTypes.h"
 #include "RequestParser.h"
 
@@ -14,8 +15,9 @@ namespace proofdesk::http {
 std::optional<std::string> multipartBoundary(const std::string& contentType);
 
 // Reads a multipart/form-data body as it arrives: each part's content stays in memory while it is
-// small and moves to a file in `spillDir` once it passes `memoryLimit`, so an upload never costs
-// its size in memory. Anything malformed is refused with 400 MALFORMED_MULTIPART.
+// small and moves to a file in `spillDir` once it passes `memoryLimit` or the request's share of
+// body memory (`lease`) runs out, so an upload never costs its size in memory. Anything malformed
+// is refused with 400 MALFORMED_MULTIPART.
 class MultipartReader : public BodySink {
 public:
     struct Limits {
@@ -24,7 +26,8 @@ public:
         std::size_t maxPartHeaderBytes = 8 * 1024;
     };
 
-    MultipartReader(std::string boundary, std::string spillDir, Limits limits);
+    MultipartReader(std::string boundary, std::string spillDir, Limits limits,
+                    BodyMemoryLease* lease = nullptr);
     MultipartReader(std::string boundary, std::string spillDir)
         : MultipartReader(std::move(boundary), std::move(spillDir), Limits{}) {}
     ~MultipartReader() override;
@@ -49,6 +52,7 @@ private:
     std::string m_delimiter; // CRLF "--" boundary
     std::string m_spillDir;
     Limits m_limits;
+    BodyMemoryLease* m_lease;
     State m_state = State::Preamble;
     std::string m_buffer; // bytes not yet placed (a possible delimiter prefix, headers)
     std::vector<UploadedPart> m_parts;

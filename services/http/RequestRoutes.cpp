@@ -184,13 +184,18 @@ void addRequestRoutes(Router& router, request::RequestService& requests,
     const auto message = ErrorBody::MessageField;
     addNamedRoutes<Services>(
         router, RouteGroup::Request, Services{requests, keys},
-        {{"POST", "/submit-request", ErrorBody::StatusAndError, kJsonBodyLimit, submitRequest},
+        {{"POST", "/submit-request", ErrorBody::StatusAndError, kJsonBodyLimit, submitRequest,
+          Execution::ByKind, Access::ApiKey},
          {"GET", "/get_queries/([^/]+)", message, kJsonBodyLimit, getQueries},
          {"GET", "/get_actions/([^/]+)", message, kJsonBodyLimit, getActions},
-         {"GET", "/grow-orders", message, kJsonBodyLimit, getGrowOrders},
-         {"POST", "/grow-orders", message, kJsonBodyLimit, postGrowOrder},
-         {"GET", "/grow-orders/([^/]+)", message, kJsonBodyLimit, getGrowOrder},
-         {"POST", "/grow-orders/([^/]+)/cancel", message, kJsonBodyLimit, cancelGrowOrder},
+         {"GET", "/grow-orders", message, kJsonBodyLimit, getGrowOrders, Execution::ByKind,
+          Access::ApiKey},
+         {"POST", "/grow-orders", message, kJsonBodyLimit, postGrowOrder, Execution::ByKind,
+          Access::ApiKey},
+         {"GET", "/grow-orders/([^/]+)", message, kJsonBodyLimit, getGrowOrder, Execution::ByKind,
+          Access::ApiKey},
+         {"POST", "/grow-orders/([^/]+)/cancel", message, kJsonBodyLimit, cancelGrowOrder,
+          Execution::ByKind, Access::ApiKey},
          {"GET", "/proven-values/([^/]+)", message, kJsonBodyLimit, getProvenValues},
          {"GET", "/mmrs", message, kJsonBodyLimit, getMmrs}});
 }

@@ -22,6 +22,11 @@ enum class RouteGroup { Request, Proof, Auth };
 // (a read) inline, anything else on the worker pool.
 enum class Execution { ByKind, Worker, Upload, Inline };
 
+// Who may send a route a request. ApiKey routes are refused at the header stage, before any
+// byte of their body is read, unless the request carries a valid API key (header api-key or
+// x-api-key, or query apiKey); their handlers still read the key's project themselves.
+enum class Access { Open, ApiKey };
+
 struct Route {
     std::string method;
     // The path, segment by segment: literal segments and "([^/]+)" (one non-empty segment,
@@ -34,6 +39,7 @@ struct Route {
     // Inline only for quick reads that never wait on a lock (WAL readers do not); a GET that
     // writes or reads files says Worker.
     Execution execution = Execution::ByKind;
+    Access access = Access::Open;
 };
 
 // What matching a method and path found: a route, or the status (404, 405) and Allow header.
@@ -55,6 +61,7 @@ template <typename Services> struct NamedRoute {
     std::size_t maxBodyBytes;
     HttpResponse (*handler)(const Services&, const HttpRequest&);
     Execution execution = Execution::ByKind;
+    Access access = Access::Open;
 };
 
 constexpr std::size_t kJsonBodyLimit = 1u << 20;     // 1 MiB
@@ -91,7 +98,7 @@ void addNamedRoutes(Router& router, RouteGroup group, const Services& services,
                     [services, handler = named.handler](const HttpRequest& request) {
                         return handler(services, request);
                     },
-                    named.execution});
+                    named.execution, named.access});
     }
 }
 

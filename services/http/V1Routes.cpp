@@ -90,7 +90,7 @@ HttpResponse v1L2ProofVerification(const ProofRouteServices& services, const Htt
 }
 
 HttpResponse v1SubmitProgram(const ProofRouteServices& services, const HttpRequest& request) {
-    callerOf(request, services.keys);
+    const proof::Caller caller = callerOf(request, services.keys);
     const Parts parts = partsOf(request, api::v1::kSubmitProgram);
     const auto programFile = parts.file("programFile");
     if (!programFile) {
@@ -104,7 +104,8 @@ HttpResponse v1SubmitProgram(const ProofRouteServices& services, const HttpReque
         badRequest("INVALID_CAIRO_VERSION", "cairoVersion is 0");
     }
     return HttpResponse::json(
-        201, {{"programHash", services.proofs.intake().submitProgram(*programFile, "cairo0")}});
+        201,
+        {{"programHash", services.proofs.intake().submitProgram(caller, *programFile, "cairo0")}});
 }
 
 } // namespace
@@ -113,16 +114,18 @@ void addV1Routes(Router& router, const ProofRouteServices& services) {
     const auto message = ErrorBody::MessageField;
     addNamedRoutes<ProofRouteServices>(
         router, RouteGroup::Proof, services,
-        {{"POST", api::v1::kTraceGeneration.path, message, kUploadBodyLimit, v1TraceGeneration},
+        {{"POST", api::v1::kTraceGeneration.path, message, kUploadBodyLimit, v1TraceGeneration,
+          Execution::ByKind, Access::ApiKey},
          {"POST", api::v1::kL1ProofGenerationVerification.path, message, kUploadBodyLimit,
-          v1L1ProofGenerationVerification},
+          v1L1ProofGenerationVerification, Execution::ByKind, Access::ApiKey},
          {"POST", api::v1::kTraceGenerationProofGeneration.path, message, kUploadBodyLimit,
-          v1TraceGenerationProofGeneration},
+          v1TraceGenerationProofGeneration, Execution::ByKind, Access::ApiKey},
          {"POST", "/trace-generation-proof-generation", message, kUploadBodyLimit,
-          v1TraceGenerationProofGeneration},
+          v1TraceGenerationProofGeneration, Execution::ByKind, Access::ApiKey},
          {"POST", api::v1::kL2ProofVerification.path, message, kUploadBodyLimit,
-          v1L2ProofVerification},
-         {"POST", api::v1::kSubmitProgram.path, message, kUploadBodyLimit, v1SubmitProgram}});
+          v1L2ProofVerification, Execution::ByKind, Access::ApiKey},
+         {"POST", api::v1::kSubmitProgram.path, message, kUploadBodyLimit, v1SubmitProgram,
+          Execution::ByKind, Access::ApiKey}});
 }
 
 } // namespace proofdesk::http

@@ -3,8 +3,10 @@
 #include "core/ServiceError.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 namespace proofdesk::proof {
@@ -36,9 +38,45 @@ std::string ArtifactStore::put(const std::string& bytes) {
     return digest;
 }
 
-void ArtifactStore::put(const std::string& bytes, const std::string& digest) {
+ArtifactStore::Pin ArtifactStore::pin(const std::string& sha256) {
+    {
+        std::lock_guard lock(m_pinsMutex);
+        ++m_pins[sha256];
+    }
+    return {this, [this, sha256](const void*) {
+                std::lock_guard lock(m_pinsMutex);
+                if (auto it = m_pins.find(sha256); it != m_pins.end() && --it->second == 0) {
+                    m_pins.erase(it);
+                }
+            }};
+}
+
+bool ArtifactStore::removeUnlessPinned(const std::string& sha256) {
+    std::lock_guard lock(m_pinsMutex);
+    if (m_pins.count(sha256) != 0) {
+        return false;
+    }
+    return QFile::remove(pathOf(sha256)) || !contains(sha256);
+}
+
+std::vector<ArtifactStore::Stored> ArtifactStore::list() const {
+    std::vector<Stored> out;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QFileInfoList files =
+        QDir(m_directory).entryInfoList(QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden);
+    for (const QFileInfo& file : files) {
+        if (file.fileName().size() != 64) {
+            continue; // a temporary file of a store in progress
+        }
+        out.push_back(
+            {file.fileName().toStdString(), file.size(), file.lastModified().secsTo(now)});
+    }
+    return out;
+}
+
+bool ArtifactStore::put(const std::string& bytes, const std::string& digest) {
     if (contains(digest)) {
-        return;
+        return false;
     }
     // QSaveFile writes a temporary file, fsyncs it on commit and renames it into place.
     QSaveFile file(pathOf(digest));
@@ -49,6 +87,7 @@ void ArtifactStore::put(const std::string& bytes, const std::string& digest) {
                                      file.errorString().toStdString());
     }
     QFile::setPermissions(pathOf(digest), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return true;
 }
 
 std::string ArtifactStore::sha256OfFile(const std::string& path) {
@@ -61,9 +100,9 @@ std::string ArtifactStore::sha256OfFile(const std::string& path) {
     return hash.result().toHex().toStdString();
 }
 
-void ArtifactStore::putFile(const std::string& path, const std::string& digest) {
+bool ArtifactStore::putFile(const std::string& path, const std::string& digest) {
     if (contains(digest)) {
-        return;
+        return false;
     }
     QFile in(QString::fromStdString(path));
     QSaveFile out(pathOf(digest));
@@ -82,6 +121,7 @@ void ArtifactStore::putFile(const std::string& path, const std::string& digest) 
                                  "cannot write artifact " + digest + " from " + path);
     }
     QFile::setPermissions(pathOf(digest), QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return true;
 }
 
 std::optional<std::string> ArtifactStore::get(const std::string& sha256) const {

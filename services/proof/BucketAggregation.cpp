@@ -25,8 +25,9 @@ QByteArray bytesOfHex(const std::string& hex) {
 
 BucketAggregation::BucketAggregation(core::Store& store, const core::Clock& clock,
                                      core::JobEngine& jobs, ProofQueries& queries,
-                                     StageRecorder& stages)
-    : m_store(store), m_clock(clock), m_jobs(jobs), m_queries(queries), m_stages(stages) {
+                                     StageRecorder& stages, ProofCheck& check)
+    : m_store(store), m_clock(clock), m_jobs(jobs), m_queries(queries), m_stages(stages),
+      m_check(check) {
     m_jobs.registerHandler(kAggregateJob,
                            [this](const core::JobRecord& job, core::JobContext& context) {
                                return aggregate(job, context);
@@ -149,7 +150,7 @@ api::ProofBucket BucketAggregation::close(const Caller& caller,
             aggregator.bucketId = bucket.id;
             aggregator.bucketJobIndex = -1;
             aggregator.sharpProver.reset();
-            m_queries.insertIn(aggregator, {{"source", "aggregate"}, {"job", ""}});
+            m_queries.insertIn(aggregator, QueryInputs{}); // no source: the aggregator
             m_store.exec(QStringLiteral("UPDATE proof_buckets SET aggregator_query_id = ? WHERE "
                                         "id = ?"),
                          {core::qstr(aggregator.id), core::qstr(bucket.id)});
@@ -205,8 +206,7 @@ void BucketAggregation::maybeAggregateIn(const std::string& bucketId) {
     const std::string aggregatorId = core::str(row.value(1));
     row.finish();
     std::optional<WorkingQuery> aggregator = m_queries.load(aggregatorId);
-    if (!aggregator || aggregator->query.status != "RECEIVED" ||
-        !aggregator->inputs.value("job", "").empty()) {
+    if (!aggregator || aggregator->query.status != "RECEIVED" || !aggregator->inputs.job.empty()) {
         return;
     }
     bool anyFailed = false;
@@ -222,11 +222,34 @@ void BucketAggregation::maybeAggregateIn(const std::string& bucketId) {
     const QString job =
         m_jobs.enqueueIn(db, kAggregateJob, {{"bucketId", bucketId}, {"queryId", aggregatorId}},
                          core::qstr(aggregator->query.projectId));
-    aggregator->inputs["job"] = job.toStdString();
+    aggregator->inputs.job = job.toStdString();
     m_queries.saveIn(*aggregator);
 }
 
-core::JobOutcome BucketAggregation::aggregate(const core::JobRecord& job, core::JobContext&) {
+std::optional<std::string> BucketAggregation::verifiedLeaf(const api::ProofQuery& member,
+                                                           core::JobContext& context,
+                                                           std::string* why) {
+    if (member.transactionId && !member.isFactMocked && member.sharpFactHash) {
+        return member.sharpFactHash; // verified at its PROOF_VERIFICATION, from its proof
+    }
+    std::optional<WorkingQuery> working = m_queries.load(member.id);
+    std::string proofPath;
+    try {
+        proofPath = m_queries.artifact(member.id, "proof.json", false).path;
+    } catch (const core::ServiceError&) {
+        *why = "has no proof to aggregate (result " + member.result + ")";
+        return std::nullopt;
+    }
+    try {
+        return m_check.check(*working, proofPath, context).sharpFactHash;
+    } catch (const StageFailure& failure) {
+        *why = std::string("cannot be aggregated: ") + failure.what();
+        return std::nullopt;
+    }
+}
+
+core::JobOutcome BucketAggregation::aggregate(const core::JobRecord& job,
+                                              core::JobContext& context) {
     const std::string bucketId = job.payload.value("bucketId", "");
     const std::string aggregatorId = job.payload.value("queryId", "");
     std::optional<WorkingQuery> aggregator = m_queries.load(aggregatorId);
@@ -271,11 +294,34 @@ core::JobOutcome BucketAggregation::aggregate(const core::JobRecord& job, core::
     std::vector<QByteArray> level;
     bool mocked = bucket.mockProof;
     for (const api::ProofQuery& member : members) {
-        level.push_back(bytesOfHex(*member.sharpFactHash));
+        mocked = mocked || member.isFactMocked || member.isProofMocked;
+    }
+    for (const api::ProofQuery& member : members) {
+        std::string leaf = *member.sharpFactHash;
+        if (!mocked) {
+            // A real root is built of facts verified proofs prove, never of a run's report.
+            std::string why;
+            const std::optional<std::string> verified = verifiedLeaf(member, context, &why);
+            if (!verified) {
+                if (context.stopRequested()) {
+                    return core::JobOutcome::interrupted();
+                }
+                const std::string reason = "member query " + member.id + " (bucketJobIndex " +
+                                           std::to_string(member.bucketJobIndex.value_or(0)) +
+                                           ") " + why;
+                m_store.write([&](QSqlDatabase&) {
+                    aggregator->query.step = "FACT_HASH_REGISTRATION";
+                    m_stages.failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
+                    setStatusIn(bucket, "FAILED");
+                });
+                return core::JobOutcome::permanent(core::qstr(reason));
+            }
+            leaf = *verified;
+        }
+        level.push_back(bytesOfHex(leaf));
         leaves.push_back({{"queryId", member.id},
                           {"bucketJobIndex", member.bucketJobIndex.value_or(0)},
-                          {"factHash", *member.sharpFactHash}});
-        mocked = mocked || member.isFactMocked || member.isProofMocked;
+                          {"factHash", leaf}});
     }
     nlohmann::json levels = nlohmann::json::array();
     const auto hexLevel = [](const std::vector<QByteArray>& nodes) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "CoreQueryRequest.h"
+#include "ProofCheck.h"
 #include "ProofQueries.h"
 #include "StageRecorder.h"
 #include "api/ProofBodies.h"
@@ -26,12 +27,14 @@ struct BucketPlace {
 
 // Buckets (docs/api.md): queries grouped while OPEN; closing one creates the aggregator query,
 // which runs once every member is DONE (or fails the bucket when one FAILED): it builds the
-// aggregation tree of the members' facts and registers its root. The one unit that holds the SQL
-// of `proof_buckets`.
+// aggregation tree of the members' facts and registers its root. A member's leaf is a fact its
+// verified proof proves: verified at its PROOF_VERIFICATION, or here (ProofCheck) when it was
+// only proven; a member with a mocked proof or fact makes the root a mocked fact. The one unit
+// that holds the SQL of `proof_buckets`.
 class BucketAggregation {
 public:
     BucketAggregation(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
-                      ProofQueries& queries, StageRecorder& stages);
+                      ProofQueries& queries, StageRecorder& stages, ProofCheck& check);
 
     api::ProofBucket create(const Caller& caller, const api::BucketCreation& request);
     std::pair<std::vector<api::ProofBucket>, int> list(const QString& projectId, int limit,
@@ -52,12 +55,16 @@ public:
 private:
     core::JobOutcome aggregate(const core::JobRecord& job, core::JobContext& context);
     void setStatusIn(api::ProofBucket& bucket, const char* status);
+    // A member's leaf: its verified fact, or nullopt with `why` when it has none to give.
+    std::optional<std::string> verifiedLeaf(const api::ProofQuery& member,
+                                            core::JobContext& context, std::string* why);
 
     core::Store& m_store;
     const core::Clock& m_clock;
     core::JobEngine& m_jobs;
     ProofQueries& m_queries;
     StageRecorder& m_stages;
+    ProofCheck& m_check;
 };
 
 } // namespace proofdesk::proof

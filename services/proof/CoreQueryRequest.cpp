@@ -86,15 +86,14 @@ CheckedRequest checkRequest(const CoreQueryRequest& request, const ProverSetting
     }
     checkLayout(request.layout);
     checked.layout = request.layout;
-    nlohmann::json& inputs = checked.inputs;
-    inputs = nlohmann::json::object();
-    inputs["mockFactHash"] = request.mockFactHash;
-    inputs["layout"] = request.layout;
+    QueryInputs& inputs = checked.inputs;
+    inputs.mockFactHash = request.mockFactHash;
+    inputs.layout = request.layout;
     if (request.stoneVersion) {
-        inputs["stoneVersion"] = api::nameOf(*request.stoneVersion);
+        inputs.stoneVersion = api::nameOf(*request.stoneVersion);
     }
     if (request.memoryVerification) {
-        inputs["memoryVerification"] = api::nameOf(*request.memoryVerification);
+        inputs.memoryVerification = api::nameOf(*request.memoryVerification);
     }
     return checked;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Provers.h"
+#include "QueryInputs.h"
 #include "api/ProofWire.h"
 #include "sandbox/SandboxRunner.h"
 
@@ -92,7 +93,7 @@ struct CheckedRequest {
     api::ProofQuery query;
     // What the stages read: mockFactHash, layout, and stoneVersion and memoryVerification when
     // given.
-    nlohmann::json inputs;
+    QueryInputs inputs;
     std::string layout; // "auto" or a layout's name
 };
 CheckedRequest checkRequest(const CoreQueryRequest& request, const ProverSettings& provers);

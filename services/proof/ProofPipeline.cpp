@@ -9,11 +9,11 @@
 #include "crypto/Hex.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 
 namespace proofdesk::proof {
 
@@ -47,53 +47,18 @@ nlohmann::json hexList(const std::vector<crypto::Felt>& values) {
     return list;
 }
 
-std::string inputText(const nlohmann::json& inputs, const char* key) {
-    auto it = inputs.find(key);
-    return it != inputs.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// A PIE's proof proves the bootloader's run: unless its output carries the PIE as the one task,
-// the fact registered would not be the proof's.
-void requireBootloaderTask(const nlohmann::json& verdict, const WorkingQuery& working) {
-    // The output segment's cells from every page (the task's output lies in a continuous page).
-    if (!bootloaderOutputCarriesTask(verdict.value("outputCells", nlohmann::json::array()),
-                                     working.query.programHash.value_or(""),
-                                     working.inputs.value("output", nlohmann::json::array()))) {
-        throw StageFailure(false, "the proof verifies, but its bootloader output does not carry "
-                                  "this PIE as its one task (task count, size, program hash, "
-                                  "output)");
-    }
-}
+const char* const kNotProofMode = "proving needs a proof-mode run: compile the program with "
+                                  "cairo-compile --proof_mode (it has no __start__)";
 
 } // namespace
 
-bool bootloaderOutputCarriesTask(const nlohmann::json& outputCells, const std::string& programHash,
-                                 const nlohmann::json& taskOutput) {
-    const auto feltOf = [](const nlohmann::json& word) {
-        return crypto::Felt::parse(word.is_string() ? word.get<std::string>() : "");
-    };
-    if (!taskOutput.is_array()) {
-        return false;
-    }
-    std::vector<std::optional<crypto::Felt>> expected = {
-        crypto::Felt::one(), crypto::Felt::fromU64(2 + taskOutput.size()),
-        crypto::Felt::parse(programHash)};
-    for (const nlohmann::json& word : taskOutput) {
-        expected.push_back(feltOf(word));
-    }
-    bool carried = outputCells.is_array() && outputCells.size() == 2 + expected.size();
-    for (std::size_t i = 0; carried && i < expected.size(); ++i) {
-        const auto value = feltOf(outputCells[2 + i]);
-        carried = value && expected[i] && *value == *expected[i];
-    }
-    return carried;
-}
-
 ProofPipeline::ProofPipeline(core::Store& store, core::JobEngine& jobs, ArtifactStore& artifacts,
-                             const ProverSettings& provers, SandboxedWork& sandbox,
-                             ProofQueries& queries, StageRecorder& stages, const QString& workDir)
-    : m_store(store), m_jobs(jobs), m_artifacts(artifacts), m_provers(provers), m_sandbox(sandbox),
-      m_queries(queries), m_stages(stages), m_workDir(workDir) {
+                             ArtifactCollector& collector, const ProverSettings& provers,
+                             SandboxedWork& sandbox, ProofCheck& check, ProofQueries& queries,
+                             StageRecorder& stages, const QString& workDir)
+    : m_store(store), m_jobs(jobs), m_artifacts(artifacts), m_collector(collector),
+      m_provers(provers), m_sandbox(sandbox), m_check(check), m_queries(queries), m_stages(stages),
+      m_workDir(workDir) {
     m_jobs.registerHandler(kStageJob,
                            [this](const core::JobRecord& job, core::JobContext& context) {
                                return runStage(job, context);
@@ -109,8 +74,7 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
             QStringLiteral("query %1 does not exist").arg(core::qstr(queryId)));
     }
     WorkingQuery working = std::move(*found);
-    if (api::isTerminalStatus(working.query.status) ||
-        inputText(working.inputs, "job") != core::str(job.id)) {
+    if (api::isTerminalStatus(working.query.status) || working.inputs.job != core::str(job.id)) {
         return core::JobOutcome::done(); // a stale job: the query moved on before a crash
     }
     m_store.write([&](QSqlDatabase&) {
@@ -146,8 +110,15 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
         failure = std::string("internal error: ") + unexpected.what();
         transient = true;
     }
+    const auto released = [&] {
+        working.pins.clear();
+        if (!working.released.empty()) {
+            m_collector.releaseUnreferenced(working.released);
+        }
+    };
     if (failure.empty()) {
         m_store.write([&](QSqlDatabase&) { m_stages.finishStageIn(working); });
+        released();
         m_jobs.wake();
         return core::JobOutcome::done();
     }
@@ -172,6 +143,7 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
             m_stages.failIn(working, failure, "NON_RETRIABLE_ERROR");
         }
     });
+    released();
     m_jobs.wake();
     return core::JobOutcome::permanent(core::qstr(failure));
 }
@@ -188,8 +160,8 @@ void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& 
     query.integrityFactHash = bytes32Hex(cairo::integrityFactHash(hash, output));
     query.layout = layout;
     setJobSize(query, nSteps);
-    working.inputs["output"] = hexList(output);
-    working.inputs["nSteps"] = nSteps;
+    working.inputs.claimedOutput = output;
+    working.inputs.claimedSteps = nSteps;
     nlohmann::json optimal = nlohmann::json::array();
     if (const std::string best = cairo::autoLayout(builtins, nSteps); !best.empty()) {
         optimal.push_back(best);
@@ -205,114 +177,94 @@ void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& 
     m_stages.addArtifact(working, "output.json", hexList(output).dump());
 }
 
-namespace {
-
-// What a sandboxed child reported, checked before the service stores any of it.
-struct RunFacts {
-    std::string programHash;
-    std::vector<crypto::Felt> output;
-    std::uint64_t nSteps = 0;
-    nlohmann::json resources = nlohmann::json::object();
-    std::vector<std::string> builtins;
-    std::string layout;
-};
-
-RunFacts readRunFacts(const nlohmann::json& facts) {
-    const auto malformed = [] {
-        return StageFailure(false, "the sandboxed run returned a malformed result");
-    };
-    RunFacts out;
-    try {
-        out.programHash = facts.at("programHash").get<std::string>();
-        if (!crypto::Felt::parse(out.programHash)) {
-            throw malformed();
-        }
-        for (const nlohmann::json& word : facts.at("output")) {
-            const auto felt = crypto::Felt::parse(word.get<std::string>());
-            if (!felt) {
-                throw malformed();
-            }
-            out.output.push_back(*felt);
-        }
-        out.nSteps = facts.at("nSteps").get<std::uint64_t>();
-        out.resources = facts.value("resources", nlohmann::json::object());
-        out.builtins = facts.value("builtins", std::vector<std::string>{});
-        out.layout = facts.value("layout", std::string());
-    } catch (const nlohmann::json::exception&) {
-        throw malformed();
-    }
-    if (!out.layout.empty() && !cairo::isLayoutName(out.layout)) {
-        throw malformed();
-    }
-    return out;
-}
-
-} // namespace
-
 std::vector<sandbox::SandboxInput> ProofPipeline::programInputs(const WorkingQuery& working) const {
-    const std::string program = inputText(working.inputs, "program");
+    const std::string& program = working.inputs.program;
     if (!m_artifacts.contains(program)) {
         throw StageFailure(true, "the program file is missing from the artifact store");
     }
     std::vector<sandbox::SandboxInput> files = {
-        {"program", m_artifacts.pathOf(program).toStdString()}};
-    if (const std::string input = inputText(working.inputs, "input"); !input.empty()) {
+        {tasks::slot::kProgram, m_artifacts.pathOf(program).toStdString()}};
+    if (const std::string& input = working.inputs.input; !input.empty()) {
         if (!m_artifacts.contains(input)) {
             throw StageFailure(true, "the input file is missing from the artifact store");
         }
-        files.push_back({"input", m_artifacts.pathOf(input).toStdString()});
+        files.push_back({tasks::slot::kInput, m_artifacts.pathOf(input).toStdString()});
     }
     return files;
 }
 
+bool ProofPipeline::provesForReal(const WorkingQuery& working) const {
+    const auto& steps = working.query.steps;
+    if (std::find(steps.begin(), steps.end(), api::nameOf(api::Stage::ProofGeneration)) ==
+            steps.end() ||
+        working.inputs.mockProof || working.inputs.mockFactHash) {
+        return false;
+    }
+    const QString engine = m_provers.effectiveEngine();
+    return engine == QStringLiteral("builtin") || engine == QStringLiteral("stone");
+}
+
 void ProofPipeline::traceGeneration(WorkingQuery& working, core::JobContext& context) {
-    nlohmann::json options =
-        m_sandbox.runOptions(inputText(working.inputs, "layout"), working.query.cairoVm);
+    tasks::RunRequest request =
+        m_sandbox.runRequest(working.inputs.layout, working.query.cairoVm, provesForReal(working));
     if (working.query.programHash) {
-        options["programHash"] = *working.query.programHash;
+        request.programHash = crypto::Felt::parse(*working.query.programHash);
     }
-    const SandboxedWork::Run run = m_sandbox.trace(programInputs(working), options,
-                                                   [&context] { return context.stopRequested(); });
-    const RunFacts facts = readRunFacts(run.facts);
-    const std::string pie = run.workDir->file("pie.zip");
-    std::string zip;
-    if (pie.empty() || !core::readFileBounded(pie, m_provers.sandboxLimits.fileBytes, &zip)) {
-        throw StageFailure(false, "the sandboxed run wrote no PIE");
+    const auto run = m_sandbox.run(programInputs(working), request,
+                                   [&context] { return context.stopRequested(); });
+    const tasks::RunClaims& claims = run.result;
+    if (!claims.layout.empty() && !cairo::isLayoutName(claims.layout)) {
+        throw StageFailure(false, "the sandboxed run returned a malformed result");
     }
-    m_stages.addArtifact(working, "pie.zip", zip);
+    const auto stored = [&](const char* name) {
+        const std::string path = run.workDir->file(name);
+        if (path.empty()) {
+            throw StageFailure(false, std::string("the sandboxed run wrote no ") + name);
+        }
+        return m_stages.storeFile(working, path);
+    };
+    if (claims.proofMode) {
+        // One run per query: what proof generation proves is this run, kept until then.
+        working.inputs.run =
+            RunFiles{stored(tasks::output::kTrace), stored(tasks::output::kMemory),
+                     stored(tasks::output::kPublicInput), stored(tasks::output::kPrivateInput)};
+    } else {
+        m_stages.addStoredArtifact(working, "pie.zip", stored(tasks::output::kPie));
+    }
     // Registration computed the program hash already (the registry maps it to this file).
     const std::string programHash =
-        working.query.programHash ? *working.query.programHash : facts.programHash;
-    describeStatement(working, programHash, facts.output, facts.nSteps, facts.resources,
-                      facts.builtins, facts.layout);
+        working.query.programHash ? *working.query.programHash : claims.programHash.toHex();
+    describeStatement(working, programHash, claims.output, claims.nSteps, claims.resources,
+                      claims.builtins, claims.layout);
 }
 
 void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& context) {
-    const std::string source = inputText(working.inputs, "source");
-    if (source == "pie" && !working.query.programHash) {
-        const std::string pieDigest = inputText(working.inputs, "pie");
-        if (!m_artifacts.contains(pieDigest)) {
+    QueryInputs& inputs = working.inputs;
+    if (inputs.source == SourceKind::Pie && !working.query.programHash) {
+        if (!m_artifacts.contains(inputs.pie)) {
             throw StageFailure(true, "the PIE file is missing from the artifact store");
         }
-        const nlohmann::json facts =
-            m_sandbox.inspectForStage({{"pie", m_artifacts.pathOf(pieDigest).toStdString()}});
-        const RunFacts pie = readRunFacts(facts.value("pie", nlohmann::json::object()));
-        std::string layout = inputText(working.inputs, "layout");
+        const tasks::InspectResult facts = m_sandbox.inspectForStage(
+            {{tasks::slot::kPie, m_artifacts.pathOf(inputs.pie).toStdString()}}, {},
+            [&context] { return context.stopRequested(); });
+        if (!facts.pie) {
+            throw StageFailure(false, "the sandboxed run returned a malformed result");
+        }
+        const tasks::PieFacts& pie = *facts.pie;
+        std::string layout = inputs.layout;
         if (layout == "auto") {
             layout = cairo::autoLayout(pie.builtins, pie.nSteps);
             if (layout.empty()) {
                 throw StageFailure(false, "no layout has every builtin the PIE uses");
             }
         }
-        m_stages.addStoredArtifact(working, "pie.zip", pieDigest);
-        describeStatement(working, pie.programHash, pie.output, pie.nSteps, pie.resources,
+        m_stages.addStoredArtifact(working, "pie.zip", inputs.pie);
+        describeStatement(working, pie.programHash.toHex(), pie.output, pie.nSteps, pie.resources,
                           pie.builtins, layout);
     }
-    const bool bucketMock = working.inputs.value("mockProof", false);
     // A mocked fact needs no proof: mockFactHash=true gets the (visible) mock proof.
-    const bool factMock = working.inputs.value("mockFactHash", false);
-    const QString engine =
-        bucketMock || factMock ? QStringLiteral("mock") : m_provers.effectiveEngine();
+    const QString engine = inputs.mockProof || inputs.mockFactHash ? QStringLiteral("mock")
+                                                                   : m_provers.effectiveEngine();
     if (engine == QStringLiteral("none")) {
         throw StageFailure(false, "no prover is configured on this server: start it with "
                                   "--prover builtin (Proofdesk's own), --prover stone with "
@@ -325,37 +277,52 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& con
             {"note", "not a STARK proof: the mock prover stands in for a real one; facts backed "
                      "by it are registered in the mocked namespace only"},
             {"program_hash", working.query.programHash.value_or("")},
-            {"output", working.inputs.value("output", nlohmann::json::array())},
+            {"output", hexList(inputs.claimedOutput)},
             {"layout", working.query.layout.value_or("")},
-            {"n_steps", working.inputs.value("nSteps", 0)}};
+            {"n_steps", inputs.claimedSteps}};
         m_stages.addArtifact(working, "proof.json", proof.dump(2));
         working.query.isProofMocked = true;
+        inputs.run.reset();
         return;
     }
-    const ProofRun inputs = proofRun(working);
-    if (engine == QStringLiteral("builtin")) {
-        proveWithOurProver(working, context, inputs);
-        return;
-    }
-    if (m_provers.stoneProver.isEmpty() || !QFileInfo(m_provers.stoneProver).isExecutable()) {
+    if (engine == QStringLiteral("stone") &&
+        (m_provers.stoneProver.isEmpty() || !QFileInfo(m_provers.stoneProver).isExecutable())) {
         proveWithStone(m_provers, {}, 0, context); // fails with the reason and the remedy
     }
-    const SandboxedWork::Run run = m_sandbox.proofModeRun(
-        inputs.files, m_sandbox.runOptions(inputs.layout, working.query.cairoVm),
-        [&context] { return context.stopRequested(); });
-    if (const std::string layout = run.facts.value("layout", std::string()); !layout.empty()) {
-        working.query.layout = layout;
+    const RunFilePaths run = runToProve(working, context);
+    if (engine == QStringLiteral("builtin")) {
+        proveWithOurProver(working, context, run);
+    } else {
+        proveWithStoneProver(working, context, run);
     }
-    const std::uint64_t nSteps = run.facts.value("nSteps", std::uint64_t{0});
-    const std::string proof =
-        proveWithStone(m_provers, QString::fromStdString(run.workDir->path()), nSteps, context);
-    m_stages.addArtifact(working, "proof.json", proof);
     working.query.isProofMocked = false;
+    if (!run.layout.empty()) {
+        working.query.layout = run.layout; // a PIE's proof is on the bootloader's layout
+    }
+    inputs.run.reset(); // proven: its files are released once this stage's end commits
 }
 
-ProofPipeline::ProofRun ProofPipeline::proofRun(const WorkingQuery& working) const {
-    if (inputText(working.inputs, "source") != "pie") {
-        return {programInputs(working), working.query.layout.value_or("auto")};
+ProofPipeline::RunFilePaths ProofPipeline::runToProve(WorkingQuery& working,
+                                                      core::JobContext& context) {
+    const QueryInputs& inputs = working.inputs;
+    RunFilePaths paths;
+    if (inputs.source != SourceKind::Pie) {
+        if (!inputs.run) {
+            throw StageFailure(false, kNotProofMode);
+        }
+        for (const std::string* digest : {&inputs.run->trace, &inputs.run->memory,
+                                          &inputs.run->publicInput, &inputs.run->privateInput}) {
+            if (!m_artifacts.contains(*digest)) {
+                throw StageFailure(false, "the run's files are missing from the artifact store");
+            }
+        }
+        paths.trace = m_artifacts.pathOf(inputs.run->trace).toStdString();
+        paths.memory = m_artifacts.pathOf(inputs.run->memory).toStdString();
+        paths.publicInput = m_artifacts.pathOf(inputs.run->publicInput).toStdString();
+        paths.privateInput = m_artifacts.pathOf(inputs.run->privateInput).toStdString();
+        paths.nSteps = inputs.claimedSteps;
+        paths.layout = working.query.layout.value_or("");
+        return paths;
     }
     if (m_provers.bootloaderProgram.isEmpty()) {
         throw StageFailure(false,
@@ -365,37 +332,58 @@ ProofPipeline::ProofRun ProofPipeline::proofRun(const WorkingQuery& working) con
                            "submit the programFile (compiled with --proof_mode) instead, or "
                            "mockFactHash=true for a mocked fact");
     }
-    const std::string pie = inputText(working.inputs, "pie");
-    if (!m_artifacts.contains(pie)) {
+    if (!m_artifacts.contains(inputs.pie)) {
         throw StageFailure(true, "the PIE file is missing from the artifact store");
     }
     // The layout asked for, or one with every builtin of the bootloader (not just the PIE's).
-    const std::string layout = inputText(working.inputs, "layout");
-    return {{{"program", m_provers.bootloaderProgram.toStdString()},
-             {"pie", m_artifacts.pathOf(pie).toStdString()}},
-            layout.empty() ? "auto" : layout};
+    // The bootloader's hints are native: no submitted code runs, but the PIE is untrusted data,
+    // so the run has the sandbox's limits, not the prover's.
+    const std::string layout = inputs.layout.empty() ? "auto" : inputs.layout;
+    const auto run = m_sandbox.run(
+        {{tasks::slot::kProgram, m_provers.bootloaderProgram.toStdString()},
+         {tasks::slot::kPie, m_artifacts.pathOf(inputs.pie).toStdString()}},
+        m_sandbox.runRequest(layout, "rust", true), [&context] { return context.stopRequested(); });
+    if (!run.result.proofMode) {
+        throw StageFailure(false, "the bootloader program (--bootloader-program) is not compiled "
+                                  "with --proof_mode");
+    }
+    const auto file = [&](const char* name) {
+        const std::string path = run.workDir->file(name);
+        if (path.empty()) {
+            throw StageFailure(false, std::string("the bootloader's run wrote no ") + name);
+        }
+        return path;
+    };
+    paths.trace = file(tasks::output::kTrace);
+    paths.memory = file(tasks::output::kMemory);
+    paths.publicInput = file(tasks::output::kPublicInput);
+    paths.privateInput = file(tasks::output::kPrivateInput);
+    paths.nSteps = run.result.nSteps;
+    paths.layout = run.result.layout;
+    paths.workDir = run.workDir;
+    return paths;
 }
 
 void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& context,
-                                       const ProofRun& proofRun) {
-    nlohmann::json options = m_sandbox.runOptions(proofRun.layout, working.query.cairoVm);
+                                       const RunFilePaths& run) {
+    tasks::ProveRequest request;
     // Starknet's Integrity verifier takes the Poseidon channel; everything else Stone's keccak.
-    options["channel"] = working.query.result == "PROOF_VERIFICATION_ON_L2" ? "integrity" : "stone";
-    options["securityBits"] = m_provers.securityBits;
+    request.channel = working.query.result == "PROOF_VERIFICATION_ON_L2" ? "integrity" : "stone";
+    request.securityBits = m_provers.securityBits;
     const auto started = std::chrono::steady_clock::now();
     auto lastSaved = started - std::chrono::seconds(10);
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     };
-    const auto progress = [&](const nlohmann::json& report) {
+    const auto progress = [&](const tasks::Progress& report) {
         const auto now = std::chrono::steady_clock::now();
         if (now - lastSaved < std::chrono::seconds(1)) {
             return; // the record is written at most once a second
         }
         lastSaved = now;
         api::ProofProgress p;
-        p.phase = report.value("phase", std::string());
-        p.fraction = std::clamp(report.value("fraction", 0.0), 0.0, 1.0);
+        p.phase = report.phase;
+        p.fraction = std::clamp(report.fraction, 0.0, 1.0);
         p.elapsedSeconds = elapsed();
         if (p.fraction >= 0.05) {
             p.remainingSeconds = p.elapsedSeconds * (1 - p.fraction) / p.fraction;
@@ -403,19 +391,19 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& 
         working.query.proofProgress = p;
         m_store.write([&](QSqlDatabase&) { m_queries.saveIn(working); });
     };
-    const SandboxedWork::Run run = m_sandbox.prove(
-        proofRun.files, options, [&context] { return context.stopRequested(); }, progress);
-    std::string proof;
-    const std::string path = run.workDir->file("proof.json");
-    if (path.empty() || !core::readFileBounded(path, m_provers.proverLimits.fileBytes, &proof)) {
+    const auto proved = m_sandbox.prove(
+        {{tasks::slot::kTrace, run.trace},
+         {tasks::slot::kMemory, run.memory},
+         {tasks::slot::kPublicInput, run.publicInput},
+         {tasks::slot::kPrivateInput, run.privateInput}},
+        request, [&context] { return context.stopRequested(); }, progress);
+    const std::string path = proved.workDir->file(tasks::output::kProof);
+    if (path.empty()) {
         throw StageFailure(false, "the prover's sandboxed run wrote no proof");
     }
-    m_stages.addArtifact(working, "proof.json", proof);
-    working.query.isProofMocked = false;
+    m_stages.addStoredArtifact(working, "proof.json", m_stages.storeFile(working, path));
     working.query.proofProgress = api::ProofProgress{"done", 1.0, elapsed(), 0.0};
-    if (const std::string layout = run.facts.value("layout", std::string()); !layout.empty()) {
-        working.query.layout = layout; // a PIE's proof is on the bootloader's layout
-    }
+    const tasks::ProveResult& result = proved.result;
 
     // metadata.json (written by TRACE_GENERATION) gains how the proof was made.
     nlohmann::ordered_json metadata = nlohmann::ordered_json::object();
@@ -430,135 +418,144 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& 
     if (!metadata.is_object()) {
         metadata = nlohmann::ordered_json::object();
     }
+    nlohmann::json timings = nlohmann::json::array();
+    for (const tasks::PhaseTime& timing : result.timings) {
+        timings.push_back({{"phase", timing.phase}, {"seconds", timing.seconds}});
+    }
     metadata["proof"] = {{"prover", "proofdesk"},
                          {"progress", {{"phase", "done"}, {"fraction", 1.0}}},
-                         {"seconds", run.facts.value("seconds", 0.0)},
-                         {"layout", run.facts.value("layout", std::string())},
-                         {"n_steps", run.facts.value("nSteps", std::uint64_t{0})},
-                         {"trace_rows", run.facts.value("traceRows", std::uint64_t{0})},
-                         {"trace_columns", run.facts.value("traceColumns", std::uint64_t{0})},
-                         {"proof_bytes", run.facts.value("proofBytes", std::uint64_t{0})},
-                         {"security_bits", run.facts.value("securityBits", 0)},
-                         {"proof_parameters", run.facts.value("parameters", nlohmann::json())},
-                         {"timings", run.facts.value("timings", nlohmann::json::array())}};
+                         {"seconds", result.seconds},
+                         {"layout", result.layout},
+                         {"n_steps", result.nSteps},
+                         {"trace_rows", result.traceRows},
+                         {"trace_columns", result.traceColumns},
+                         {"proof_bytes", result.proofBytes},
+                         {"security_bits", result.securityBits},
+                         {"proof_parameters", result.parameters},
+                         {"timings", timings}};
     m_stages.addArtifact(working, "metadata.json", metadata.dump(2));
 }
 
+void ProofPipeline::proveWithStoneProver(WorkingQuery& working, core::JobContext& context,
+                                         const RunFilePaths& run) {
+    // Stone reads the run's four files from one directory; the private input names the trace and
+    // memory files, so it is written again with their paths there.
+    const QString dir =
+        m_workDir + QLatin1Char('/') + core::qstr(working.query.id) + QStringLiteral("-stone");
+    QDir(dir).removeRecursively();
+    QDir().mkpath(dir);
+    struct Cleanup {
+        QString dir;
+        ~Cleanup() { QDir(dir).removeRecursively(); }
+    } cleanup{dir};
+    const auto copy = [&](const std::string& from, const char* name) {
+        if (!QFile::copy(QString::fromStdString(from),
+                         dir + QLatin1Char('/') + QLatin1String(name))) {
+            throw StageFailure(true, std::string("cannot copy the run's ") + name);
+        }
+    };
+    copy(run.trace, tasks::output::kTrace);
+    copy(run.memory, tasks::output::kMemory);
+    copy(run.publicInput, tasks::output::kPublicInput);
+    std::string text;
+    core::readFileBounded(run.privateInput, std::uint64_t{1} << 32, &text);
+    nlohmann::json privateInput = core::parseJsonBounded(text);
+    if (!privateInput.is_object()) {
+        throw StageFailure(false, "the run's private input is not a JSON object");
+    }
+    privateInput["trace_path"] = dir.toStdString() + "/" + tasks::output::kTrace;
+    privateInput["memory_path"] = dir.toStdString() + "/" + tasks::output::kMemory;
+    QFile privateFile(dir + QLatin1Char('/') + QLatin1String(tasks::output::kPrivateInput));
+    const std::string privateText = privateInput.dump(1);
+    if (!privateFile.open(QIODevice::WriteOnly) ||
+        privateFile.write(privateText.data(), qint64(privateText.size())) !=
+            qint64(privateText.size())) {
+        throw StageFailure(true, "cannot write the run's private input for Stone");
+    }
+    privateFile.close();
+    // Stone's parameters follow the padded trace's length, the public input's n_steps.
+    core::readFileBounded(run.publicInput, std::uint64_t{1} << 32, &text);
+    const nlohmann::json publicInput = core::parseJsonBounded(text);
+    const std::uint64_t nSteps =
+        publicInput.is_object() &&
+                publicInput.value("n_steps", nlohmann::json()).is_number_unsigned()
+            ? publicInput.at("n_steps").get<std::uint64_t>()
+            : run.nSteps;
+    m_stages.addArtifact(working, "proof.json", proveWithStone(m_provers, dir, nSteps, context));
+}
+
 void ProofPipeline::proofVerification(WorkingQuery& working, core::JobContext& context) {
-    const std::string source = inputText(working.inputs, "source");
-    // The parts a /v1/l2 proof-verification submission gives (absent for other sources).
-    const nlohmann::json parts = {
-        {"stoneVersion", working.inputs.value("stoneVersion", std::string())},
-        {"memoryVerification", working.inputs.value("memoryVerification", std::string())}};
+    QueryInputs& inputs = working.inputs;
+    api::ProofQuery& query = working.query;
+    const bool proofSource = inputs.source == SourceKind::Proof;
+    const bool mocked = inputs.mockFactHash || query.isProofMocked;
     std::string proofPath;
-    if (source == "proof") {
-        const std::string proofDigest = inputText(working.inputs, "proof");
-        if (!m_artifacts.contains(proofDigest)) {
+    if (proofSource) {
+        if (!m_artifacts.contains(inputs.proof)) {
             throw StageFailure(true, "the proof file is missing from the artifact store");
         }
-        proofPath = m_artifacts.pathOf(proofDigest).toStdString();
-        const nlohmann::json facts = m_sandbox.inspectForStage({{"proof", proofPath}}, parts)
-                                         .value("proof", nlohmann::json::object());
-        RunFacts statement = readRunFacts(facts);
-        const auto sharp = facts.value("sharpFactHash", std::string());
-        const auto integrity = crypto::Felt::parse(facts.value("integrityFactHash", std::string()));
-        if (sharp.empty() || !integrity) {
+        proofPath = m_artifacts.pathOf(inputs.proof).toStdString();
+        m_stages.addStoredArtifact(working, "proof.json", inputs.proof);
+    } else if (!mocked) {
+        // Written when PROOF_GENERATION finished, in an earlier job.
+        try {
+            proofPath = m_queries.artifact(query.id, "proof.json", false).path;
+        } catch (const core::ServiceError&) {
+            throw StageFailure(true, "the proof is missing from the artifact store");
+        }
+    }
+    // What the record says the proof states: from the verified proof itself, or for a mocked
+    // fact of a submitted proof, as the sandboxed inspection read it.
+    std::optional<ProvenFacts> proven;
+    if (!mocked) {
+        proven = m_check.check(working, proofPath, context);
+        m_stages.addArtifact(working, "verification.json", proven->verdict.dump(2));
+        query.programHash = proven->programHash;
+        query.sharpFactHash = proven->sharpFactHash;
+        query.integrityFactHash = proven->integrityFactHash;
+    } else if (proofSource) {
+        tasks::InspectRequest request;
+        request.memoryVerification = inputs.memoryVerification;
+        const tasks::InspectResult facts =
+            m_sandbox.inspectForStage({{tasks::slot::kProof, proofPath}}, request,
+                                      [&context] { return context.stopRequested(); });
+        if (!facts.proof) {
             throw StageFailure(false, "the sandboxed run returned a malformed result");
         }
-        api::ProofQuery& query = working.query;
-        query.programHash = statement.programHash;
-        query.sharpFactHash = sharp;
-        query.integrityFactHash = bytes32Hex(*integrity);
-        query.layout = statement.layout;
-        setJobSize(query, statement.nSteps);
-        working.inputs["output"] = hexList(statement.output);
-        const nlohmann::ordered_json metadata = {
-            {"program_hash", *query.programHash},
-            {"output", hexList(statement.output)},
-            {"n_steps", statement.nSteps},
-            {"sharp_fact_hash", *query.sharpFactHash},
-            {"integrity_fact_hash", *query.integrityFactHash},
-            {"layout", statement.layout},
-            {"stone_version", parts["stoneVersion"]},
-            {"memory_verification", parts["memoryVerification"]}};
-        m_stages.addArtifact(working, "metadata.json", metadata.dump(2));
-        m_stages.addArtifact(working, "output.json", hexList(statement.output).dump());
-        m_stages.addStoredArtifact(working, "proof.json", proofDigest);
+        ProvenFacts described;
+        described.programHash = facts.proof->programHash.toHex();
+        described.output = facts.proof->output;
+        described.sharpFactHash = facts.proof->sharpFactHash;
+        described.integrityFactHash = bytes32Hex(facts.proof->integrityFactHash);
+        described.layout = facts.proof->layout;
+        described.nSteps = facts.proof->nSteps;
+        proven = described;
+        query.programHash = described.programHash;
+        query.sharpFactHash = described.sharpFactHash;
+        query.integrityFactHash = described.integrityFactHash;
     }
-    const bool mocked = working.inputs.value("mockFactHash", false) || working.query.isProofMocked;
-    if (!mocked) {
-        if (proofPath.empty()) {
-            // Written when PROOF_GENERATION finished, in an earlier job.
-            try {
-                proofPath = m_queries.artifact(working.query.id, "proof.json", false).path;
-            } catch (const core::ServiceError&) {
-                throw StageFailure(true, "the proof is missing from the artifact store");
-            }
-        }
-        const bool stone = m_provers.effectiveVerifier() == QStringLiteral("stone");
-        const nlohmann::json verdict =
-            stone ? verifyWithStoneVerifier(proofPath, working.query.id, context)
-                  : verifyBuiltin(proofPath, parts, context);
-        if (!stone && source == "pie") {
-            requireBootloaderTask(verdict, working); // Stone's verdict names no statement
-        }
-        m_stages.addArtifact(working, "verification.json", verdict.dump(2));
+    if (proofSource && proven) {
+        query.layout = proven->layout;
+        setJobSize(query, proven->nSteps);
+        inputs.claimedOutput = proven->output;
+        const nlohmann::ordered_json metadata = {
+            {"program_hash", proven->programHash},
+            {"output", hexList(proven->output)},
+            {"n_steps", proven->nSteps},
+            {"sharp_fact_hash", proven->sharpFactHash},
+            {"integrity_fact_hash", proven->integrityFactHash},
+            {"layout", proven->layout},
+            {"stone_version", inputs.stoneVersion.value_or("")},
+            {"memory_verification", inputs.memoryVerification.value_or("")}};
+        m_stages.addArtifact(working, "metadata.json", metadata.dump(2));
+        m_stages.addArtifact(working, "output.json", hexList(proven->output).dump());
     }
     NewFact fact;
-    fact.chain = working.query.chain;
-    fact.factHash = working.query.chain == "L2" ? working.query.integrityFactHash.value_or("")
-                                                : working.query.sharpFactHash.value_or("");
+    fact.chain = query.chain;
+    fact.factHash = query.chain == "L2" ? query.integrityFactHash.value_or("")
+                                        : query.sharpFactHash.value_or("");
     fact.mocked = mocked;
     working.newFact = fact;
-}
-
-nlohmann::json ProofPipeline::verifyWithStoneVerifier(const std::string& proofPath,
-                                                      const std::string& queryId,
-                                                      core::JobContext& context) {
-    const std::optional<std::string> proofText =
-        m_artifacts.get(ArtifactStore::sha256OfFile(proofPath));
-    const QString workDir =
-        m_workDir + QLatin1Char('/') + core::qstr(queryId) + QStringLiteral("-verify");
-    QDir(workDir).removeRecursively();
-    const QString said =
-        verifyWithStone(m_provers, proofText.value_or(std::string()), workDir, context);
-    QDir(workDir).removeRecursively();
-    return {{"valid", true},
-            {"verifier", "stone"},
-            {"verifierPath", m_provers.stoneVerifier.toStdString()},
-            {"verifierOutput", said.toStdString()}};
-}
-
-nlohmann::json ProofPipeline::verifyBuiltin(const std::string& proofPath,
-                                            const nlohmann::json& parts,
-                                            core::JobContext& context) {
-    const auto cancelled = [&context] { return context.stopRequested(); };
-    const nlohmann::json verdict = m_sandbox.verifyProof({{"proof", proofPath}}, parts, cancelled);
-    if (!verdict.value("valid", false)) {
-        std::string reason =
-            "the proof does not verify: " + verdict.value("failedCheck", std::string());
-        const std::string stoneVersion = parts.value("stoneVersion", std::string());
-        if (!stoneVersion.empty() &&
-            verdict.value("failedStage", std::string()) == "out-of-domain check") {
-            // Say so when the other public-input serialisation is the one the proof was made with.
-            const nlohmann::json other = m_sandbox.verifyProof(
-                {{"proof", proofPath}}, {{"memoryVerification", parts["memoryVerification"]}},
-                cancelled);
-            if (other.value("valid", false)) {
-                reason = "stoneVersion " + stoneVersion +
-                         " was given, but the proof was made with " +
-                         other.value("stoneVersion", std::string()) +
-                         " (its public input is serialised that way)";
-            }
-        }
-        throw StageFailure(false, reason);
-    }
-    const std::string memoryVerification = parts.value("memoryVerification", std::string());
-    if (!memoryVerification.empty() && verdict.contains("statementError")) {
-        throw StageFailure(false, "memoryVerification " + memoryVerification + ": " +
-                                      verdict.value("statementError", std::string()));
-    }
-    return verdict;
 }
 
 void ProofPipeline::reconcile() {
@@ -567,7 +564,7 @@ void ProofPipeline::reconcile() {
         if (!working) {
             continue;
         }
-        const std::string jobId = inputText(working->inputs, "job");
+        const std::string& jobId = working->inputs.job;
         if (jobId.empty()) {
             continue; // an aggregator waiting for its members
         }
@@ -578,6 +575,9 @@ void ProofPipeline::reconcile() {
         m_store.write([&](QSqlDatabase&) {
             m_stages.failIn(*working, job->error.toStdString(), "MAX_RETRIES_REACHED");
         });
+        if (!working->released.empty()) {
+            m_collector.releaseUnreferenced(working->released);
+        }
     }
     m_jobs.wake();
 }

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "ArtifactCollector.h"
 #include "ArtifactStore.h"
+#include "ProofCheck.h"
 #include "ProofQueries.h"
 #include "Provers.h"
 #include "SandboxedWork.h"
@@ -8,8 +10,6 @@
 #include "core/JobEngine.h"
 #include "core/Store.h"
 #include "crypto/Felt.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QString>
 
@@ -19,19 +19,19 @@
 
 namespace proofdesk::proof {
 
-// The stages of a proof query (docs/architecture.md), one job each on the job engine: trace
-// generation (the program run in a sandboxed child), proof generation (our prover, Stone's, or
-// the visible mock), and proof verification (our verifier or Stone's), which registers the fact.
-// Whether a bootloader's output (hex felts, continuous pages included) carries one task, the
-// program `programHash` with output `taskOutput` (hex felts): the bootloader config's two words,
-// the task count 1, then the task's size (2 + its output), program hash and output.
-bool bootloaderOutputCarriesTask(const nlohmann::json& outputCells, const std::string& programHash,
-                                 const nlohmann::json& taskOutput);
-
+// The stages of a proof query (docs/architecture.md), one job each on the job engine:
+//  - trace generation runs the program once, in a sandboxed child: in proof mode when a real
+//    proof follows (the run's files are what proof generation proves), else plainly (pie.zip);
+//  - proof generation proves those files (our prover, which runs no VM and no hint, or Stone's),
+//    or for a PIE first runs the bootloader over it; or makes the visible mock proof;
+//  - proof verification checks the proof (ProofCheck) and registers the fact it proves.
+// Nothing a child that ran submitted code reported is registered: a fact comes from what the
+// verified proof proves, and a query whose run reported something else fails.
 class ProofPipeline {
 public:
     ProofPipeline(core::Store& store, core::JobEngine& jobs, ArtifactStore& artifacts,
-                  const ProverSettings& provers, SandboxedWork& sandbox, ProofQueries& queries,
+                  ArtifactCollector& collector, const ProverSettings& provers,
+                  SandboxedWork& sandbox, ProofCheck& check, ProofQueries& queries,
                   StageRecorder& stages, const QString& workDir);
 
     // After the job engine has started: fails queries whose job ran out of attempts while the
@@ -44,25 +44,26 @@ private:
     std::vector<sandbox::SandboxInput> programInputs(const WorkingQuery& working) const;
     void traceGeneration(WorkingQuery& working, core::JobContext& context);
     void proofGeneration(WorkingQuery& working, core::JobContext& context);
-    // What a proof-mode run is given: the program and its input, or for a PIE the bootloader
-    // program and the PIE as its task; and the layout it runs on.
-    struct ProofRun {
-        std::vector<sandbox::SandboxInput> files;
+    // Whether the query's proof will be a real one (not mocked, a prover configured).
+    bool provesForReal(const WorkingQuery& working) const;
+    // A proof-mode run's four files, for the prover: the query's own (trace generation made
+    // them), or for a PIE the bootloader's run over it, made here.
+    struct RunFilePaths {
+        std::string trace;
+        std::string memory;
+        std::string publicInput;
+        std::string privateInput;
+        std::uint64_t nSteps = 0;
         std::string layout;
+        std::shared_ptr<sandbox::WorkDir> workDir; // keeps a run made here until it is proven
     };
-    ProofRun proofRun(const WorkingQuery& working) const;
+    RunFilePaths runToProve(WorkingQuery& working, core::JobContext& context);
     void proveWithOurProver(WorkingQuery& working, core::JobContext& context,
-                            const ProofRun& proofRun);
+                            const RunFilePaths& run);
+    void proveWithStoneProver(WorkingQuery& working, core::JobContext& context,
+                              const RunFilePaths& run);
     void proofVerification(WorkingQuery& working, core::JobContext& context);
-    // Our own verifier, in a sandboxed child: the verdict, or StageFailure (permanent) naming the
-    // failed check, a stoneVersion the proof was not made with, or a memoryVerification its
-    // public memory does not meet.
-    nlohmann::json verifyBuiltin(const std::string& proofPath, const nlohmann::json& parts,
-                                 core::JobContext& context);
-    // Stone's cpu_air_verifier (--verifier stone): the verdict, only that it verified, with the
-    // verifier's path and what it printed, or StageFailure as verifyWithStone throws it.
-    nlohmann::json verifyWithStoneVerifier(const std::string& proofPath, const std::string& queryId,
-                                           core::JobContext& context);
+    // The record's statement, as a run (or a PIE, or a proof) states it.
     void describeStatement(WorkingQuery& working, const std::string& programHash,
                            const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
                            const nlohmann::json& executionResources,
@@ -71,8 +72,10 @@ private:
     core::Store& m_store;
     core::JobEngine& m_jobs;
     ArtifactStore& m_artifacts;
+    ArtifactCollector& m_collector;
     const ProverSettings& m_provers;
     SandboxedWork& m_sandbox;
+    ProofCheck& m_check;
     ProofQueries& m_queries;
     StageRecorder& m_stages;
     QString m_workDir;

@@ -3,8 +3,11 @@
 #include "core/QtText.h"
 #include "core/ServiceError.h"
 
+#include <QFileInfo>
 #include <QSqlQuery>
 #include <QStringList>
+
+#include <algorithm>
 
 namespace proofdesk::proof {
 
@@ -13,7 +16,19 @@ ProofQueries::ProofQueries(core::Store& store, ArtifactStore& artifacts)
 
 // --- writes -----------------------------------------------------------------------------------
 
-void ProofQueries::insertIn(const api::ProofQuery& query, const nlohmann::json& inputs) {
+void ProofQueries::recordFilesIn(const std::string& queryId,
+                                 const std::vector<std::string>& digests) {
+    m_store.exec(QStringLiteral("DELETE FROM proof_query_files WHERE query_id = ?"),
+                 {core::qstr(queryId)});
+    for (const std::string& digest : digests) {
+        const qint64 size = QFileInfo(m_artifacts.pathOf(digest)).size();
+        m_store.exec(QStringLiteral("INSERT INTO proof_query_files (query_id, sha256, size) VALUES "
+                                    "(?, ?, ?) ON CONFLICT DO NOTHING"),
+                     {core::qstr(queryId), core::qstr(digest), size});
+    }
+}
+
+void ProofQueries::insertIn(const api::ProofQuery& query, const QueryInputs& inputs) {
     m_store.exec(QStringLiteral("INSERT INTO proof_queries (id, project_id, dedup_id, "
                                 "external_id, status, bucket_id, bucket_job_index, "
                                 "created_at, doc, inputs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
@@ -24,16 +39,27 @@ void ProofQueries::insertIn(const api::ProofQuery& query, const nlohmann::json& 
                   query.bucketId ? QVariant(core::qstr(*query.bucketId)) : QVariant(),
                   query.bucketJobIndex ? QVariant(*query.bucketJobIndex) : QVariant(),
                   core::qstr(query.createdAt), core::qstr(api::toJson(query).dump()),
-                  core::qstr(inputs.dump())});
+                  core::qstr(nlohmann::json(inputs).dump())});
+    recordFilesIn(query.id, inputs.digests());
 }
 
-void ProofQueries::saveIn(const WorkingQuery& working) {
+void ProofQueries::saveIn(WorkingQuery& working) {
     m_bodies.invalidate(working.query.id);
     m_store.afterCommit([this, id = working.query.id] { m_bodies.invalidate(id); });
     m_store.exec(QStringLiteral("UPDATE proof_queries SET status = ?, doc = ?, inputs = ? WHERE "
                                 "id = ?"),
                  {core::qstr(working.query.status), core::qstr(api::toJson(working.query).dump()),
-                  core::qstr(working.inputs.dump()), core::qstr(working.query.id)});
+                  core::qstr(nlohmann::json(working.inputs).dump()), core::qstr(working.query.id)});
+    std::vector<std::string> digests = working.inputs.digests();
+    if (digests != working.storedDigests) {
+        recordFilesIn(working.query.id, digests);
+        for (const std::string& digest : working.storedDigests) {
+            if (std::find(digests.begin(), digests.end(), digest) == digests.end()) {
+                working.released.push_back(digest);
+            }
+        }
+        working.storedDigests = std::move(digests);
+    }
 }
 
 void ProofQueries::recordArtifactsIn(const std::string& queryId,
@@ -59,7 +85,8 @@ std::optional<WorkingQuery> ProofQueries::load(const std::string& id) {
     }
     WorkingQuery working;
     working.query = api::proofQueryFromJson(nlohmann::json::parse(core::str(row.value(0))));
-    working.inputs = nlohmann::json::parse(core::str(row.value(1)));
+    working.inputs = nlohmann::json::parse(core::str(row.value(1))).get<QueryInputs>();
+    working.storedDigests = working.inputs.digests();
     return working;
 }
 
@@ -256,6 +283,32 @@ Artifact ProofQueries::artifact(const std::string& queryId, const std::string& n
                            : endsWith(".zip") ? "application/zip"
                                               : "application/octet-stream";
     return artifact;
+}
+
+bool ProofQueries::references(const std::string& sha256) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT 1 FROM proof_query_files WHERE sha256 = ? UNION ALL SELECT 1 FROM "
+                       "proof_artifacts WHERE sha256 = ? LIMIT 1"),
+        {core::qstr(sha256), core::qstr(sha256)});
+    return row.next();
+}
+
+std::uint64_t ProofQueries::storedBytesOf(const QString& projectId) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral(
+            "SELECT COALESCE(SUM(size), 0) FROM (SELECT f.sha256, f.size FROM "
+            "proof_query_files f JOIN proof_queries q ON q.id = f.query_id WHERE "
+            "q.project_id = ? UNION SELECT a.sha256, a.size FROM proof_artifacts a "
+            "JOIN proof_queries q ON q.id = a.query_id WHERE q.project_id = ? UNION SELECT "
+            "sha256, size FROM proof_project_programs WHERE project_id = ?)"),
+        {projectId, projectId, projectId});
+    return row.next() ? std::uint64_t(std::max<qlonglong>(0, row.value(0).toLongLong())) : 0;
+}
+
+std::string ProofQueries::projectOf(const std::string& queryId) {
+    QSqlQuery row = m_store.exec(
+        QStringLiteral("SELECT project_id FROM proof_queries WHERE id = ?"), {core::qstr(queryId)});
+    return row.next() ? core::str(row.value(0)) : std::string();
 }
 
 } // namespace proofdesk::proof

@@ -2,6 +2,7 @@
 
 #include "ArtifactStore.h"
 #include "QueryBodyCache.h"
+#include "QueryInputs.h"
 #include "api/ProofWire.h"
 #include "core/Store.h"
 
@@ -49,14 +50,23 @@ struct NewFact {
 // the current job), and what the running stage produced, written when it finishes.
 struct WorkingQuery {
     api::ProofQuery query;
-    nlohmann::json inputs;
+    QueryInputs inputs;
     std::vector<NewArtifact> newArtifacts;
     std::optional<NewFact> newFact;
+    // The artifacts the stored inputs name (what saveIn last recorded), so that a save rewrites
+    // the query's file references only when they change; those a save stopped naming (a proven
+    // run's files), for the collector once the write commits.
+    std::vector<std::string> storedDigests;
+    std::vector<std::string> released;
+    // The files the running stage stored, held until the rows naming them commit.
+    std::vector<ArtifactStore::Pin> pins;
 };
 
 // The stored proof queries and the names of their artifacts: the one unit that holds the SQL of
-// `proof_queries` and `proof_artifacts`. The writes (…In) run inside the caller's Store::write;
-// the reads answer the query routes, the hot GET /core-query/{id} from a cache of bodies.
+// `proof_queries`, `proof_artifacts` and `proof_query_files` (the artifacts a query's inputs name,
+// so that whether a stored file is still needed is one indexed read). The writes (…In) run inside
+// the caller's Store::write; the reads answer the query routes, the hot GET /core-query/{id} from
+// a cache of bodies.
 class ProofQueries {
 public:
     ProofQueries(core::Store& store, ArtifactStore& artifacts);
@@ -65,8 +75,8 @@ public:
     void setPublicUrl(const std::string& proofUrl) { m_publicUrl = proofUrl; }
     const std::string& publicUrl() const { return m_publicUrl; }
 
-    void insertIn(const api::ProofQuery& query, const nlohmann::json& inputs);
-    void saveIn(const WorkingQuery& working);
+    void insertIn(const api::ProofQuery& query, const QueryInputs& inputs);
+    void saveIn(WorkingQuery& working);
     // Adds (or replaces, by name) artifacts of a query, after those it has.
     void recordArtifactsIn(const std::string& queryId, const std::vector<NewArtifact>& artifacts);
 
@@ -90,8 +100,16 @@ public:
     std::pair<std::vector<api::ProofQuery>, int> list(const QString& projectId,
                                                       const QueryFilter& filter);
     Artifact artifact(const std::string& queryId, const std::string& name, bool withBytes = true);
+    // Whether any query names the artifact `sha256`, as an input or as one of its artifacts.
+    bool references(const std::string& sha256);
+    // The project of a query (empty when there is none).
+    std::string projectOf(const std::string& queryId);
+    // The bytes of the distinct files a project's queries name (inputs, artifacts, run files)
+    // and its programs are.
+    std::uint64_t storedBytesOf(const QString& projectId);
 
 private:
+    void recordFilesIn(const std::string& queryId, const std::vector<std::string>& digests);
     std::vector<std::string> metadataUrls(const std::string& queryId);
     std::string artifactUrl(const std::string& queryId, const std::string& name) const;
 

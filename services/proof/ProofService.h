@@ -1,10 +1,12 @@
 #pragma once
 
+#include "ArtifactCollector.h"
 #include "ArtifactStore.h"
 #include "BucketAggregation.h"
 #include "FactRegistry.h"
 #include "ProgramRegistry.h"
 #include "ProjectCredits.h"
+#include "ProofCheck.h"
 #include "ProofIntake.h"
 #include "ProofPipeline.h"
 #include "ProofQueries.h"
@@ -38,6 +40,9 @@ public:
     // After the job engine has started: fails queries whose job ran out of attempts while the
     // server was down.
     void reconcile() { m_pipeline.reconcile(); }
+    // Removes stored files nothing names (a crash between storing an upload and refusing it,
+    // files of an older version). Before serving.
+    ArtifactCollector::Collected collectArtifacts() { return m_collector.collect(); }
     const ProverSettings& provers() const { return m_provers; }
     // Which protections a sandboxed run gets on this host (a probe run, made once).
     sandbox::Confinement sandboxReport() const { return m_sandbox.runner().probe(); }
@@ -58,6 +63,8 @@ private:
     FactRegistry m_facts;
     ProofQueries m_queries;
     ProgramRegistry m_programs;
+    ArtifactCollector m_collector;
+    ProofCheck m_check;
     StageRecorder m_stages;
     BucketAggregation m_buckets;
     ProofIntake m_intake;

@@ -41,6 +41,10 @@ struct ProverSettings {
     // Our prover runs in a sandboxed child too, with its own (larger) limits: by default most of
     // the machine's memory, timeoutSeconds of wall time, and CPU time for every core.
     sandbox::Limits proverLimits = defaultProverLimits(3600);
+    // What one project may have stored (its uploads, its queries' artifacts and run files, its
+    // programs); a submission that would pass it is refused (413 PROJECT_STORAGE_QUOTA_EXCEEDED).
+    // 0: no limit.
+    std::uint64_t projectStorageBytes = std::uint64_t{10} << 30;
     // The security our prover's parameters are chosen for (bits, as the verifier counts them).
     int securityBits = 96;
     // A Cairo PIE is proven the way SHARP proves it: as a task of this bootloader program

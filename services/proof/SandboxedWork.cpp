@@ -27,12 +27,13 @@ bool isSubmitterFault(const std::string& code) {
 
 std::string errorMessage(const nlohmann::json& result) {
     const nlohmann::json error = result.value("error", nlohmann::json::object());
-    return error.value("message", std::string("the sandboxed run failed"));
+    return error.is_object() ? error.value("message", std::string("the sandboxed run failed"))
+                             : std::string("the sandboxed run failed");
 }
 
 std::string errorCode(const nlohmann::json& result) {
     const nlohmann::json error = result.value("error", nlohmann::json::object());
-    return error.value("code", std::string("FAILED"));
+    return error.is_object() ? error.value("code", std::string("FAILED")) : "FAILED";
 }
 
 // The configured program; else proofdesk-sandbox beside the running program; else where this
@@ -52,41 +53,67 @@ std::string sandboxProgramFor(const ProverSettings& settings) {
     return PROOFDESK_BUILD_SANDBOX_PROGRAM;
 }
 
+template <typename Result> Result parsed(const nlohmann::json& value) {
+    try {
+        return tasks::readAs<Result>(value);
+    } catch (const std::exception& failure) {
+        throw StageFailure(false, std::string("the sandboxed run returned a malformed result: ") +
+                                      failure.what());
+    }
+}
+
 } // namespace
 
 SandboxedWork::SandboxedWork(const ProverSettings& settings, std::string workRoot)
     : m_runner(sandboxProgramFor(settings), std::move(workRoot)), m_limits(settings.sandboxLimits),
       m_proverLimits(settings.proverLimits), m_maxSteps(settings.maxSteps),
-      m_pythonTimeLimitMs(settings.pythonHintTimeLimit.count()) {}
+      m_pythonTimeLimit(settings.pythonHintTimeLimit) {}
 
-nlohmann::json SandboxedWork::runOptions(const std::string& layout,
-                                         const std::string& cairoVm) const {
-    return {{"layout", layout},
-            {"cairoVm", cairoVm},
-            {"maxSteps", m_maxSteps},
-            {"pythonTimeLimitMs", m_pythonTimeLimitMs}};
+tasks::RunRequest SandboxedWork::runRequest(const std::string& layout, const std::string& cairoVm,
+                                            bool proofMode) const {
+    tasks::RunRequest request;
+    request.setup.layout = layout.empty() ? "auto" : layout;
+    request.setup.proofMode = proofMode;
+    request.setup.hints =
+        cairo::hintExecutionNamed(cairoVm).value_or(cairo::HintExecution::NativeOnly);
+    request.setup.pythonTimeLimit = m_pythonTimeLimit;
+    request.setup.maxSteps = m_maxSteps;
+    request.setup.fileAccess = false;
+    return request;
 }
 
-nlohmann::json SandboxedWork::inspect(const std::vector<sandbox::SandboxInput>& inputs,
-                                      bool checkNativeHints, const char* fallbackCode) const {
-    sandbox::SandboxTask task;
-    task.task = "inspect";
-    task.options = {{"checkNativeHints", checkNativeHints}};
-    task.inputs = inputs;
-    task.limits = m_limits;
-    task.limits.wallSeconds = std::min(m_limits.wallSeconds, 120);
-    const sandbox::SandboxOutcome outcome = m_runner.run(task);
+sandbox::SandboxOutcome
+SandboxedWork::call(tasks::Task task, const nlohmann::json& request,
+                    const std::vector<sandbox::SandboxInput>& inputs, const sandbox::Limits& limits,
+                    bool sealInputs, const Cancelled& cancelled,
+                    const std::function<void(const nlohmann::json&)>& progress) const {
+    sandbox::SandboxTask run;
+    run.task = tasks::taskName(task);
+    run.options = request;
+    run.inputs = inputs;
+    run.limits = limits;
+    run.sealInputs = sealInputs;
+    return m_runner.run(run, cancelled, progress);
+}
+
+tasks::InspectResult SandboxedWork::inspect(const std::vector<sandbox::SandboxInput>& inputs,
+                                            const tasks::InspectRequest& request,
+                                            const char* fallbackCode) const {
+    sandbox::Limits limits = m_limits;
+    limits.wallSeconds = std::min(m_limits.wallSeconds, 120);
+    const sandbox::SandboxOutcome outcome =
+        call(tasks::Task::Inspect, request, inputs, limits, false, nullptr, nullptr);
     if (outcome.end == sandbox::SandboxOutcome::End::CouldNotStart) {
         throw core::ServiceError(
             core::ErrorKind::Unavailable, "SANDBOX_UNAVAILABLE",
             "submitted files are read in a sandboxed child process, which cannot "
             "start: " +
-                outcome.describe(task.limits));
+                outcome.describe(limits));
     }
     if (!outcome.finished()) {
         throw core::ServiceError(core::ErrorKind::BadRequest, fallbackCode,
                                  "reading it did not finish within the server's limits: " +
-                                     outcome.describe(task.limits));
+                                     outcome.describe(limits));
     }
     if (!outcome.result.value("ok", false)) {
         const std::string code = errorCode(outcome.result);
@@ -97,66 +124,83 @@ nlohmann::json SandboxedWork::inspect(const std::vector<sandbox::SandboxInput>& 
         throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
                                  "sandboxed inspection: " + errorMessage(outcome.result));
     }
-    return outcome.result.value("value", nlohmann::json::object());
+    try {
+        return tasks::readAs<tasks::InspectResult>(outcome.result.value("value", nlohmann::json()));
+    } catch (const std::exception& failure) {
+        throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                                 std::string("sandboxed inspection returned a malformed "
+                                             "result: ") +
+                                     failure.what());
+    }
 }
 
-nlohmann::json SandboxedWork::inspectForStage(const std::vector<sandbox::SandboxInput>& inputs,
-                                              const nlohmann::json& options) const {
-    return runStage("inspect", inputs, options, nullptr, m_limits).facts;
-}
-
-SandboxedWork::Run
-SandboxedWork::runStage(const std::string& taskName,
-                        const std::vector<sandbox::SandboxInput>& inputs,
-                        const nlohmann::json& options, const std::function<bool()>& cancelled,
-                        const sandbox::Limits& limits,
-                        const std::function<void(const nlohmann::json&)>& progress) const {
-    sandbox::SandboxTask task;
-    task.task = taskName;
-    task.options = options;
-    task.inputs = inputs;
-    task.limits = limits;
-    const sandbox::SandboxOutcome outcome = m_runner.run(task, cancelled, progress);
+template <typename Result>
+SandboxedWork::Output<Result>
+SandboxedWork::stage(tasks::Task task, const nlohmann::json& request,
+                     const std::vector<sandbox::SandboxInput>& inputs,
+                     const sandbox::Limits& limits, bool sealInputs, const Cancelled& cancelled,
+                     const std::function<void(const nlohmann::json&)>& progress) const {
+    const sandbox::SandboxOutcome outcome =
+        call(task, request, inputs, limits, sealInputs, cancelled, progress);
     switch (outcome.end) {
     case sandbox::SandboxOutcome::End::Finished:
         break;
     case sandbox::SandboxOutcome::End::Cancelled:
         throw StageFailure(true, "interrupted");
     case sandbox::SandboxOutcome::End::CouldNotStart:
-        throw StageFailure(true, outcome.describe(task.limits));
+        throw StageFailure(true, outcome.describe(limits));
     default: // the run itself crashed, exited, or hit a limit: the program's doing
-        throw StageFailure(false, outcome.describe(task.limits));
+        throw StageFailure(false, outcome.describe(limits));
     }
     if (!outcome.result.value("ok", false)) {
         const nlohmann::json error = outcome.result.value("error", nlohmann::json::object());
-        throw StageFailure(!error.value("permanent", true), errorMessage(outcome.result));
+        const bool permanent = !error.is_object() || error.value("permanent", true);
+        throw StageFailure(!permanent, errorMessage(outcome.result));
     }
-    return {outcome.result.value("value", nlohmann::json::object()), outcome.workDir};
+    return {parsed<Result>(outcome.result.value("value", nlohmann::json())), outcome.workDir};
 }
 
-SandboxedWork::Run SandboxedWork::trace(const std::vector<sandbox::SandboxInput>& inputs,
-                                        const nlohmann::json& options,
-                                        const std::function<bool()>& cancelled) const {
-    return runStage("trace", inputs, options, cancelled, m_limits);
+tasks::InspectResult
+SandboxedWork::inspectForStage(const std::vector<sandbox::SandboxInput>& inputs,
+                               const tasks::InspectRequest& request,
+                               const Cancelled& cancelled) const {
+    return stage<tasks::InspectResult>(tasks::Task::Inspect, request, inputs, m_limits, false,
+                                       cancelled)
+        .result;
 }
 
-SandboxedWork::Run SandboxedWork::proofModeRun(const std::vector<sandbox::SandboxInput>& inputs,
-                                               const nlohmann::json& options,
-                                               const std::function<bool()>& cancelled) const {
-    return runStage("proof-mode-run", inputs, options, cancelled, m_limits);
+SandboxedWork::Output<tasks::RunClaims>
+SandboxedWork::run(const std::vector<sandbox::SandboxInput>& inputs,
+                   const tasks::RunRequest& request, const Cancelled& cancelled) const {
+    // With Python hints the submitter's own code runs in the child: it reads private copies.
+    const bool submittedCode = request.setup.hints != cairo::HintExecution::NativeOnly;
+    return stage<tasks::RunClaims>(tasks::Task::Run, request, inputs, m_limits, submittedCode,
+                                   cancelled);
 }
 
-nlohmann::json SandboxedWork::verifyProof(const std::vector<sandbox::SandboxInput>& inputs,
-                                          const nlohmann::json& options,
-                                          const std::function<bool()>& cancelled) const {
-    return runStage("verify-proof", inputs, options, cancelled, m_limits).facts;
-}
-
-SandboxedWork::Run
+SandboxedWork::Output<tasks::ProveResult>
 SandboxedWork::prove(const std::vector<sandbox::SandboxInput>& inputs,
-                     const nlohmann::json& options, const std::function<bool()>& cancelled,
-                     const std::function<void(const nlohmann::json&)>& progress) const {
-    return runStage("prove", inputs, options, cancelled, m_proverLimits, progress);
+                     const tasks::ProveRequest& request, const Cancelled& cancelled,
+                     const std::function<void(const tasks::Progress&)>& progress) const {
+    const auto report = [&progress](const nlohmann::json& value) {
+        try {
+            if (progress) {
+                progress(tasks::readAs<tasks::Progress>(value));
+            }
+        } catch (const std::exception&) {
+            // a malformed report is ignored: progress is informative only
+        }
+    };
+    return stage<tasks::ProveResult>(tasks::Task::Prove, request, inputs, m_proverLimits, false,
+                                     cancelled, report);
+}
+
+tasks::VerifyResult SandboxedWork::verify(const std::vector<sandbox::SandboxInput>& inputs,
+                                          const tasks::VerifyRequest& request,
+                                          const Cancelled& cancelled) const {
+    return stage<tasks::VerifyResult>(tasks::Task::Verify, request, inputs, m_limits, false,
+                                      cancelled)
+        .result;
 }
 
 } // namespace proofdesk::proof

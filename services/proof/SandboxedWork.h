@@ -1,8 +1,7 @@
 #pragma once
 
 #include "sandbox/SandboxRunner.h"
-
-#include <nlohmann/json.hpp>
+#include "sandbox/tasks/TaskTypes.h"
 
 #include <functional>
 #include <memory>
@@ -14,68 +13,78 @@ namespace proofdesk::proof {
 struct ProverSettings;
 
 // The proof service's side of its untrusted work: every program, input, PIE and proof a
-// submitter sends is read, hashed and run only inside a sandboxed child (SandboxTasks.h), one per
-// run, and what comes back is checked here before the service uses it.
+// submitter sends is read, hashed and run only inside a sandboxed child, one per run, through the
+// typed tasks of sandbox/tasks/TaskTypes.h. What comes back is parsed into those types here (a
+// result that does not parse is a failure) and, where a child ran submitted code, trusted for
+// nothing the server registers (docs/security.md).
+//
+// One limits policy: every task that reads or runs what a submitter sent (inspect, run, verify)
+// runs within the sandbox limits (--sandbox-memory-mib, --sandbox-time-limit); only the prover,
+// which runs no VM and no hint, gets the prover's limits.
 class SandboxedWork {
 public:
     SandboxedWork(const ProverSettings& settings, std::string workRoot);
 
     const sandbox::SandboxRunner& runner() const { return m_runner; }
 
-    // A submission's files, read in a child. Returns {"program": {...}, "pie": {...}, "proof":
-    // {...}} for those given (SandboxTasks.cpp says what each holds). Throws ServiceError:
-    // BadRequest with the API's code when a file is not what it should be (also when reading it
-    // crashed, ran out of memory or time: `fallbackCode` names the file's kind), Unavailable when
-    // the sandbox cannot run at all.
-    nlohmann::json inspect(const std::vector<sandbox::SandboxInput>& inputs, bool checkNativeHints,
-                           const char* fallbackCode) const;
+    // A submission's files, read in a child. Throws ServiceError: BadRequest with the API's code
+    // when a file is not what it should be (also when reading it crashed, ran out of memory or
+    // time: `fallbackCode` names the file's kind), Unavailable when the sandbox cannot run at all.
+    tasks::InspectResult inspect(const std::vector<sandbox::SandboxInput>& inputs,
+                                 const tasks::InspectRequest& request,
+                                 const char* fallbackCode) const;
 
+    using Cancelled = std::function<bool()>;
     // The same for a pipeline stage: throws StageFailure (permanent for the file's faults).
-    nlohmann::json inspectForStage(const std::vector<sandbox::SandboxInput>& inputs,
-                                   const nlohmann::json& options = nlohmann::json::object()) const;
+    tasks::InspectResult inspectForStage(const std::vector<sandbox::SandboxInput>& inputs,
+                                         const tasks::InspectRequest& request,
+                                         const Cancelled& cancelled) const;
 
-    struct Run {
-        nlohmann::json facts;                      // the task's value
-        std::shared_ptr<sandbox::WorkDir> workDir; // the files the child wrote
+    // Where a task's written files are, with its result.
+    template <typename Result> struct Output {
+        Result result;
+        std::shared_ptr<sandbox::WorkDir> workDir;
     };
-    // Runs a program (non-proof mode) and returns its facts with pie.zip in the work directory.
+
+    // The VM over a program (slots program, input) or the bootloader over a PIE (program, pie).
     // Throws StageFailure: permanent for the program's faults (including a crash, a limit or a
     // time-out in its run), transient when the sandbox itself failed to start.
-    Run trace(const std::vector<sandbox::SandboxInput>& inputs, const nlohmann::json& options,
-              const std::function<bool()>& cancelled) const;
-    // Runs a program in proof mode: trace.bin, memory.bin, public_input.json and
-    // private_input.json in the work directory.
-    Run proofModeRun(const std::vector<sandbox::SandboxInput>& inputs,
-                     const nlohmann::json& options, const std::function<bool()>& cancelled) const;
+    Output<tasks::RunClaims> run(const std::vector<sandbox::SandboxInput>& inputs,
+                                 const tasks::RunRequest& request,
+                                 const Cancelled& cancelled) const;
+    // Our prover over a proof-mode run's files (slots trace, memory, public_input,
+    // private_input): proof.json in the work directory. `progress` gets the child's reports.
+    Output<tasks::ProveResult>
+    prove(const std::vector<sandbox::SandboxInput>& inputs, const tasks::ProveRequest& request,
+          const Cancelled& cancelled,
+          const std::function<void(const tasks::Progress&)>& progress) const;
+    // Our verifier over a proof (slot proof). A rejected proof is a result, not a failure.
+    tasks::VerifyResult verify(const std::vector<sandbox::SandboxInput>& inputs,
+                               const tasks::VerifyRequest& request,
+                               const Cancelled& cancelled) const;
 
-    // Proves a program's proof-mode run with our prover (proof.json in the work directory);
-    // options: a run's, channel, securityBits. `progress` gets the child's reports ({"phase",
-    // "fraction"}). Limits: the prover's (ProverSettings::proverLimits).
-    Run prove(const std::vector<sandbox::SandboxInput>& inputs, const nlohmann::json& options,
-              const std::function<bool()>& cancelled,
-              const std::function<void(const nlohmann::json&)>& progress) const;
-
-    // Verifies a Stone proof (input "proof") with our verifier; options: stoneVersion,
-    // memoryVerification. Returns the verdict (stark/verifier/VerdictJson.h); a rejected proof is
-    // a verdict, not a failure. Throws StageFailure when the child cannot finish.
-    nlohmann::json verifyProof(const std::vector<sandbox::SandboxInput>& inputs,
-                               const nlohmann::json& options,
-                               const std::function<bool()>& cancelled) const;
-
-    // The options a run takes from the server's settings (layout and cairoVm are the query's).
-    nlohmann::json runOptions(const std::string& layout, const std::string& cairoVm) const;
+    // How a query's run is set up from the server's settings (layout and cairoVm are the query's).
+    tasks::RunRequest runRequest(const std::string& layout, const std::string& cairoVm,
+                                 bool proofMode) const;
 
 private:
-    Run runStage(const std::string& task, const std::vector<sandbox::SandboxInput>& inputs,
-                 const nlohmann::json& options, const std::function<bool()>& cancelled,
-                 const sandbox::Limits& limits,
-                 const std::function<void(const nlohmann::json&)>& progress = nullptr) const;
+    sandbox::SandboxOutcome call(tasks::Task task, const nlohmann::json& request,
+                                 const std::vector<sandbox::SandboxInput>& inputs,
+                                 const sandbox::Limits& limits, bool sealInputs,
+                                 const Cancelled& cancelled,
+                                 const std::function<void(const nlohmann::json&)>& progress) const;
+    // The task's value, or StageFailure as run() says.
+    template <typename Result>
+    Output<Result> stage(tasks::Task task, const nlohmann::json& request,
+                         const std::vector<sandbox::SandboxInput>& inputs,
+                         const sandbox::Limits& limits, bool sealInputs, const Cancelled& cancelled,
+                         const std::function<void(const nlohmann::json&)>& progress = {}) const;
 
     sandbox::SandboxRunner m_runner;
     sandbox::Limits m_limits;
     sandbox::Limits m_proverLimits;
     std::uint64_t m_maxSteps;
-    std::int64_t m_pythonTimeLimitMs;
+    std::chrono::milliseconds m_pythonTimeLimit;
 };
 
 } // namespace proofdesk::proof

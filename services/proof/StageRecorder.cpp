@@ -15,7 +15,17 @@ StageRecorder::StageRecorder(core::Store& store, const core::Clock& clock, core:
 
 void StageRecorder::addArtifact(WorkingQuery& working, const std::string& name,
                                 const std::string& bytes) {
-    working.newArtifacts.push_back({name, m_artifacts.put(bytes), bytes.size()});
+    const std::string digest = ArtifactStore::sha256Of(bytes);
+    working.pins.push_back(m_artifacts.pin(digest));
+    m_artifacts.put(bytes, digest);
+    working.newArtifacts.push_back({name, digest, bytes.size()});
+}
+
+std::string StageRecorder::storeFile(WorkingQuery& working, const std::string& path) {
+    const std::string digest = ArtifactStore::sha256OfFile(path);
+    working.pins.push_back(m_artifacts.pin(digest));
+    m_artifacts.putFile(path, digest);
+    return digest;
 }
 
 void StageRecorder::addStoredArtifact(WorkingQuery& working, const std::string& name,
@@ -38,7 +48,7 @@ void StageRecorder::writeProducedIn(WorkingQuery& working) {
     }
 }
 
-void StageRecorder::endedIn(const WorkingQuery& working) {
+void StageRecorder::endedIn(WorkingQuery& working) {
     m_queries.saveIn(working);
     if (working.query.bucketId && m_memberEnded) {
         m_memberEnded(*working.query.bucketId);
@@ -49,6 +59,7 @@ void StageRecorder::failIn(WorkingQuery& working, const std::string& reason,
                            const char* blockedReason) {
     working.newArtifacts.clear();
     working.newFact.reset();
+    working.inputs.run.reset(); // never to be proven: its files are released
     working.query.status = api::nameOf(api::QueryStatus::Failed);
     working.query.errorReason = reason;
     working.query.completedAt = core::toIsoTimestamp(m_clock.now()).toStdString();
@@ -67,7 +78,7 @@ void StageRecorder::finishStageIn(WorkingQuery& working) {
         const QString job =
             m_jobs.enqueueIn(db, kStageJob, {{"queryId", working.query.id}, {"stage", *(at + 1)}},
                              core::qstr(working.query.projectId));
-        working.inputs["job"] = job.toStdString();
+        working.inputs.job = job.toStdString();
         m_queries.saveIn(working);
         return;
     }

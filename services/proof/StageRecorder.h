@@ -36,6 +36,9 @@ public:
     // Names an artifact already stored (an upload) with the stage's end.
     void addStoredArtifact(WorkingQuery& working, const std::string& name,
                            const std::string& sha256);
+    // Stores a file a stage made (a run's file the query's inputs will name), held until the
+    // stage's end commits; returns its digest.
+    std::string storeFile(WorkingQuery& working, const std::string& path);
 
     // Within a write: records what the stage produced and enqueues the next step, or ends the
     // query DONE after its last.
@@ -45,7 +48,7 @@ public:
 
 private:
     void writeProducedIn(WorkingQuery& working);
-    void endedIn(const WorkingQuery& working);
+    void endedIn(WorkingQuery& working);
 
     core::Store& m_store;
     const core::Clock& m_clock;

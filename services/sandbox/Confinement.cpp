@@ -11,9 +11,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace proofdesk::sandbox {
 namespace {
@@ -90,7 +92,7 @@ bool sanitizerBuild() {
 #endif
 }
 
-bool applyResourceLimits(const Limits& limits) {
+bool applyResourceLimits(const Limits& limits, bool namespaced, bool* taskLimit) {
     bool ok = true;
     // AddressSanitizer reserves terabytes of address space for its shadow memory, so sanitizer
     // builds run without an address-space limit.
@@ -105,6 +107,11 @@ bool applyResourceLimits(const Limits& limits) {
     ok &= setLimit(RLIMIT_CORE, 0, 0);
     ok &= setLimit(RLIMIT_MEMLOCK, 0, 0);
     ok &= setLimit(RLIMIT_MSGQUEUE, 0, 0);
+    // Threads: RLIMIT_NPROC counts the tasks of a user in a user namespace; in the namespace the
+    // launcher made, that user is this run alone (and never root outside it, whom the limit does
+    // not bind). Elsewhere it would count every process of the server's user, so it is not set.
+    *taskLimit = namespaced && setLimit(RLIMIT_NPROC, static_cast<rlim_t>(limits.tasks),
+                                        static_cast<rlim_t>(limits.tasks));
     // A write past the file limit fails with EFBIG (a clear error) instead of killing the run.
     std::signal(SIGXFSZ, SIG_IGN);
     return ok;
@@ -291,6 +298,33 @@ bool applySeccomp() {
          {SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register)}) {
         deny(call, ENOSYS);
     }
+    // Leaving its process group or session (the group was once how the run was killed), and
+    // giving up the parent-death signal.
+    deny(SCMP_SYS(setpgid));
+    deny(SCMP_SYS(setsid));
+    ok &= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+                           argument(0, SCMP_CMP_EQ, PR_SET_PDEATHSIG)) == 0;
+    // A file's owner, mode, times and extended attributes: its inputs are open descriptors of
+    // the server's stored files, which must not change through them.
+    for (int call : {SCMP_SYS(chmod), SCMP_SYS(fchmod), SCMP_SYS(fchmodat), SCMP_SYS(chown),
+                     SCMP_SYS(fchown), SCMP_SYS(lchown), SCMP_SYS(fchownat), SCMP_SYS(utime),
+                     SCMP_SYS(utimes), SCMP_SYS(utimensat), SCMP_SYS(futimesat), SCMP_SYS(setxattr),
+                     SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr),
+                     SCMP_SYS(lremovexattr), SCMP_SYS(fremovexattr)}) {
+        deny(call);
+    }
+    // The same through calls newer than this libseccomp's table (x86-64 numbers: fchmodat2,
+    // setxattrat, removexattrat, file_setattr).
+#if defined(__x86_64__)
+    for (int call : {452, 463, 466, 469}) {
+        deny(call);
+    }
+#endif
+    for (unsigned long request :
+         {0x40086602UL /* FS_IOC_SETFLAGS */, 0x401c5820UL /* FS_IOC_FSSETXATTR */}) {
+        ok &= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+                               argument(1, SCMP_CMP_EQ, request)) == 0;
+    }
     // Typing into a terminal (the child has none, but refuse it outright).
     ok &= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
                            argument(1, SCMP_CMP_EQ, TIOCSTI)) == 0;
@@ -301,6 +335,11 @@ bool applySeccomp() {
 
 } // namespace
 
+int Limits::defaultTaskLimit() {
+    const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    return std::max(32, 2 * cores + 16);
+}
+
 int landlockAbiVersion() {
     const long abi =
         ::syscall(SYS_landlock_create_ruleset, nullptr, 0, kLandlockCreateRulesetVersion);
@@ -310,16 +349,29 @@ int landlockAbiVersion() {
 Confinement confineThisProcess(const ConfineRequest& request) {
     Confinement applied;
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (request.parent != 0 && ::getppid() != request.parent) {
+    // In a PID namespace of its own the parent is outside it (getppid answers 0); the launcher
+    // checked it was alive once the signal was armed.
+    if (!request.namespaced && request.parent != 0 && ::getppid() != request.parent) {
         ::_exit(125); // the parent died before the signal was armed
     }
-    applied.resourceLimits = applyResourceLimits(request.limits);
+    applied.resourceLimits =
+        applyResourceLimits(request.limits, request.namespaced, &applied.taskLimit);
     if (!applied.resourceLimits) {
         applied.missing.push_back("resource limits");
     }
-    applied.networkNamespace = enterNamespaces();
+    if (request.namespaced) {
+        applied.networkNamespace = true;
+        applied.pidNamespace = ::getpid() == 1;
+    } else {
+        applied.networkNamespace = enterNamespaces();
+        applied.missing.push_back(
+            "a PID namespace (the run is killed alone, not with anything it might start)");
+    }
     if (!applied.networkNamespace) {
         applied.missing.push_back("a network namespace (unprivileged user namespaces are off)");
+    }
+    if (!applied.taskLimit) {
+        applied.missing.push_back("a limit on the run's threads (it needs a user namespace)");
     }
     dropCapabilities();
     applied.noNewPrivileges = ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;

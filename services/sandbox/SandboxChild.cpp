@@ -44,6 +44,8 @@ nlohmann::json confinementJson(const Confinement& applied) {
             {"resourceLimits", applied.resourceLimits},
             {"seccomp", applied.seccomp},
             {"networkNamespace", applied.networkNamespace},
+            {"pidNamespace", applied.pidNamespace},
+            {"taskLimit", applied.taskLimit},
             {"landlockAbi", applied.landlockAbi},
             {"missing", applied.missing}};
 }
@@ -122,6 +124,8 @@ int runSandboxChild(int argc, char** argv, const std::map<std::string, TaskFunct
             request.limits.fileBytes = number;
         } else if (flag == "--open-files" && numeric) {
             request.limits.openFiles = static_cast<int>(number);
+        } else if (flag == "--tasks" && numeric && number > 0 && number < 100000) {
+            request.limits.tasks = static_cast<int>(number);
         } else if (flag == "--inputs" && numeric && number < 16) {
             inputCount = number;
         } else {
@@ -130,12 +134,17 @@ int runSandboxChild(int argc, char** argv, const std::map<std::string, TaskFunct
             return 2;
         }
     }
-    if (task.empty() || request.workDir.empty() || ::chdir(request.workDir.c_str()) != 0) {
-        std::cerr << "proofdesk-sandbox: needs --task and an existing --work-dir" << std::endl;
+    if (task.empty() || request.workDir.empty()) {
+        std::cerr << "proofdesk-sandbox: needs --task and --work-dir" << std::endl;
         return 2;
     }
+    // The launcher started us in the work directory (by descriptor: the path's parents may be
+    // closed to the sandbox's user).
+    request.workDir = ".";
     // Shared libraries are mapped already; Python's standard library may still be imported.
     request.readOnlyDirs = {"/usr"};
+    // Started as the init of a PID namespace (in user and network namespaces) by the launcher.
+    request.namespaced = ::getpid() == 1;
     const Confinement applied = confineThisProcess(request);
 
     std::string text;

@@ -1,12 +1,13 @@
 #include "SandboxRunner.h"
 
+#include "ChildLauncher.h"
 #include "SandboxChild.h"
 
 #include "core/BoundedJson.h"
 
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 
 namespace proofdesk::sandbox {
 namespace {
@@ -27,30 +29,7 @@ namespace {
 constexpr std::size_t kStderrTail = 8 * 1024;
 constexpr std::uint64_t kMaxResultBytes = std::uint64_t{64} << 20;
 
-class Fd {
-public:
-    Fd() = default;
-    explicit Fd(int fd) : m_fd(fd) {}
-    ~Fd() { reset(); }
-    Fd(Fd&& other) noexcept : m_fd(other.release()) {}
-    Fd& operator=(Fd&& other) noexcept {
-        if (this != &other) {
-            reset(other.release());
-        }
-        return *this;
-    }
-    int get() const { return m_fd; }
-    int release() { return std::exchange(m_fd, -1); }
-    void reset(int fd = -1) {
-        if (m_fd >= 0) {
-            ::close(m_fd);
-        }
-        m_fd = fd;
-    }
-
-private:
-    int m_fd = -1;
-};
+using Fd = UniqueFd;
 
 std::string randomName() {
     static thread_local std::mt19937_64 generator{std::random_device{}()};
@@ -73,15 +52,6 @@ std::vector<std::string> childEnvironment() {
         environment.push_back(std::string("UBSAN_OPTIONS=") + ubsan);
     }
     return environment;
-}
-
-std::vector<char*> pointers(std::vector<std::string>& strings) {
-    std::vector<char*> out;
-    for (std::string& s : strings) {
-        out.push_back(s.data());
-    }
-    out.push_back(nullptr);
-    return out;
 }
 
 // A small file the child may have written (at most 4 KiB, not a symbolic link).
@@ -127,29 +97,56 @@ std::string signalName(int signal) {
     }
 }
 
-// Bytes written to a file outside the child's directory, reopened read-only and unlinked: the
-// child gets a descriptor it can only read.
-int stagedBytes(const std::string& root, const std::string& bytes) {
-    std::string path = root + "/staged-XXXXXX";
-    Fd writer(::mkostemp(path.data(), O_CLOEXEC));
-    if (writer.get() < 0) {
+// A sealed in-memory copy the child can only read: no write, resize or change of the seals, and
+// whatever it does to the descriptor's owner, mode or times touches only the copy. Made of
+// `bytes`, or of the file `source` (a stored upload the run must not be able to change).
+int sealedCopy(const std::string& bytes, int source) {
+    Fd copy(::memfd_create("proofdesk-input", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+    if (!copy.valid()) {
         return -1;
     }
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(writer.get(), bytes.data() + done, bytes.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
+    const auto writeAll = [&copy](const char* data, std::size_t size) {
+        std::size_t done = 0;
+        while (done < size) {
+            const ssize_t n = ::write(copy.get(), data + done, size - done);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                return false;
+            }
+            done += static_cast<std::size_t>(n);
         }
-        if (n <= 0) {
-            ::unlink(path.c_str());
+        return true;
+    };
+    if (source < 0) {
+        if (!writeAll(bytes.data(), bytes.size())) {
             return -1;
         }
-        done += static_cast<std::size_t>(n);
+    } else {
+        std::array<char, 1 << 16> buffer{};
+        for (;;) {
+            const ssize_t n = ::read(source, buffer.data(), buffer.size());
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n < 0) {
+                return -1;
+            }
+            if (n == 0) {
+                break;
+            }
+            if (!writeAll(buffer.data(), static_cast<std::size_t>(n))) {
+                return -1;
+            }
+        }
     }
-    const int reader = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    ::unlink(path.c_str());
-    return reader;
+    if (::fcntl(copy.get(), F_ADD_SEALS,
+                F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) != 0 ||
+        ::lseek(copy.get(), 0, SEEK_SET) != 0) {
+        return -1;
+    }
+    return copy.release();
 }
 
 std::string mib(std::uint64_t bytes) {
@@ -169,70 +166,38 @@ bool writeTaskDescription(const std::string& dir, const SandboxTask& task) {
     return bool(out);
 }
 
-// Starts the child in its own process group, in `dir`, with nothing on stdin, `output` as
-// stdout and stderr, the inputs as descriptors 3, 4, ... and every other descriptor closed.
-// Returns posix_spawn's error (0 when started).
-int spawnChild(const std::string& executable, std::vector<std::string> arguments,
-               const std::string& dir, const std::vector<Fd>& inputs, const Fd& output,
-               pid_t* pid) {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, output.get(), 1);
-    posix_spawn_file_actions_adddup2(&actions, output.get(), 2);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        posix_spawn_file_actions_adddup2(&actions, inputs[i].get(), 3 + static_cast<int>(i));
-    }
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3 + static_cast<int>(inputs.size()));
-    posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t all;
-    sigfillset(&all);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attributes, &all);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
-                                              POSIX_SPAWN_SETPGROUP);
-    std::vector<std::string> environment = childEnvironment();
-    std::vector<char*> argv = pointers(arguments);
-    std::vector<char*> envp = pointers(environment);
-    const int spawned =
-        ::posix_spawn(pid, executable.c_str(), &actions, &attributes, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    return spawned;
-}
-
 // How a watched child ended.
 struct ChildEnd {
     int status = 0;
     bool killedForTime = false;
     bool killedForCancel = false;
+    bool unreaped = false; // did not go within the grace after SIGKILL
 };
 
-// Until the child exits: collects its output's tail, passes on its progress file, and kills its
-// group when cancelled or past the deadline.
-ChildEnd watchChild(pid_t pid, const Fd& output, const std::string& dir,
+// How long the child may take to go once it was sent SIGKILL, before the watcher stops waiting
+// for it (a task stuck in the kernel): the job worker is never held by a run past its limits.
+constexpr auto kKillGrace = std::chrono::seconds(2);
+
+// Until the child exits: collects its output's tail, passes on its progress file, and kills it
+// (its whole PID namespace) when cancelled or past the deadline.
+ChildEnd watchChild(const LaunchedChild& child, const Fd& output, const std::string& dir,
                     std::chrono::steady_clock::time_point deadline,
                     const std::function<bool()>& cancelled,
                     const std::function<void(const nlohmann::json&)>& progress, std::string& tail) {
-    Fd exitFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
     ChildEnd end;
     bool pipeOpen = true;
     std::array<char, 4096> buffer{};
     auto nextProgressRead = std::chrono::steady_clock::now();
     std::string lastProgress;
+    std::chrono::steady_clock::time_point killedAt{};
     for (;;) {
         std::array<pollfd, 2> watched{};
         nfds_t count = 0;
         if (pipeOpen) {
             watched[count++] = {output.get(), POLLIN, 0};
         }
-        if (exitFd.get() >= 0) {
-            watched[count++] = {exitFd.get(), POLLIN, 0};
+        if (child.pidfd.valid()) {
+            watched[count++] = {child.pidfd.get(), POLLIN, 0};
         }
         ::poll(watched.data(), count, 50);
         if (pipeOpen && (watched[0].revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -243,7 +208,7 @@ ChildEnd watchChild(pid_t pid, const Fd& output, const std::string& dir,
                 pipeOpen = false;
             }
         }
-        if (::waitpid(pid, &end.status, WNOHANG) == pid) {
+        if (::waitpid(child.pid, &end.status, WNOHANG) == child.pid) {
             break;
         }
         if (progress && std::chrono::steady_clock::now() >= nextProgressRead) {
@@ -257,18 +222,26 @@ ChildEnd watchChild(pid_t pid, const Fd& output, const std::string& dir,
                 }
             }
         }
+        const auto now = std::chrono::steady_clock::now();
         if (!end.killedForTime && !end.killedForCancel) {
             if (cancelled && cancelled()) {
                 end.killedForCancel = true;
-                ::kill(-pid, SIGKILL);
-            } else if (std::chrono::steady_clock::now() >= deadline) {
+            } else if (now >= deadline) {
                 end.killedForTime = true;
-                ::kill(-pid, SIGKILL);
             }
+            if (end.killedForTime || end.killedForCancel) {
+                killChild(child);
+                killedAt = now;
+            }
+        } else if (now - killedAt >= kKillGrace) {
+            end.unreaped = true;
+            std::thread([pid = child.pid] { ::waitpid(pid, nullptr, 0); }).detach();
+            break;
         }
     }
-    // Whatever is left in the pipe (the process is gone; its group may not be, so do not block).
-    ::kill(-pid, SIGKILL);
+    // Whatever is left in the pipe (the child is gone; without a PID namespace of its own its
+    // group may not be, so do not block).
+    killChild(child);
     ::fcntl(output.get(), F_SETFL, O_NONBLOCK);
     for (ssize_t n; pipeOpen && (n = ::read(output.get(), buffer.data(), buffer.size())) > 0;) {
         appendTail(tail, buffer.data(), static_cast<std::size_t>(n));
@@ -365,11 +338,28 @@ SandboxRunner::run(const SandboxTask& task, const std::function<bool()>& cancell
         outcome.stderrTail = "cannot write the task description in " + dir;
         return outcome;
     }
+    // A namespaced child of a root server runs as nobody: its directory is its own.
+    const ChildIdentity identity = childIdentity();
+    if (::geteuid() == 0 && identity.uid != 0 &&
+        (::chown(dir.c_str(), identity.uid, identity.gid) != 0 ||
+         ::chown((dir + "/task.json").c_str(), identity.uid, identity.gid) != 0)) {
+        outcome.stderrTail =
+            "cannot give " + dir + " to the sandbox's user: " + std::strerror(errno);
+        return outcome;
+    }
+    Fd workDir(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     std::vector<Fd> inputs;
     for (const SandboxInput& input : task.inputs) {
-        Fd fd(input.path.empty() ? stagedBytes(m_workRoot, input.bytes)
-                                 : ::open(input.path.c_str(), O_RDONLY | O_CLOEXEC));
-        if (fd.get() < 0) {
+        Fd fd;
+        if (input.path.empty()) {
+            fd.reset(sealedCopy(input.bytes, -1));
+        } else {
+            fd.reset(::open(input.path.c_str(), O_RDONLY | O_CLOEXEC));
+            if (fd.valid() && task.sealInputs) {
+                fd.reset(sealedCopy({}, fd.get()));
+            }
+        }
+        if (!fd.valid()) {
             outcome.stderrTail =
                 "cannot open the input " + input.name + ": " + std::strerror(errno);
             return outcome;
@@ -377,30 +367,50 @@ SandboxRunner::run(const SandboxTask& task, const std::function<bool()>& cancell
         inputs.push_back(std::move(fd));
     }
     int pipeFds[2];
-    if (::pipe2(pipeFds, O_CLOEXEC) != 0) {
-        outcome.stderrTail = std::string("cannot create a pipe: ") + std::strerror(errno);
+    if (!workDir.valid() || ::pipe2(pipeFds, O_CLOEXEC) != 0) {
+        outcome.stderrTail = std::string("cannot set up the child: ") + std::strerror(errno);
         return outcome;
     }
     Fd readEnd(pipeFds[0]);
     Fd writeEnd(pipeFds[1]);
 
     const Limits& limits = task.limits;
-    pid_t pid = 0;
-    const int spawned = spawnChild(
-        m_executable,
-        {m_executable, "--task", task.task, "--work-dir", dir, "--parent",
-         std::to_string(::getpid()), "--memory-bytes", std::to_string(limits.memoryBytes),
-         "--cpu-seconds", std::to_string(limits.cpuSeconds), "--file-bytes",
-         std::to_string(limits.fileBytes), "--open-files", std::to_string(limits.openFiles),
-         "--inputs", std::to_string(inputs.size())},
-        dir, inputs, writeEnd, &pid);
+    LaunchRequest launch;
+    launch.executable = m_executable;
+    launch.arguments = {m_executable,
+                        "--task",
+                        task.task,
+                        "--work-dir",
+                        dir,
+                        "--parent",
+                        std::to_string(::getpid()),
+                        "--memory-bytes",
+                        std::to_string(limits.memoryBytes),
+                        "--cpu-seconds",
+                        std::to_string(limits.cpuSeconds),
+                        "--file-bytes",
+                        std::to_string(limits.fileBytes),
+                        "--open-files",
+                        std::to_string(limits.openFiles),
+                        "--tasks",
+                        std::to_string(limits.tasks),
+                        "--inputs",
+                        std::to_string(inputs.size())};
+    launch.environment = childEnvironment();
+    launch.workDirFd = workDir.get();
+    launch.outputFd = writeEnd.get();
+    for (const Fd& input : inputs) {
+        launch.inputFds.push_back(input.get());
+    }
+    const LaunchedChild child = launchChild(launch);
     writeEnd.reset();
     inputs.clear();
-    if (spawned != 0) {
-        outcome.stderrTail = "cannot start " + m_executable + ": " + std::strerror(spawned);
+    workDir.reset();
+    if (child.pid <= 0) {
+        outcome.stderrTail = child.error;
         return outcome;
     }
-    const ChildEnd end = watchChild(pid, readEnd, dir,
+    const ChildEnd end = watchChild(child, readEnd, dir,
                                     std::chrono::steady_clock::now() +
                                         std::chrono::seconds(std::max(1, limits.wallSeconds)),
                                     cancelled, progress, outcome.stderrTail);
@@ -445,6 +455,8 @@ Confinement SandboxRunner::probe() const {
     report.resourceLimits = value.value("resourceLimits", false);
     report.seccomp = value.value("seccomp", false);
     report.networkNamespace = value.value("networkNamespace", false);
+    report.pidNamespace = value.value("pidNamespace", false);
+    report.taskLimit = value.value("taskLimit", false);
     report.landlockAbi = value.value("landlockAbi", 0);
     for (const auto& item : value.value("missing", nlohmann::json::array())) {
         if (item.is_string()) {

@@ -13,7 +13,7 @@ namespace proofdesk::sandbox {
 
 // A file the child may read: opened read-only here and handed to it as an open descriptor, so the
 // child needs no access to where it lives. Bytes without a path (a small upload held in memory)
-// are written to an unlinked file first.
+// become a sealed in-memory file first.
 struct SandboxInput {
     std::string name;
     std::string path;
@@ -26,6 +26,9 @@ struct SandboxTask {
     nlohmann::json options = nlohmann::json::object(); // written to task.json for the child
     std::vector<SandboxInput> inputs;                  // descriptors 3, 4, ... in this order
     Limits limits;
+    // The child runs code a submitter wrote (Python hints): it gets sealed in-memory copies of
+    // its input files instead of descriptors of the stored files.
+    bool sealInputs = false;
 };
 
 // The child's private work directory; removed with everything in it when this object dies.
@@ -64,8 +67,9 @@ struct SandboxOutcome {
     std::string describe(const Limits& limits) const;
 };
 
-// Starts sandboxed children: one process per run, never reused, in a fresh work directory under
-// `workRoot`, with nothing inherited but /dev/null, one pipe (stdout and stderr) and the inputs.
+// Starts sandboxed children (ChildLauncher.h): one process per run, never reused, in a fresh work
+// directory under `workRoot`, with nothing inherited but /dev/null, one pipe (stdout and stderr)
+// and the inputs.
 class SandboxRunner {
 public:
     SandboxRunner(std::string executable, std::string workRoot);
@@ -74,8 +78,10 @@ public:
     bool available(std::string* why = nullptr) const;
 
     // Runs the task to its end, its wall-clock limit, or until `cancelled` returns true (polled
-    // every 50 ms); the whole process group is killed in the last two cases. `progress` gets what
-    // the child last reported with reportProgress (SandboxChild.h), read about 4 times a second.
+    // every 50 ms); the child is killed in the last two cases, with everything it started (its
+    // PID namespace), and the call returns at most two seconds later whatever the child does.
+    // `progress` gets what the child last reported with reportProgress (SandboxChild.h), read about
+    // 4 times a second.
     SandboxOutcome run(const SandboxTask& task, const std::function<bool()>& cancelled = nullptr,
                        const std::function<void(const nlohmann::json&)>& progress = nullptr) const;
 

@@ -19,6 +19,7 @@ ServiceSet::ServiceSet(const ServiceSettings& settings, const core::Clock& clock
 void ServiceSet::start(const QString& authUrl, const QString& proofUrl) {
     m_signIn.setServerUri(authUrl);
     m_proofs.setPublicUrl(proofUrl);
+    m_proofs.collectArtifacts(); // before any submission can pin a file
     m_jobs.start();
     m_proofs.reconcile();
     m_requests.start();

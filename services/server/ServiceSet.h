@@ -15,8 +15,8 @@ namespace proofdesk::server {
 
 // What the services are built from.
 struct ServiceSettings {
-    QString dataDir; // prepared (core/DataDir): the store, artifacts and work files live here
-    int jobWorkers = 2;
+    QString dataDir;    // prepared (core/DataDir): the store, artifacts and work files live here
+    int jobWorkers = 3; // a project runs at most 2 at once (JobEngine)
     proof::ProverSettings provers;
     request::RequestSettings requests; // chain RPC URLs, RPC limits, grow-order polling
 };

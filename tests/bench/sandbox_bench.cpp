@@ -68,12 +68,12 @@ int main(int argc, char** argv) {
     proof::ProverSettings settings;
     proof::SandboxedWork sandboxed(settings, work.path().toStdString());
     // As the pipeline runs it: the program hash is known from its registration.
-    nlohmann::json options = sandboxed.runOptions("auto", "rust");
-    options["programHash"] = cairo::programHash(cairo::Program::fromText(text)).toHex();
+    tasks::RunRequest request = sandboxed.runRequest("auto", "rust", false);
+    request.programHash = cairo::programHash(cairo::Program::fromText(text));
     std::vector<double> inSandbox;
     for (int i = 0; i < runs; ++i) {
         const auto start = Steady::now();
-        const auto run = sandboxed.trace({{"program", samplePath.toStdString()}}, options, nullptr);
+        const auto run = sandboxed.run({{"program", samplePath.toStdString()}}, request, nullptr);
         if (run.workDir->file("pie.zip").empty()) {
             std::fprintf(stderr, "the sandboxed run wrote no PIE\n");
             return 1;

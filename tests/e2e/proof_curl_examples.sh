@@ -57,7 +57,7 @@ HASH=$(curl -sf "$P/v1/submit-program?apiKey=$KEY" -F programFile=@$SAMPLE -F ca
 [ "$HASH" = "$("$BIN" program-hash $SAMPLE)" ] || fail "program hash $HASH"
 ID2=$(created "$(curl -s "$P/v1/trace-generation?apiKey=$KEY" -F programHash=$HASH -F cairoVersion=0)")
 Q2=$(wait_done "$ID2")
-curl -sf -o "$WORK/pie.zip" "$P/artifacts/$ID2/pie.zip" || fail "pie.zip"
+curl -sf -H "api-key: $KEY" -o "$WORK/pie.zip" "$P/artifacts/$ID2/pie.zip" || fail "pie.zip"
 # The sample writes the 11th Fibonacci number, 89 = 0x59.
 [ "$(curl -sf "$P/artifacts/$ID2/output.json")" = '["0x59"]' ] || fail "sample output"
 
@@ -101,7 +101,7 @@ curl -sf -X POST -H "api-key: $KEY" "$P/buckets/close?bucketId=$BUCKET" | grep -
 bucket_status() { echo "$1" | grep -o '"status":"[A-Z_]*"' | head -1 | cut -d'"' -f4; }
 BUCKET_STATUS=""
 for _ in $(seq 400); do
-    B=$(curl -sf "$P/buckets/$BUCKET")
+    B=$(curl -sf -H "api-key: $KEY" "$P/buckets/$BUCKET")
     BUCKET_STATUS=$(bucket_status "$B")
     [ "$BUCKET_STATUS" = DONE ] && break
     [ "$BUCKET_STATUS" = FAILED ] && fail "bucket FAILED: $B"

@@ -64,11 +64,12 @@ inline json waitForEnd(TestHttp& http, const std::string& id, int milliseconds =
     return nullptr;
 }
 
+// A bucket is read with its owner's key (`headers`).
 inline json waitForBucket(TestHttp& http, const std::string& id, const std::string& status,
-                          int milliseconds = 20000) {
+                          const Headers& headers, int milliseconds = 20000) {
     QDeadlineTimer deadline(scaledDeadline(milliseconds));
     while (!deadline.hasExpired()) {
-        const json body = http.get("/buckets/" + id).json();
+        const json body = http.get("/buckets/" + id, headers).json();
         if (body["bucket"].value("status", "") == status) {
             return body;
         }

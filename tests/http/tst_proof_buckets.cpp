@@ -54,6 +54,16 @@ private slots:
         const Reply foreign = http.post("/buckets/close?bucketId=" + bucketId, "", keyHeader(beta));
         QCOMPARE(foreign.status, 404);
         COMPARE_JSON(foreign.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
+        // Nor read it (issue #43: the read answered 200 to another project's key), and a read
+        // needs a key at all.
+        for (const std::string path : {"/buckets/", "/docs/buckets/"}) {
+            const Reply foreignRead = http.get(path + bucketId, keyHeader(beta));
+            QCOMPARE(foreignRead.status, 404);
+            COMPARE_JSON(foreignRead.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
+            const Reply keyless = http.get(path + bucketId);
+            QCOMPARE(keyless.status, 401);
+            COMPARE_JSON(keyless.json(), json({{"error", "MISSING_API_KEY"}}));
+        }
         const Reply foreignSubmit = http.postMultipart(
             "/core-query",
             {file("programFile", outputProgram(7), "p.json"), text("bucketId", bucketId)},
@@ -71,7 +81,7 @@ private slots:
         QCOMPARE(nothingOpen.status, 404);
         COMPARE_JSON(nothingOpen.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
 
-        const json done = waitForBucket(http, bucketId, "DONE");
+        const json done = waitForBucket(http, bucketId, "DONE", keyHeader(alpha));
         QVERIFY(!done.is_null());
         COMPARE_JSON(done["queries"].size(), std::size_t(4));
         QVERIFY(!done["queries"][0].contains("client"));
@@ -116,7 +126,8 @@ private slots:
         QCOMPARE(docsBucket["aggregatorVersion"].get<std::string>(),
                  std::string("snos_aggregator_0.13.2"));
         const json docsRead =
-            http.get("/docs/buckets/" + docsBucket["id"].get<std::string>()).json();
+            http.get("/docs/buckets/" + docsBucket["id"].get<std::string>(), keyHeader(alpha))
+                .json();
         QCOMPARE(keysOf(docsRead), (std::set<std::string>{"bucket", "queries"}));
         QVERIFY(!docsRead["bucket"].contains("chain"));
 
@@ -126,7 +137,7 @@ private slots:
         const Reply noKey = http.postJson("/buckets", json::object());
         QCOMPARE(noKey.status, 401);
         COMPARE_JSON(noKey.json(), json({{"error", "MISSING_API_KEY"}}));
-        const Reply unknown = http.get("/buckets/01NOSUCHBUCKET");
+        const Reply unknown = http.get("/buckets/01NOSUCHBUCKET", keyHeader(alpha));
         QCOMPARE(unknown.status, 404);
         COMPARE_JSON(unknown.json(), json({{"error", "BUCKET_NOT_FOUND"}}));
     }
@@ -150,7 +161,7 @@ private slots:
         }
         QCOMPARE(http.post("/buckets/close?bucketId=" + bucketId, "", keyHeader(alpha)).status,
                  200);
-        const json done = waitForBucket(http, bucketId, "DONE", 120000);
+        const json done = waitForBucket(http, bucketId, "DONE", keyHeader(alpha), 120000);
         QVERIFY(!done.is_null());
         for (int i = 0; i < 2; ++i) {
             QCOMPARE(done["queries"][i]["isProofMocked"].get<bool>(), false);
@@ -188,7 +199,7 @@ private slots:
                 .json()["coreQueryId"];
         QCOMPARE(http.post("/buckets/close?bucketId=" + bucketId, "", keyHeader(alpha)).status,
                  200);
-        const json failed = waitForBucket(http, bucketId, "FAILED");
+        const json failed = waitForBucket(http, bucketId, "FAILED", keyHeader(alpha));
         QVERIFY(!failed.is_null());
         QCOMPARE(failed["queries"][1]["bucketJobIndex"].get<int>(), 6); // after the given 5
         const json aggregator = failed["queries"][2];

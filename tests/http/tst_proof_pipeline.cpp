@@ -74,7 +74,13 @@ private slots:
         const std::string base = server.url().toStdString() + "/artifacts/" + id + "/";
         COMPARE_JSON(done["metadataUrls"],
                      json({base + "pie.zip", base + "metadata.json", base + "output.json"}));
-        const Reply pie = http.get("/artifacts/" + id + "/pie.zip");
+        // A PIE carries the run's memory, its input with it: its owner's alone (issue #43).
+        QCOMPARE(http.get("/artifacts/" + id + "/pie.zip").status, 401);
+        const Project other = newProject(server, QStringLiteral("other"));
+        const Reply foreignPie = http.get("/artifacts/" + id + "/pie.zip", keyHeader(other));
+        QCOMPARE(foreignPie.status, 404);
+        COMPARE_JSON(foreignPie.json(), json({{"message", "ARTIFACT_NOT_FOUND"}}));
+        const Reply pie = http.get("/artifacts/" + id + "/pie.zip", keyHeader(project));
         QCOMPARE(pie.status, 200);
         QCOMPARE(pie.header("Content-Type"), std::string("application/zip"));
         const cairo::CairoPie parsed = cairo::CairoPie::fromZip(pie.body);

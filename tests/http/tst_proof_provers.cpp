@@ -189,7 +189,8 @@ private slots:
         const json trace = waitForEnd(http, traced.json()["coreQueryId"])["coreQuery"];
         QCOMPARE(trace["status"].get<std::string>(), std::string("DONE"));
         const std::string pie =
-            http.get("/artifacts/" + trace["id"].get<std::string>() + "/pie.zip").body;
+            http.get("/artifacts/" + trace["id"].get<std::string>() + "/pie.zip", keyHeader(alpha))
+                .body;
         const std::vector<Part> proofOfPie = {file("pieFile", pie, "pie.zip"),
                                               text("result", "PROOF_VERIFICATION_ON_L1")};
         // Without a bootloader program the server says how to give it one.
@@ -287,14 +288,16 @@ private slots:
     void stoneBinariesAreRunOnTheProofModeOutputs() {
         QTemporaryDir tools;
         // Stand-ins for cpu_air_prover / cpu_air_verifier: check the files they are given exist
-        // and answer like the real tools (proof.json written; exit status).
+        // and answer like the real tools (proof.json written, with the run's public input as
+        // Stone's proofs carry it; exit status).
         http::ServerOptions options;
         options.provers.stoneProver = writeScript(
             tools.path(), QStringLiteral("prover"),
             "for f in private_input.json public_input.json cpu_air_params.json "
             "cpu_air_prover_config.json trace.bin memory.bin; do test -s $f || exit 3; done\n"
             "grep -q '\"n_steps\"' public_input.json || exit 4\n"
-            "echo '{\"proof_hex\": \"0xabc\", \"stub\": true}' > proof.json");
+            "printf '{\"proof_hex\": \"0xabc\", \"stub\": true, \"public_input\": %s}' "
+            "\"$(cat public_input.json)\" > proof.json");
         options.provers.stoneVerifier =
             writeScript(tools.path(), QStringLiteral("verifier"),
                         "test -s proof.json || exit 1\necho 'Proof verified successfully.' >&2");

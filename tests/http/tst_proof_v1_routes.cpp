@@ -60,7 +60,7 @@ private slots:
 
         // The PIE of the trace, proved and verified on L1 with a mocked fact.
         const std::string traceId = traced["coreQuery"]["id"];
-        const std::string pie = http.get("/artifacts/" + traceId + "/pie.zip").body;
+        const std::string pie = http.get("/artifacts/" + traceId + "/pie.zip" + key).body;
         const Reply l1 =
             http.postMultipart("/v1/l1/core-query/proof-generation-verification" + key,
                                {file("pieFile", pie, "pie.zip"), text("mockFactHash", "true")});

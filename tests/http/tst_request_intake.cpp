@@ -179,8 +179,10 @@ private slots:
         const QUrl url(m_server->url());
         socket.connectToHost(url.host(), quint16(url.port()));
         QVERIFY(socket.waitForConnected(5000));
-        socket.write("POST /submit-request HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                     "application/json\r\nContent-Length: 200\r\n\r\n{\"data\":");
+        socket.write(QByteArray("POST /submit-request HTTP/1.1\r\nHost: 127.0.0.1\r\napi-key: ") +
+                     QByteArray::fromStdString(m_key.begin()->second) +
+                     "\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+                     "{\"data\":");
         QVERIFY(socket.waitForBytesWritten(5000));
         QByteArray answer;
         QDeadlineTimer deadline(10000);

@@ -3,13 +3,21 @@
 // with a reason, leave no trace outside the child, and leave the server answering.
 
 #include "ProofHttpSupport.h"
+#include "sandbox/Confinement.h"
 
+#include <QCryptographicHash>
+#include <QDeadlineTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 using namespace proofdesk;
 using namespace proofdesk::test;
@@ -49,12 +57,13 @@ public:
     explicit Submitter(TestServer& server, const QString& projectName)
         : m_http(server.url()), m_project(newProject(server, projectName)) {}
 
-    std::string submit(const std::string& hintCode) {
-        const Reply reply =
-            m_http.postMultipart("/core-query",
-                                 {file("programFile", programWithHint(hintCode), "p.json"),
-                                  text("result", "TRACE_GENERATION"), text("cairoVm", "python")},
-                                 keyHeader(m_project));
+    std::string submit(const std::string& hintCode, const std::string& input = {}) {
+        std::vector<Part> parts = {file("programFile", programWithHint(hintCode), "p.json"),
+                                   text("result", "TRACE_GENERATION"), text("cairoVm", "python")};
+        if (!input.empty()) {
+            parts.push_back(file("inputFile", input, "input.json"));
+        }
+        const Reply reply = m_http.postMultipart("/core-query", parts, keyHeader(m_project));
         if (reply.status != 201) {
             qWarning("submission refused: %d %s", reply.status, reply.body.c_str());
             return {};
@@ -76,8 +85,8 @@ public:
         return run;
     }
 
-    Run run(const std::string& hintCode) {
-        const std::string id = submit(hintCode);
+    Run run(const std::string& hintCode, const std::string& input = {}) {
+        const std::string id = submit(hintCode, input);
         if (id.empty()) {
             return {"NOT SUBMITTED", "the submission was refused", {}};
         }
@@ -89,6 +98,26 @@ private:
     TestHttp m_http;
     Project m_project;
 };
+
+// The processes whose working directory lies under `dir` (a sandboxed run's is its work
+// directory under the data dir).
+int processesWorkingIn(const QString& dir) {
+    int found = 0;
+    const QString canonical = QFileInfo(dir).canonicalFilePath();
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool isPid = false;
+        entry.toInt(&isPid);
+        if (!isPid) {
+            continue;
+        }
+        const QString cwd =
+            QFileInfo(QStringLiteral("/proc/") + entry + QStringLiteral("/cwd")).symLinkTarget();
+        if (!canonical.isEmpty() && cwd.startsWith(canonical)) {
+            ++found;
+        }
+    }
+    return found;
+}
 
 #define VERIFY_FAILED_WITH(run, needle)                                                            \
     do {                                                                                           \
@@ -201,6 +230,148 @@ private slots:
         VERIFY_FAILED_WITH(run, "did not finish within its time limit of " +
                                     std::to_string(kWallSeconds) + " s");
         expectAlive();
+    }
+
+    // Issue #43, finding 3: the hint left its process group (the kill was the group's) and
+    // caught the time-out; it lived on and held the job worker. Leaving the group is refused
+    // now, and the kill is of the run's PID namespace, whatever the run does.
+    void aRunawayHintDiesWithEverythingItStartedAtItsLimit() {
+        QElapsedTimer timer;
+        timer.start();
+        const Run run = m_alpha->run("import os, time\n"
+                                     "for leave in (lambda: os.setpgid(0, 0), os.setsid):\n"
+                                     "    try:\n"
+                                     "        leave()\n"
+                                     "    except BaseException:\n"
+                                     "        pass\n"
+                                     "while True:\n"
+                                     "    try:\n"
+                                     "        time.sleep(1000)\n"
+                                     "    except BaseException:\n"
+                                     "        pass\n");
+        const double seconds = double(timer.elapsed()) / 1000;
+        VERIFY_FAILED_WITH(run, "did not finish within its time limit of " +
+                                    std::to_string(kWallSeconds) + " s");
+        qInfo("the runaway hint ended %.2f s after its submission, %.2f s past its %d s limit",
+              seconds, seconds - kWallSeconds, kWallSeconds);
+        QVERIFY2(seconds < kWallSeconds + 4, qPrintable(QString::number(seconds)));
+        // Nothing of it is left running.
+        const QString sandboxes = m_server->dataDir() + QStringLiteral("/work/sandbox");
+        QDeadlineTimer gone(3000);
+        while (processesWorkingIn(sandboxes) > 0 && !gone.hasExpired()) {
+            QTest::qWait(20);
+        }
+        QCOMPARE(processesWorkingIn(sandboxes), 0);
+        expectAlive();
+    }
+
+    void leavingItsProcessGroupOrSessionIsRefused() {
+        VERIFY_FAILED_WITH(m_alpha->run("import os\nos.setpgid(0, 0)\nids.n = 1"),
+                           "PermissionError");
+        VERIFY_FAILED_WITH(m_alpha->run("import os\nos.setsid()\nids.n = 1"), "PermissionError");
+        VERIFY_FAILED_WITH(
+            m_alpha->run("import ctypes\n"
+                         "libc = ctypes.CDLL(None, use_errno=True)\n"
+                         "if libc.prctl(1, 0, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG, 0\n"
+                         "    raise PermissionError(ctypes.get_errno(), 'prctl refused')\n"
+                         "ids.n = 1"),
+            "PermissionError");
+    }
+
+    // Issue #43, finding 4: 3,000 threads from one hint. A run has a task limit of its own.
+    void threadsAreBounded() {
+        // The hint reports how many it started in its failure (a run at its task limit is in no
+        // state to go on).
+        const Run run = m_alpha->run("import threading, time\n"
+                                     "threading.stack_size(64 * 1024)  # memory is not the bound\n"
+                                     "n = 0\n"
+                                     "try:\n"
+                                     "    while n < 3000:\n"
+                                     "        threading.Thread(target=time.sleep, args=(1,),\n"
+                                     "                         daemon=True).start()\n"
+                                     "        n += 1\n"
+                                     "except RuntimeError:\n"
+                                     "    pass\n"
+                                     "raise ValueError('started %d threads' % n)");
+        VERIFY_FAILED_WITH(run, "started ");
+        const std::size_t at = run.reason.rfind("started ") + 8; // the message, not the source
+        const int started = std::stoi(run.reason.substr(at));
+        qInfo("the hint started %d threads of the %d it asked for", started, 3000);
+        QVERIFY2(started > 0 && started < sandbox::Limits::defaultTaskLimit(),
+                 qPrintable(QString::number(started)));
+        expectAlive();
+    }
+
+    // Issue #43, finding 6: a hint changed the stored input file's metadata through the
+    // descriptor it was given. The run gets a sealed copy, and such calls are refused.
+    void theStoredInputFilesCannotBeChanged() {
+        const std::string input = R"({"values": [1, 2]})";
+        const Run run =
+            m_alpha->run("import os\n"
+                         "changed = []\n"
+                         "for fd in (3, 4):\n"
+                         "    for name, change in (\n"
+                         "            ('chmod', lambda fd=fd: os.fchmod(fd, 0o777)),\n"
+                         "            ('utime', lambda fd=fd: os.utime(fd, (0, 0))),\n"
+                         "            ('xattr', lambda fd=fd: os.setxattr(fd, 'user.pd', b'1')),\n"
+                         "            ('chown', lambda fd=fd: os.fchown(fd, 0, 0)),\n"
+                         "            ('write', lambda fd=fd: os.write(fd, b'x')),\n"
+                         "            ('truncate', lambda fd=fd: os.ftruncate(fd, 0))):\n"
+                         "        try:\n"
+                         "            change()\n"
+                         "            changed.append(name)\n"
+                         "        except OSError:\n"
+                         "            pass\n"
+                         "if changed:\n"
+                         "    raise RuntimeError('changed: ' + ', '.join(changed))\n"
+                         "ids.n = 1",
+                         input);
+        QVERIFY2(run.status == "DONE", run.reason.c_str());
+        const QString stored =
+            m_server->dataDir() + QStringLiteral("/artifacts/") +
+            QString::fromLatin1(QCryptographicHash::hash(QByteArray::fromStdString(input),
+                                                         QCryptographicHash::Sha256)
+                                    .toHex());
+        struct stat info {};
+        QCOMPARE(::stat(stored.toLocal8Bit().constData(), &info), 0);
+        QCOMPARE(int(info.st_mode & 07777), 0600);
+        QVERIFY(info.st_mtime > 1'700'000'000); // not set back to 1970
+        QCOMPARE(std::uint64_t(info.st_size), std::uint64_t(input.size()));
+    }
+
+    // A tenant whose hints hold job workers for their whole time limit leaves one worker for the
+    // other tenants: a victim's tiny run is done while the hostile runs still run.
+    void aHostileTenantLeavesAWorkerForOthers() {
+        Submitter hostile(*m_server, QStringLiteral("hostile"));
+        std::vector<std::string> held;
+        for (int i = 0; i < 3; ++i) {
+            held.push_back(hostile.submit("import time\ntime.sleep(10**6)\nids.n = 1"));
+        }
+        // Once two of them run, the third waits: the project may not take every worker.
+        QDeadlineTimer running(scaledDeadline(10000));
+        const auto statusOf = [&](const std::string& id) {
+            return hostile.http().get("/core-query/" + id).json()["coreQuery"]["status"];
+        };
+        while (!running.hasExpired() &&
+               std::count_if(held.begin(), held.end(), [&](const std::string& id) {
+                   return statusOf(id) == "IN_PROGRESS";
+               }) < 2) {
+            QTest::qWait(20);
+        }
+        QElapsedTimer timer;
+        timer.start();
+        Submitter victim(*m_server, QStringLiteral("victim"));
+        const Run tiny = victim.run("ids.n = 9");
+        const double waited = double(timer.elapsed()) / 1000;
+        QCOMPARE(tiny.status, std::string("DONE"));
+        qInfo("the victim's tiny run took %.2f s while the hostile tenant's runs held two "
+              "workers",
+              waited);
+        QVERIFY2(statusOf(held[0]) == "IN_PROGRESS" || statusOf(held[1]) == "IN_PROGRESS",
+                 "the hostile runs ended before the victim's: the test shows nothing");
+        for (const std::string& id : held) {
+            hostile.wait(id);
+        }
     }
 
     void aMemoryBlowUpIsStopped() {

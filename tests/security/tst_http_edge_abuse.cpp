@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTest>
 #include <QUrl>
 
@@ -72,6 +73,32 @@ private:
     int m_fd = -1;
     bool m_connected = false;
 };
+
+// This process's resident memory (the server runs in it), in KiB.
+long residentKiB() {
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) {
+        return -1;
+    }
+    for (const QByteArray& line : status.readAll().split('\n')) {
+        if (line.startsWith("VmRSS:")) {
+            return line.mid(6).trimmed().split(' ').first().toLong();
+        }
+    }
+    return -1;
+}
+
+// A multipart body of `parts` parts of `partBytes` each (each small enough to stay in memory
+// on its own), without its closing boundary.
+std::string openMultipartBody(int parts, std::size_t partBytes) {
+    std::string body;
+    const std::string content(partBytes, 'x');
+    for (int i = 0; i < parts; ++i) {
+        body += "--b\r\nContent-Disposition: form-data; name=\"p" + std::to_string(i) +
+                "\"\r\n\r\n" + content + "\r\n";
+    }
+    return body;
+}
 
 std::string statusLine(const std::string& answer) {
     return answer.substr(0, answer.find("\r\n"));
@@ -162,10 +189,13 @@ private slots:
     }
 
     void malformedMultipartIs400() {
+        const std::string key =
+            "api-key: " + m_server->mintKey(QStringLiteral("multipart")).toStdString() + "\r\n";
         const std::string body = "--b\r\nContent-Disposition: form-data; name=\"result\"\r\n\r\n"
                                  "TRACE_GENERATION\r\n"; // no closing boundary
         const std::string answer =
-            exchange("POST /core-query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+            exchange("POST /core-query HTTP/1.1\r\nHost: 127.0.0.1\r\n" + key +
+                     "Content-Type: "
                      "multipart/form-data; boundary=b\r\nContent-Length: " +
                      std::to_string(body.size()) + "\r\n\r\n" + body);
         QCOMPARE(statusLine(answer), std::string("HTTP/1.1 400 Bad Request"));
@@ -173,7 +203,8 @@ private slots:
                  std::string("MALFORMED_MULTIPART"));
         const std::string nameless = "--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n";
         const std::string second =
-            exchange("POST /core-query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+            exchange("POST /core-query HTTP/1.1\r\nHost: 127.0.0.1\r\n" + key +
+                     "Content-Type: "
                      "multipart/form-data; boundary=b\r\nContent-Length: " +
                      std::to_string(nameless.size()) + "\r\n\r\n" + nameless);
         QCOMPARE(statusLine(second), std::string("HTTP/1.1 400 Bad Request"));
@@ -224,14 +255,92 @@ private slots:
                                                 "127.0.0.1\r\nOrigin: null\r\nContent-Length: "
                                                 "2\r\n\r\n{}");
         QCOMPARE(statusLine(nullOrigin), std::string("HTTP/1.1 403 Forbidden"));
-        // A read is harmless; a loopback page may post.
+        // A read is harmless; a page of the server's own origin may post.
         const std::string read = exchange("GET /is-alive HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                           "Origin: https://evil.test\r\n\r\n");
         QCOMPARE(statusLine(read), std::string("HTTP/1.1 200 OK"));
+        const std::string own = "127.0.0.1:" + std::to_string(m_port);
         const std::string local =
-            exchange("POST /auth/web3/session HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     "Origin: http://localhost:3000\r\nContent-Length: 2\r\n\r\n{}");
+            exchange("POST /auth/web3/session HTTP/1.1\r\nHost: " + own + "\r\nOrigin: http://" +
+                     own + "\r\nContent-Length: 2\r\n\r\n{}");
         QVERIFY2(statusLine(local) != "HTTP/1.1 403 Forbidden", local.c_str());
+        // Another port on this machine is another site (issue #43: any localhost page could
+        // post): a page some other local program serves cannot change anything here.
+        for (const std::string& origin :
+             std::vector<std::string>{"http://localhost:3000", "http://127.0.0.1:1",
+                                      "https://" + own, "http://" + own + "/path"}) {
+            const std::string other =
+                exchange("POST /auth/web3/session HTTP/1.1\r\nHost: " + own +
+                         "\r\nOrigin: " + origin + "\r\nContent-Length: 2\r\n\r\n{}");
+            QCOMPARE(statusLine(other), std::string("HTTP/1.1 403 Forbidden"));
+            QCOMPARE(json::parse(bodyOf(other)).value("message", ""),
+                     std::string("ORIGIN_NOT_ALLOWED"));
+        }
+    }
+
+    // Issue #43, finding 5: keyless multipart requests were read (and their small parts kept in
+    // memory) before the key was checked; 150 such connections took 2 GiB. A route that needs a
+    // key now answers 401 at its head, before reading its body.
+    void keylessUploadsAreRefusedBeforeTheirBody() {
+        const std::string rest = "--b--\r\n";
+        const std::string body = openMultipartBody(16, 200 * 1024) + rest;
+        const long before = residentKiB();
+        std::vector<std::unique_ptr<RawClient>> clients;
+        for (int i = 0; i < 150; ++i) {
+            clients.push_back(std::make_unique<RawClient>(m_port));
+            QVERIFY(clients.back()->send(
+                "POST /core-query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                "multipart/form-data; boundary=b\r\nContent-Length: " +
+                std::to_string(body.size()) + "\r\n\r\n"));
+            clients.back()->send(body.substr(0, 256 * 1024)); // may meet the closed connection
+        }
+        const long during = residentKiB();
+        int refused = 0;
+        for (auto& client : clients) {
+            const std::string answer = client->receive();
+            if (statusLine(answer) == "HTTP/1.1 401 Unauthorized" &&
+                json::parse(bodyOf(answer), nullptr, false).value("message", "") ==
+                    "MISSING_API_KEY") {
+                ++refused;
+            }
+        }
+        clients.clear();
+        qInfo("150 keyless multipart connections: resident memory %ld MiB before, %ld MiB with "
+              "them open (+%ld MiB)",
+              before / 1024, during / 1024, (during - before) / 1024);
+        QCOMPARE(refused, 150);
+        QVERIFY2(during - before < 32 * 1024, qPrintable(QString::number(during - before)));
+        expectAlive();
+    }
+
+    // With a key, the bodies in flight share a bounded amount of memory: a part that would pass
+    // a request's share (or the listener's) goes to disk like a large one.
+    void bodyMemoryIsBoundedAcrossConnections() {
+        const std::string key = m_server->mintKey(QStringLiteral("memory")).toStdString();
+        const std::string open = openMultipartBody(16, 200 * 1024); // 3.2 MB, all in memory
+        const std::string rest = "--b--\r\n";
+        const long before = residentKiB();
+        std::vector<std::unique_ptr<RawClient>> clients;
+        for (int i = 0; i < 100; ++i) {
+            clients.push_back(std::make_unique<RawClient>(m_port));
+            QVERIFY(clients.back()->send(
+                "POST /core-query HTTP/1.1\r\nHost: 127.0.0.1\r\napi-key: " + key +
+                "\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: " +
+                std::to_string(open.size() + rest.size()) + "\r\n\r\n"));
+            QVERIFY(clients.back()->send(open));
+        }
+        const long during = residentKiB();
+        for (auto& client : clients) {
+            QVERIFY(client->send(rest));
+            QCOMPARE(statusLine(client->receive()), std::string("HTTP/1.1 400 Bad Request"));
+        }
+        clients.clear();
+        qInfo("100 keyed connections with 3.2 MB of small parts each in flight: resident memory "
+              "%ld MiB before, %ld MiB with them open (+%ld MiB; 320 MB held in memory would be "
+              "+305)",
+              before / 1024, during / 1024, (during - before) / 1024);
+        QVERIFY2(during - before < 160 * 1024, qPrintable(QString::number(during - before)));
+        expectAlive();
     }
 
     void aLargeUploadIsStreamedToDisk() {

@@ -59,9 +59,9 @@ struct Units {
         if (query.bucketId) {
             query.bucketJobIndex = 0;
         }
-        store->write([&](QSqlDatabase&) {
-            queries->insertIn(query, {{"source", "program"}, {"job", ""}});
-        });
+        QueryInputs inputs;
+        inputs.source = SourceKind::Program;
+        store->write([&](QSqlDatabase&) { queries->insertIn(query, inputs); });
         return *queries->load(id);
     }
 };
@@ -87,7 +87,7 @@ private slots:
                      "http://127.0.0.1:1/proof/artifacts/01QUERYONE/metadata.json"});
         QCOMPARE(units.queries->artifact("01QUERYONE", "metadata.json").bytes,
                  std::string(R"({"n_steps":16})"));
-        const std::string jobId = units.queries->load("01QUERYONE")->inputs.value("job", "");
+        const std::string jobId = units.queries->load("01QUERYONE")->inputs.job;
         const std::optional<core::JobRecord> job = units.jobs->job(QString::fromStdString(jobId));
         QVERIFY(job);
         QCOMPARE(job->kind, kStageJob);

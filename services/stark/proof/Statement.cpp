@@ -173,7 +173,11 @@ std::optional<MemoryVerification> memoryVerificationNamed(const std::string& nam
     return std::nullopt;
 }
 
-Statement readStatement(const PublicInput& input, MemoryVerification mode) {
+namespace {
+
+// readStatement, with the output segment read from every page of the public memory when
+// `outputFromEveryPage` (a bootloader's proof: its tasks' outputs lie in continuous pages).
+Statement statementOf(const PublicInput& input, MemoryVerification mode, bool outputFromEveryPage) {
     Statement statement;
     statement.layout = input.layout;
     statement.nSteps = input.nSteps;
@@ -190,6 +194,12 @@ Statement readStatement(const PublicInput& input, MemoryVerification mode) {
     std::map<std::uint64_t, Felt> memory;
     for (const auto& [address, value] : page.cells) {
         memory.emplace(address, value);
+    }
+    std::map<std::uint64_t, Felt> everyPage = memory;
+    if (outputFromEveryPage) {
+        for (const PublicMemoryCell& cell : input.publicMemory) {
+            everyPage.emplace(cell.address, cell.value.toFelt());
+        }
     }
 
     if (mode == MemoryVerification::Cairo1) {
@@ -220,8 +230,8 @@ Statement readStatement(const PublicInput& input, MemoryVerification mode) {
             statement.programWords.push_back(it->second);
         }
         for (std::uint64_t i = 0; i < outputLength; ++i) {
-            const auto it = memory.find(outputSegment->begin + i);
-            if (it == memory.end()) {
+            const auto it = everyPage.find(outputSegment->begin + i);
+            if (it == everyPage.end()) {
                 reject(mode, "output cell at address " + std::to_string(outputSegment->begin + i) +
                                  " is not in the public memory");
             }
@@ -257,6 +267,16 @@ Statement readStatement(const PublicInput& input, MemoryVerification mode) {
         crypto::poseidonHashMany({crypto::poseidonHashMany(statement.programWords),
                                   crypto::poseidonHashMany(statement.output)});
     return statement;
+}
+
+} // namespace
+
+Statement readStatement(const PublicInput& input, MemoryVerification mode) {
+    return statementOf(input, mode, false);
+}
+
+Statement readBootloaderStatement(const PublicInput& input) {
+    return statementOf(input, MemoryVerification::Relaxed, true);
 }
 
 } // namespace proofdesk::stark

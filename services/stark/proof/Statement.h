@@ -45,4 +45,9 @@ struct Statement {
 // have the shape the mode requires.
 Statement readStatement(const PublicInput& input, MemoryVerification mode);
 
+// What a bootloader's proof proves: relaxed, with the output segment read from every page of the
+// public memory (the bootloader writes its tasks' outputs in continuous pages), so the output is
+// the bootloader's whole output, its tasks' included.
+Statement readBootloaderStatement(const PublicInput& input);
+
 } // namespace proofdesk::stark
