@@ -1,9 +1,9 @@
 #include "Commands.h"
 #include "core/BoundedJson.h"
 
+#include "cairo/RunSetup.h"
 #include "cairo/Runner.h"
 #include "cairo/outputs/CairoPie.h"
-#include "cairo/vm/ExactJson.h"
 #include "cairo/vm/ProgramHash.h"
 
 #include <cstring>
@@ -177,20 +177,20 @@ int runCairoRunCommand(int argc, char** argv) {
     }
     try {
         const Program program = Program::fromFile(*flags.value("program"));
-        RunOptions options;
-        options.layout = flags.value("layout").value_or("plain");
-        options.proofMode = proof;
+        RunSetup setup;
+        setup.layout = flags.value("layout").value_or("plain");
+        setup.proofMode = proof;
         if (flags.has("allow_missing_builtins")) {
-            options.allowMissingBuiltins = true;
+            setup.allowMissingBuiltins = true;
         }
-        options.traceEnabled = !flags.has("no_trace") || proof || flags.value("trace_file");
+        setup.traceEnabled = !flags.has("no_trace") || proof || flags.value("trace_file");
         if (flags.value("steps") && flags.value("min_steps")) {
             std::cerr << "--steps and --min_steps cannot be used together\n";
             return 2;
         }
         for (const auto& [flag, target] :
-             {std::pair{"max_steps", &options.maxSteps}, std::pair{"steps", &options.steps},
-              std::pair{"min_steps", &options.minSteps}}) {
+             {std::pair{"max_steps", &setup.maxSteps}, std::pair{"steps", &setup.steps},
+              std::pair{"min_steps", &setup.minSteps}}) {
             if (auto value = flags.value(flag)) {
                 try {
                     *target = std::stoull(*value);
@@ -201,12 +201,12 @@ int runCairoRunCommand(int argc, char** argv) {
             }
         }
         const std::string cairoVm = flags.value("cairo_vm").value_or("rust");
-        if (cairoVm == "python") {
-            options.hints.execution = HintExecution::NativeThenPython;
-        } else if (cairoVm != "rust") {
+        const std::optional<HintExecution> hints = hintExecutionNamed(cairoVm);
+        if (!hints) {
             std::cerr << "--cairo_vm is rust or python, not " << cairoVm << "\n";
             return 2;
         }
+        setup.hints = *hints;
         if (auto seconds = flags.value("python_hint_time_limit")) {
             double value = 0;
             try {
@@ -218,21 +218,8 @@ int runCairoRunCommand(int argc, char** argv) {
                 std::cerr << "--python_hint_time_limit expects a positive number of seconds\n";
                 return 2;
             }
-            options.hints.pythonTimeLimit =
+            setup.pythonTimeLimit =
                 std::chrono::milliseconds(static_cast<std::int64_t>(value * 1000));
-        }
-        if (auto path = flags.value("program_input")) {
-            const auto text = readFile(*path);
-            if (!text) {
-                std::cerr << "cannot read program input " << *path << "\n";
-                return 1;
-            }
-            options.programInput = parseExactJson(*text);
-            options.hints.programInputText = *text;
-            if (options.programInput.is_discarded()) {
-                std::cerr << "program input " << *path << " is not valid JSON\n";
-                return 1;
-            }
         }
         if (auto path = flags.value("cairo_layout_params_file")) {
             const auto text = readFile(*path);
@@ -240,7 +227,24 @@ int runCairoRunCommand(int argc, char** argv) {
                 std::cerr << "cannot read layout params " << *path << "\n";
                 return 1;
             }
-            options.dynamicLayoutParams = proofdesk::core::parseJsonBounded(*text);
+            setup.dynamicLayoutParams = proofdesk::core::parseJsonBounded(*text);
+        }
+        std::string inputText;
+        if (auto path = flags.value("program_input")) {
+            const auto text = readFile(*path);
+            if (!text) {
+                std::cerr << "cannot read program input " << *path << "\n";
+                return 1;
+            }
+            inputText = *text;
+        }
+        RunOptions options;
+        try {
+            options = runOptionsOf(setup, inputText);
+        } catch (const std::invalid_argument&) {
+            std::cerr << "program input " << *flags.value("program_input")
+                      << " is not valid JSON\n";
+            return 1;
         }
         CairoRunner runner(program, options);
         runner.run();

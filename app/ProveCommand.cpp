@@ -1,8 +1,7 @@
 #include "Commands.h"
 
+#include "cairo/RunSetup.h"
 #include "cairo/Runner.h"
-#include "cairo/hints/BootloaderInput.h"
-#include "cairo/vm/ExactJson.h"
 #include "core/BoundedJson.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/ProofJson.h"
@@ -207,37 +206,38 @@ CairoRun runToProve(std::map<std::string, std::string>& values) {
         return readCairoRunFiles(values["public_input_file"], values["private_input_file"]);
     }
     const cairo::Program program = cairo::Program::fromFile(values["program"]);
-    cairo::RunOptions runOptions;
-    runOptions.layout = has("layout") ? values["layout"] : "auto";
-    runOptions.proofMode = true;
+    cairo::RunSetup setup;
+    setup.layout = has("layout") ? values["layout"] : "auto";
+    setup.proofMode = true;
     if (has("cairo_layout_params_file")) {
         std::string text;
         if (!core::readFileBounded(values["cairo_layout_params_file"], std::uint64_t(1) << 20,
                                    &text)) {
             throw std::invalid_argument("cannot read " + values["cairo_layout_params_file"]);
         }
-        runOptions.dynamicLayoutParams = core::parseJsonBounded(text);
+        setup.dynamicLayoutParams = core::parseJsonBounded(text);
     }
     const std::string vm = has("cairo_vm") ? values["cairo_vm"] : "rust";
-    if (vm == "python") {
-        runOptions.hints.execution = cairo::HintExecution::NativeThenPython;
-    } else if (vm != "rust") {
+    const std::optional<cairo::HintExecution> hints = cairo::hintExecutionNamed(vm);
+    if (!hints) {
         throw std::invalid_argument("--cairo_vm is rust or python");
     }
+    setup.hints = *hints;
+    cairo::RunOptions runOptions;
     if (has("cairo_pie")) {
         // The program is the bootloader; the PIE its one task (read from the file here).
         if (has("program_input")) {
             throw std::invalid_argument("--cairo_pie makes the bootloader's program_input: give "
                                         "one or the other");
         }
-        runOptions.programInput = cairo::onePieTaskInput(values["cairo_pie"]);
-    } else if (has("program_input")) {
+        runOptions = cairo::runOptionsForPie(setup, nullptr, values["cairo_pie"]);
+    } else {
         std::string text;
-        if (!core::readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
+        if (has("program_input") &&
+            !core::readFileBounded(values["program_input"], std::uint64_t(1) << 30, &text)) {
             throw std::invalid_argument("cannot read " + values["program_input"]);
         }
-        runOptions.programInput = cairo::parseExactJson(text);
-        runOptions.hints.programInputText = text;
+        runOptions = cairo::runOptionsOf(setup, text);
     }
     cairo::CairoRunner runner(program, runOptions);
     runner.run();

@@ -12,7 +12,7 @@
 
 namespace proofdesk::cairo {
 
-class CairoPie;
+struct CairoPie;
 
 // How one run is set up, whoever asks for it (`proofdesk cairo-run`, `proofdesk prove`, the proof
 // service's sandboxed run): the one place where these become the VM's RunOptions.

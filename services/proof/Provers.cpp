@@ -138,16 +138,6 @@ nlohmann::json stoneProverConfig() {
             {"table_prover_n_tasks_per_segment", 32}};
 }
 
-cairo::HintOptions ProverSettings::hintOptions(const std::string& cairoVm) const {
-    cairo::HintOptions options;
-    options.execution = cairoVm == "python" ? cairo::HintExecution::NativeThenPython
-                                            : cairo::HintExecution::NativeOnly;
-    options.pythonTimeLimit = pythonHintTimeLimit;
-    options.allowFileWrites = false; // e.g. a bootloader input's fact_topologies_path
-    options.allowFileReads = false;  // e.g. a bootloader input's CairoPiePath tasks
-    return options;
-}
-
 std::string proveWithStone(const ProverSettings& settings, const QString& runDir,
                            std::uint64_t nSteps, const core::JobContext& context) {
     if (settings.stoneProver.isEmpty() || !QFileInfo(settings.stoneProver).isExecutable()) {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "cairo/hints/HintProcessor.h"
 #include "core/JobEngine.h"
 #include "sandbox/Confinement.h"
 
@@ -9,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -58,8 +58,6 @@ struct ProverSettings {
     QString effectiveVerifier() const;
     // One line saying who proves and who verifies, for `proofdesk serve` and the console.
     QString description() const;
-    // How a query's hints run: native only (cairoVm=rust) or native, then Python.
-    cairo::HintOptions hintOptions(const std::string& cairoVm) const;
 };
 
 // A permanent (deterministic) or transient failure of a pipeline stage.

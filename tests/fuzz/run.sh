@@ -11,7 +11,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(fuzz_program_loader fuzz_pie_reader fuzz_stark_verifier fuzz_bigint fuzz_rlp fuzz_mpt
              fuzz_eip712 fuzz_user_request fuzz_grow_order fuzz_multipart fuzz_bootloader_input
-             fuzz_selector fuzz_bounded_json fuzz_http_request)
+             fuzz_selector fuzz_bounded_json fuzz_http_request fuzz_task_results)
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)

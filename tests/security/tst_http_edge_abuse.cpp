@@ -3,6 +3,7 @@
 
 #include "TestHttp.h"
 #include "TestServer.h"
+#include "TestTiming.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -309,7 +310,9 @@ private slots:
               "them open (+%ld MiB)",
               before / 1024, during / 1024, (during - before) / 1024);
         QCOMPARE(refused, 150);
+#if !defined(PROOFDESK_ADDRESS_SANITIZER) // its shadow memory and quarantine make RSS no measure
         QVERIFY2(during - before < 32 * 1024, qPrintable(QString::number(during - before)));
+#endif
         expectAlive();
     }
 
@@ -332,14 +335,17 @@ private slots:
         const long during = residentKiB();
         for (auto& client : clients) {
             QVERIFY(client->send(rest));
-            QCOMPARE(statusLine(client->receive()), std::string("HTTP/1.1 400 Bad Request"));
+            QCOMPARE(statusLine(client->receive(scaledDeadline(20000))),
+                     std::string("HTTP/1.1 400 Bad Request"));
         }
         clients.clear();
         qInfo("100 keyed connections with 3.2 MB of small parts each in flight: resident memory "
               "%ld MiB before, %ld MiB with them open (+%ld MiB; 320 MB held in memory would be "
               "+305)",
               before / 1024, during / 1024, (during - before) / 1024);
+#if !defined(PROOFDESK_ADDRESS_SANITIZER)
         QVERIFY2(during - before < 160 * 1024, qPrintable(QString::number(during - before)));
+#endif
         expectAlive();
     }
 

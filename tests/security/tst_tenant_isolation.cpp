@@ -151,6 +151,16 @@ private slots:
         QCOMPARE(dedup(second).status, 409);
         QVERIFY(!stored(server, second));
 
+        // A bucket that is not the caller's (or not open): refused once the files were read.
+        const std::string toBucket = bigInput(1000, "bucket");
+        const Reply noBucket = http.postMultipart(
+            "/core-query",
+            {file("programFile", program, "p.json"), file("inputFile", toBucket, "i.json"),
+             text("cairoVm", "python"), text("bucketId", "01NOSUCHBUCKET00000000000")},
+            keyHeader(poor));
+        QCOMPARE(noBucket.status, 404);
+        QVERIFY(!stored(server, toBucket));
+
         // A proof refused after it was read (Integrity cannot verify a dynamic layout).
         const std::string proof = stoneProofJson({"0x1", "0x2"}, {}, "dynamic");
         const Reply l2 = http.postMultipart("/core-query",

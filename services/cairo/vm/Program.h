@@ -49,6 +49,10 @@ struct Program {
     std::vector<ReferenceDef> references;
     nlohmann::json identifiers = nlohmann::json::object();
     std::string compilerVersion;
+    // A Cairo 1 program (cairo1/Executable.h) carries the compiler's structured hints by pc
+    // instead of `hints`: each an object of one variant, {"AllocSegment": {"dst": ...}}.
+    bool cairo1 = false;
+    std::map<std::uint64_t, std::vector<nlohmann::json>> cairo1Hints;
 
     // Throws ProgramError with a message naming what is wrong.
     static Program fromJson(const nlohmann::json& json);
