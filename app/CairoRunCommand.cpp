@@ -1,8 +1,10 @@
 #include "Commands.h"
 #include "core/BoundedJson.h"
 
+#include "cairo/ProgramFiles.h"
 #include "cairo/RunSetup.h"
 #include "cairo/Runner.h"
+#include "cairo/cairo1/Executable.h"
 #include "cairo/outputs/CairoPie.h"
 #include "cairo/vm/ProgramHash.h"
 
@@ -19,6 +21,45 @@
 using namespace proofdesk::cairo;
 
 namespace {
+
+const std::vector<std::string> kCairoRunValues = {"program",
+                                                  "program_input",
+                                                  "layout",
+                                                  "trace_file",
+                                                  "memory_file",
+                                                  "air_public_input",
+                                                  "air_private_input",
+                                                  "max_steps",
+                                                  "cairo_layout_params_file",
+                                                  "cairo_pie_output",
+                                                  "steps",
+                                                  "min_steps",
+                                                  "cairo_vm",
+                                                  "python_hint_time_limit"};
+const std::vector<std::string> kCairoRunSwitches = {
+    "proof_mode", "print_output", "print_info",     "allow_missing_builtins",
+    "no_trace",   "print_memory", "print_segments", "relocate_prints"};
+
+const char* kExecuteUsage =
+    "usage: proofdesk execute --executable NAME.executable.json\n"
+    "         [--arguments A,B,... | --arguments-file ARGS.json] [--print_output] [--proof_mode]\n"
+    "         [--layout L] [--trace_file F] [--memory_file F] [--air_public_input F]\n"
+    "         [--air_private_input F] [--cairo_pie_output PIE.zip] [--max_steps N] [--print_info]\n"
+    "  Runs a Cairo 1 program as Scarb builds it (target/<profile>/<name>.executable.json).\n"
+    "  --arguments: the flat Serde felts of its parameters, decimal or 0x-hex, comma-separated;\n"
+    "    --arguments-file: a JSON array of them (numbers or strings).\n"
+    "  --proof_mode runs the Standalone entry, for a proof; otherwise the Bootloader entry runs,\n"
+    "    and --cairo_pie_output writes the run as a Cairo PIE the bootloader proves.\n"
+    "  --layout: a layout name, dynamic, or auto (the default: the cheapest that has the\n"
+    "    builtins).\n"
+    "  A panic fails the run with its message (exit status 1).\n";
+const std::vector<std::string> kExecuteValues = {
+    "executable",       "arguments",   "arguments-file",          "layout",
+    "trace_file",       "memory_file", "air_public_input",        "air_private_input",
+    "cairo_pie_output", "max_steps",   "cairo_layout_params_file"};
+const std::vector<std::string> kExecuteSwitches = {"proof_mode",     "print_output",
+                                                   "print_info",     "print_memory",
+                                                   "print_segments", "relocate_prints"};
 
 const char* kUsage =
     "usage: proofdesk cairo-run --program P.json [--program_input I.json] [--layout L]\n"
@@ -44,24 +85,8 @@ struct Flags {
     }
 };
 
-bool parseFlags(int argc, char** argv, Flags* flags, std::string* error) {
-    static const std::vector<std::string> withValue = {"program",
-                                                       "program_input",
-                                                       "layout",
-                                                       "trace_file",
-                                                       "memory_file",
-                                                       "air_public_input",
-                                                       "air_private_input",
-                                                       "max_steps",
-                                                       "cairo_layout_params_file",
-                                                       "cairo_pie_output",
-                                                       "steps",
-                                                       "min_steps",
-                                                       "cairo_vm",
-                                                       "python_hint_time_limit"};
-    static const std::vector<std::string> booleans = {
-        "proof_mode", "print_output", "print_info",     "allow_missing_builtins",
-        "no_trace",   "print_memory", "print_segments", "relocate_prints"};
+bool parseFlags(int argc, char** argv, const std::vector<std::string>& withValue,
+                const std::vector<std::string>& booleans, Flags* flags, std::string* error) {
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
         if (arg.rfind("--", 0) != 0) {
@@ -111,6 +136,22 @@ bool writeFile(const std::string& path, const std::string& content) {
     return static_cast<bool>(out);
 }
 
+// Output flags that do not go together, said as the command line's error.
+std::optional<std::string> outputFlagsProblem(const Flags& flags) {
+    const bool proof = flags.has("proof_mode");
+    if ((flags.value("air_public_input") || flags.value("air_private_input")) && !proof) {
+        return "--air_public_input and --air_private_input need --proof_mode";
+    }
+    if (flags.value("air_private_input") &&
+        (!flags.value("trace_file") || !flags.value("memory_file"))) {
+        return "--air_private_input needs --trace_file and --memory_file";
+    }
+    if (flags.value("cairo_pie_output") && proof) {
+        return "--cairo_pie_output cannot be used with --proof_mode";
+    }
+    return std::nullopt;
+}
+
 // What the flags ask of a finished run: printed output, segments, memory and info; the trace,
 // memory, Cairo PIE and AIR input files.
 void writeRunOutputs(const Flags& flags, CairoRunner& runner) {
@@ -157,26 +198,18 @@ int runCairoRunCommand(int argc, char** argv) {
         std::cout << kUsage;
         return 0;
     }
-    if (!parseFlags(argc, argv, &flags, &error) || !flags.value("program")) {
+    if (!parseFlags(argc, argv, kCairoRunValues, kCairoRunSwitches, &flags, &error) ||
+        !flags.value("program")) {
         std::cerr << (error.empty() ? "--program is required" : error) << "\n" << kUsage;
         return 2;
     }
     const bool proof = flags.has("proof_mode");
-    if ((flags.value("air_public_input") || flags.value("air_private_input")) && !proof) {
-        std::cerr << "--air_public_input and --air_private_input need --proof_mode\n";
-        return 2;
-    }
-    if (flags.value("air_private_input") &&
-        (!flags.value("trace_file") || !flags.value("memory_file"))) {
-        std::cerr << "--air_private_input needs --trace_file and --memory_file\n";
-        return 2;
-    }
-    if (flags.value("cairo_pie_output") && proof) {
-        std::cerr << "--cairo_pie_output cannot be used with --proof_mode\n";
+    if (const auto problem = outputFlagsProblem(flags)) {
+        std::cerr << *problem << "\n";
         return 2;
     }
     try {
-        const Program program = Program::fromFile(*flags.value("program"));
+        const Program program = programFromFile(*flags.value("program"));
         RunSetup setup;
         setup.layout = flags.value("layout").value_or("plain");
         setup.proofMode = proof;
@@ -257,13 +290,74 @@ int runCairoRunCommand(int argc, char** argv) {
     return 0;
 }
 
+int runExecuteCommand(int argc, char** argv) {
+    Flags flags;
+    std::string error;
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        std::cout << kExecuteUsage;
+        return 0;
+    }
+    if (!parseFlags(argc, argv, kExecuteValues, kExecuteSwitches, &flags, &error) ||
+        !flags.value("executable")) {
+        std::cerr << (error.empty() ? "--executable is required" : error) << "\n" << kExecuteUsage;
+        return 2;
+    }
+    if (const auto problem = outputFlagsProblem(flags)) {
+        std::cerr << *problem << "\n";
+        return 2;
+    }
+    if (flags.value("arguments") && flags.value("arguments-file")) {
+        std::cerr << "give --arguments or --arguments-file, not both\n";
+        return 2;
+    }
+    RunSetup setup;
+    setup.layout = flags.value("layout").value_or("auto");
+    setup.proofMode = flags.has("proof_mode");
+    try {
+        if (auto list = flags.value("arguments")) {
+            setup.arguments = argumentsFromList(*list);
+        } else if (auto path = flags.value("arguments-file")) {
+            const auto text = readFile(*path);
+            if (!text) {
+                std::cerr << "cannot read arguments file " << *path << "\n";
+                return 2;
+            }
+            setup.arguments = argumentsFromJsonText(*text);
+        }
+        if (auto steps = flags.value("max_steps")) {
+            setup.maxSteps = std::stoull(*steps);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << e.what() << "\n";
+        return 2;
+    }
+    if (auto path = flags.value("cairo_layout_params_file")) {
+        const auto text = readFile(*path);
+        if (!text) {
+            std::cerr << "cannot read layout params " << *path << "\n";
+            return 2;
+        }
+        setup.dynamicLayoutParams = proofdesk::core::parseJsonBounded(*text);
+    }
+    try {
+        const Program program = Executable::fromFile(*flags.value("executable")).program();
+        CairoRunner runner(program, runOptionsOf(setup));
+        runner.run();
+        writeRunOutputs(flags, runner);
+    } catch (const std::exception& failure) { // ProgramError, VmError (a panic's message), ...
+        std::cerr << "Error: " << failure.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
 int runProgramHashCommand(int argc, char** argv) {
     if (argc != 2) {
         std::cerr << "usage: proofdesk program-hash P.json\n";
         return 2;
     }
     try {
-        std::cout << programHash(Program::fromFile(argv[1])).toHex() << "\n";
+        std::cout << programHash(programFromFile(argv[1])).toHex() << "\n";
     } catch (const std::exception& failure) {
         std::cerr << "Error: " << failure.what() << "\n";
         return 1;

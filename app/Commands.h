@@ -5,6 +5,7 @@ int runServeCommand(int argc, char** argv);
 int runKeysCommand(int argc, char** argv);
 int runCreditsCommand(int argc, char** argv);
 int runCairoRunCommand(int argc, char** argv);
+int runExecuteCommand(int argc, char** argv);
 int runProgramHashCommand(int argc, char** argv);
 int runVerifyCommand(int argc, char** argv);
 int runProveCommand(int argc, char** argv);

@@ -1,7 +1,9 @@
 #include "Commands.h"
 
+#include "cairo/ProgramFiles.h"
 #include "cairo/RunSetup.h"
 #include "cairo/Runner.h"
+#include "cairo/cairo1/Executable.h"
 #include "core/BoundedJson.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/ProofJson.h"
@@ -37,9 +39,10 @@ std::string layoutList() {
 std::string usage() {
     return "usage: proofdesk prove --out_file PROOF.json\n"
            "         (--public_input_file PUBLIC.json --private_input_file PRIVATE.json |\n"
-           "          --program PROGRAM.json [--program_input INPUT.json | --cairo_pie PIE.zip]\n"
+           "          --program PROGRAM.json [--program_input INPUT.json | --cairo_pie PIE.zip] |\n"
+           "          --executable NAME.executable.json [--arguments A,B | --arguments-file F])\n"
            "          [--layout L [--cairo_layout_params_file DYNAMIC_PARAMS.json]]\n"
-           "          [--cairo_vm rust|python])\n"
+           "         [--cairo_vm rust|python]\n"
            "         [--parameter_file PARAMS.json] [--prover_config_file CONFIG.json]\n"
            "         [--security-bits N] [--channel stone|integrity] [--stone_version "
            "stone5|stone6]\n"
@@ -47,6 +50,9 @@ std::string usage() {
            "  Proves a Cairo run with Proofdesk's own STARK prover and writes Stone's proof JSON,\n"
            "  which Stone's cpu_air_verifier and `proofdesk verify` accept. The run is either the\n"
            "  files of `cairo-run --proof_mode` (Stone's flag names) or a program run here first.\n"
+           "  --executable proves a Cairo 1 program (Scarb's executable, its Standalone entry) "
+           "with\n"
+           "    its arguments (the flat Serde felts, as `scarb execute` takes them).\n"
            "  --cairo_pie proves a Cairo PIE the way SHARP does: --program is cairo-lang's\n"
            "    bootloader (compiled with --proof_mode), run with the PIE as its one task.\n"
            "  Without --parameter_file the parameters are chosen for the trace at --security-bits\n"
@@ -134,7 +140,10 @@ std::optional<int> parseArguments(int argc, char** argv, ProveArguments& argumen
                                           "--channel",
                                           "--stone_version",
                                           "--threads",
-                                          "--cairo_vm"};
+                                          "--cairo_vm",
+                                          "--executable",
+                                          "--arguments",
+                                          "--arguments-file"};
         std::string value;
         if (const auto eq = arg.find('='); eq != std::string::npos) {
             value = arg.substr(eq + 1);
@@ -205,8 +214,24 @@ CairoRun runToProve(std::map<std::string, std::string>& values) {
     if (fromFiles) {
         return readCairoRunFiles(values["public_input_file"], values["private_input_file"]);
     }
-    const cairo::Program program = cairo::Program::fromFile(values["program"]);
+    const bool executable = has("executable");
+    const cairo::Program program = executable
+                                       ? cairo::Executable::fromFile(values["executable"]).program()
+                                       : cairo::programFromFile(values["program"]);
     cairo::RunSetup setup;
+    if (has("arguments") || has("arguments-file")) {
+        if (!program.cairo1 || (has("arguments") && has("arguments-file"))) {
+            throw std::invalid_argument("--arguments or --arguments-file (one of them) go with a "
+                                        "Cairo 1 executable");
+        }
+        std::string text = values["arguments"];
+        if (has("arguments-file") &&
+            !core::readFileBounded(values["arguments-file"], std::uint64_t(1) << 30, &text)) {
+            throw std::invalid_argument("cannot read " + values["arguments-file"]);
+        }
+        setup.arguments =
+            has("arguments") ? cairo::argumentsFromList(text) : cairo::argumentsFromJsonText(text);
+    }
     setup.layout = has("layout") ? values["layout"] : "auto";
     setup.proofMode = true;
     if (has("cairo_layout_params_file")) {
@@ -319,11 +344,12 @@ int runProveCommand(int argc, char** argv) {
     std::map<std::string, std::string>& values = arguments.values;
     const auto has = [&](const char* key) { return values.contains(key); };
     const bool fromFiles = has("public_input_file") || has("private_input_file");
-    if (!has("out_file") || fromFiles == has("program") ||
+    const int sources = int(fromFiles) + int(has("program")) + int(has("executable"));
+    if (!has("out_file") || sources != 1 ||
         (fromFiles && !(has("public_input_file") && has("private_input_file")))) {
         std::fprintf(stderr,
                      "proofdesk prove: give --out_file and either --public_input_file with "
-                     "--private_input_file, or --program\n%s",
+                     "--private_input_file, or --program, or --executable\n%s",
                      usage().c_str());
         return 2;
     }

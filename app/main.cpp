@@ -6,16 +6,19 @@
 namespace {
 
 void printUsage() {
-    std::fputs("Usage: proofdesk [--data-dir DIR]        open the console (embedded server)\n"
-               "       proofdesk serve [options]          serve the three APIs headless\n"
-               "       proofdesk keys create [options]    mint an API key without a wallet\n"
-               "       proofdesk credits show|set ...     a project's proof-service credits\n"
-               "       proofdesk cairo-run --program P.json [cairo-run flags]\n"
-               "       proofdesk program-hash P.json      Cairo 0 program hash (Pedersen chain)\n"
-               "       proofdesk verify PROOF.json        verify a Stone proof (our verifier)\n"
-               "       proofdesk prove --out_file F ...   prove a Cairo run (our STARK prover)\n"
-               "Run a subcommand with --help for its options.\n",
-               stdout);
+    std::fputs(
+        "Usage: proofdesk [--data-dir DIR]        open the console (embedded server)\n"
+        "       proofdesk serve [options]          serve the three APIs headless\n"
+        "       proofdesk keys create [options]    mint an API key without a wallet\n"
+        "       proofdesk credits show|set ...     a project's proof-service credits\n"
+        "       proofdesk cairo-run --program P.json [cairo-run flags]\n"
+        "       proofdesk execute --executable E.json [--arguments A,B] [--proof_mode]\n"
+        "                                          run a Cairo 1 program (Scarb executable)\n"
+        "       proofdesk program-hash P.json      a program's hash (Pedersen chain)\n"
+        "       proofdesk verify PROOF.json        verify a Stone proof (our verifier)\n"
+        "       proofdesk prove --out_file F ...   prove a Cairo run (our STARK prover)\n"
+        "Run a subcommand with --help for its options.\n",
+        stdout);
 }
 
 } // namespace
@@ -33,6 +36,9 @@ int main(int argc, char** argv) {
     }
     if (std::strcmp(command, "cairo-run") == 0) {
         return runCairoRunCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "execute") == 0) {
+        return runExecuteCommand(argc - 1, argv + 1);
     }
     if (std::strcmp(command, "verify") == 0) {
         return runVerifyCommand(argc - 1, argv + 1);

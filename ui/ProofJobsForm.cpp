@@ -5,12 +5,14 @@
 
 #include "PageParts.h"
 #include "ProofRecordText.h"
+#include "client/ProgramFileSummary.h"
 #include "client/ProofFileVerifier.h"
 #include "models/ProofQueryModel.h"
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -84,12 +86,27 @@ QWidget* ProofJobsPage::buildForm() {
                              tr("program .json, PIE .zip or proof .json — or drop it here"));
     m_programPath->setAccessibleName(tr("File"));
     m_form->addRow(tr("File"), fileRow(m_programPath, QStringLiteral("browseProgramPushButton"),
-                                       tr("Cairo programs, PIEs and proofs (*.json *.zip);;"
-                                          "All files (*)")));
+                                       tr("Cairo programs, Scarb executables, PIEs and proofs "
+                                          "(*.json *.zip);;All files (*)")));
+    m_fileKind = new QLabel;
+    m_fileKind->setObjectName(QStringLiteral("fileKindLabel"));
+    m_fileKind->setWordWrap(true);
+    m_fileKind->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_form->addRow(QString(), m_fileKind);
+    m_arguments = new QLineEdit;
+    m_arguments->setObjectName(QStringLiteral("argumentsLineEdit"));
+    m_arguments->setAccessibleName(tr("Arguments"));
+    m_arguments->setPlaceholderText(tr("felts, comma-separated: 10, 0x2a (as scarb execute "
+                                       "--arguments)"));
+    m_arguments->setToolTip(tr("The flat Serde serialization of the program's parameters: a "
+                               "felt252 or u128 is one felt, a u256 two (low, high), an array "
+                               "its length then its items."));
+    m_form->addRow(tr("Arguments"), m_arguments);
     m_inputPath = pathEdit(QStringLiteral("inputPathLineEdit"), tr("optional program input .json"));
     m_inputPath->setAccessibleName(tr("Input"));
-    m_form->addRow(tr("Input"), fileRow(m_inputPath, QStringLiteral("browseInputPushButton"),
-                                        tr("JSON (*.json);;All files (*)")));
+    m_inputRow = fileRow(m_inputPath, QStringLiteral("browseInputPushButton"),
+                         tr("JSON (*.json);;All files (*)"));
+    m_form->addRow(tr("Input"), m_inputRow);
     m_programHash = new QLineEdit;
     m_programHash->setObjectName(QStringLiteral("programHashLineEdit"));
     m_programHash->setPlaceholderText(tr("or a registered program hash (0x…)"));
@@ -151,6 +168,12 @@ QWidget* ProofJobsPage::buildForm() {
     sample->setToolTip(tr("Fill the form with Proofdesk's sample program (it writes the 11th "
                           "Fibonacci number, 89), to generate a trace"));
     buttons->addWidget(sample);
+    auto* cairo1Sample = new QPushButton(tr("Try Cairo 1"));
+    cairo1Sample->setObjectName(QStringLiteral("tryCairo1SamplePushButton"));
+    cairo1Sample->setToolTip(tr("Fill the form with Proofdesk's Cairo 1 sample, an executable "
+                                "assembled by hand that writes the n-th Fibonacci number (n = "
+                                "90 here), to prove it"));
+    buttons->addWidget(cairo1Sample);
     buttons->addStretch(1);
     m_submit = new QPushButton(tr("Submit"));
     m_submit->setObjectName(QStringLiteral("submitPushButton"));
@@ -164,6 +187,9 @@ QWidget* ProofJobsPage::buildForm() {
     submitOnEnter(box, m_submit);
     connect(curl, &QPushButton::clicked, this, &ProofJobsPage::copyFormAsCurl);
     connect(sample, &QPushButton::clicked, this, &ProofJobsPage::trySample);
+    connect(cairo1Sample, &QPushButton::clicked, this, &ProofJobsPage::tryCairo1Sample);
+    connect(m_programPath, &QLineEdit::textChanged, this, &ProofJobsPage::describeChosenFile);
+    describeChosenFile();
     return box;
 }
 
@@ -194,6 +220,25 @@ QString sampleFile(const QString& name, QString* error) {
     return path;
 }
 
+// A Cairo 1 program's arguments as the file a form sends (named by their digest, in the app's
+// data folder); empty with `error` set when it cannot be written.
+QString argumentsFile(const QByteArray& json, QString* error) {
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                           QStringLiteral("/arguments");
+    const QString path =
+        folder +
+        QStringLiteral("/%1.json")
+            .arg(QString::fromLatin1(
+                QCryptographicHash::hash(json, QCryptographicHash::Sha256).toHex().left(16)));
+    QFile file(path);
+    if (!QDir().mkpath(folder) || !file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(json) != json.size()) {
+        *error = QObject::tr("Could not write the arguments to %1.").arg(path);
+        return {};
+    }
+    return path;
+}
+
 } // namespace
 
 void ProofJobsPage::trySample() {
@@ -212,6 +257,63 @@ void ProofJobsPage::trySample() {
     m_submit->setFocus(Qt::OtherFocusReason);
 }
 
+void ProofJobsPage::tryCairo1Sample() {
+    QString error;
+    const QString program = sampleFile(QStringLiteral("fibonacci.executable.json"), &error);
+    if (program.isEmpty()) {
+        showBanner(m_banner, error);
+        return;
+    }
+    m_kind->setCurrentIndex(static_cast<int>(Kind::CoreQuery));
+    m_programPath->setText(program);
+    m_inputPath->clear();
+    m_programHash->clear();
+    m_arguments->setText(QStringLiteral("90"));
+    m_result->setCurrentText(QStringLiteral("PROOF_VERIFICATION_ON_L1"));
+    showBanner(m_banner, {});
+    m_submit->setFocus(Qt::OtherFocusReason);
+}
+
+void ProofJobsPage::describeChosenFile() {
+    const QString path = m_programPath->text().trimmed();
+    QFile file(path);
+    client::ProgramFileSummary summary;
+    constexpr qint64 kLargestDescribed = qint64(64) << 20;
+    if (!path.isEmpty() && file.open(QIODevice::ReadOnly) && file.size() <= kLargestDescribed) {
+        summary = client::summarizeProgramFile(file.readAll());
+    }
+    using Kind = client::ProgramFileSummary::Kind;
+    m_cairo1 = summary.kind == Kind::Cairo1Executable && summary.problem.isEmpty();
+    QString text;
+    switch (summary.kind) {
+    case Kind::Cairo1Executable:
+        text =
+            summary.problem.isEmpty()
+                ? tr("Cairo 1 executable: %n words of CASM; entry points %1; builtins %2.", nullptr,
+                     static_cast<int>(summary.bytecodeWords))
+                      .arg(summary.entryPoints.join(QStringLiteral(", ")),
+                           summary.builtins.isEmpty() ? tr("none")
+                                                      : summary.builtins.join(QStringLiteral(", ")))
+                : tr("Not a valid Cairo 1 executable: %1").arg(summary.problem);
+        break;
+    case Kind::Sierra:
+        text = summary.problem;
+        break;
+    case Kind::Cairo0Program:
+        text = tr("Cairo 0 program.");
+        break;
+    case Kind::CairoPie:
+        text = tr("Cairo PIE.");
+        break;
+    case Kind::Json:
+    case Kind::Unknown:
+        break;
+    }
+    m_fileKind->setText(text);
+    m_form->setRowVisible(m_fileKind, !text.isEmpty());
+    kindChanged();
+}
+
 ProofJobsPage::Kind ProofJobsPage::kind() const {
     return static_cast<Kind>(m_kind->currentIndex());
 }
@@ -220,11 +322,13 @@ void ProofJobsPage::kindChanged() {
     const Kind k = kind();
     const bool runsProgram =
         k == Kind::CoreQuery || k == Kind::TraceGeneration || k == Kind::TraceAndProof;
-    m_form->setRowVisible(2, runsProgram); // the input file row
+    m_form->setRowVisible(m_inputRow, runsProgram);
     m_form->setRowVisible(m_programHash, runsProgram);
     m_form->setRowVisible(m_result, k == Kind::CoreQuery);
     m_form->setRowVisible(m_layout, k == Kind::CoreQuery || k == Kind::TraceAndProof);
-    m_form->setRowVisible(m_cairoVm, k == Kind::CoreQuery);
+    // A Cairo 1 program's hints are all native, and its input is its arguments.
+    m_form->setRowVisible(m_cairoVm, k == Kind::CoreQuery && !m_cairo1);
+    m_form->setRowVisible(m_arguments, runsProgram && m_cairo1);
     m_form->setRowVisible(m_stoneVersion, k == Kind::VerificationL2);
     m_form->setRowVisible(m_memoryVerification, k == Kind::VerificationL2);
     m_form->setRowVisible(m_mockFact, k == Kind::CoreQuery || k == Kind::ProofAndVerificationL1 ||
@@ -282,7 +386,28 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(FormError* erro
                    : k == Kind::VerificationL2 ? QStringLiteral("proofFile")
                                                : QStringLiteral("programFile");
     }
-    if (runsProgram && !input.isEmpty()) {
+    if (m_cairo1 && k != Kind::CoreQuery) {
+        *error = {tr("A Cairo 1 executable is submitted as a core query (the /v1 routes take "
+                     "Cairo 0 programs)."),
+                  m_kind};
+        return std::nullopt;
+    }
+    QString inputFile = input;
+    if (runsProgram && m_cairo1 && !m_arguments->text().trimmed().isEmpty()) {
+        error->field = m_arguments;
+        if (!input.isEmpty()) {
+            error->message = tr("Give the arguments here or as an input file, not both.");
+            return std::nullopt;
+        }
+        const auto json = client::argumentsAsInputFile(m_arguments->text(), &error->message);
+        if (!json) {
+            return std::nullopt;
+        }
+        inputFile = argumentsFile(*json, &error->message);
+        if (inputFile.isEmpty()) {
+            return std::nullopt;
+        }
+    } else if (runsProgram && !input.isEmpty()) {
         error->field = m_inputPath;
         const auto bytes = client::readFormFile(input, &error->message);
         if (!bytes) {
@@ -297,11 +422,14 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(FormError* erro
     if (k == Kind::CoreQuery) {
         client::CoreQueryForm form;
         (filePart == QLatin1String("pieFile") ? form.pieFilePath : form.programFilePath) = path;
-        form.inputFilePath = input;
+        form.inputFilePath = inputFile;
         form.programHash = path.isEmpty() ? programHash : QString();
         form.result = m_result->currentText();
         form.layout = m_layout->currentText();
         form.cairoVm = m_cairoVm->currentData().toString();
+        if (m_cairo1 && filePart == QLatin1String("programFile")) {
+            form.cairoVersion = QStringLiteral("cairo1");
+        }
         form.mockFactHash = m_mockFact->isChecked();
         form.dedupId = m_dedupId->text().trimmed();
         form.externalId = m_externalId->text().trimmed();

@@ -93,6 +93,10 @@ private:
     void copyFormAsCurl();
     // Fills the form with the sample program (trace generation).
     void trySample();
+    void tryCairo1Sample();
+    // Reads the chosen file (locally: nothing of it runs) and shows what it is; a Cairo 1
+    // executable shows its entry points and builtins and takes arguments.
+    void describeChosenFile();
     void showSelected();
     void clearDetail();
     void loadArtifacts(const QString& queryId);
@@ -116,10 +120,14 @@ private:
     QComboBox* m_kind;
     QLineEdit* m_programPath;
     QLineEdit* m_inputPath;
+    QLayout* m_inputRow; // the input file's row (its edit and browse button)
     QLineEdit* m_programHash;
     QComboBox* m_result;
     QComboBox* m_layout;
     QComboBox* m_cairoVm;
+    QLabel* m_fileKind;     // what the chosen file is (a Cairo 1 executable's entries, builtins)
+    QLineEdit* m_arguments; // a Cairo 1 program's arguments, as scarb execute --arguments
+    bool m_cairo1 = false;  // the chosen file is a Cairo 1 executable
     QComboBox* m_stoneVersion;
     QComboBox* m_memoryVerification;
     QCheckBox* m_mockFact;

@@ -23,6 +23,7 @@ RunOptions baseOptions(const RunSetup& setup) {
     options.hints.pythonTimeLimit = setup.pythonTimeLimit;
     options.hints.allowFileReads = setup.fileAccess;
     options.hints.allowFileWrites = setup.fileAccess;
+    options.arguments = setup.arguments;
     return options;
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace proofdesk::cairo {
 
@@ -30,6 +31,8 @@ struct RunSetup {
     // Whether hints may read and write the files a program input names (the bootloader's
     // CairoPiePath tasks, its fact_topologies_path): on the command line, never in a server's run.
     bool fileAccess = true;
+    // A Cairo 1 executable's arguments (its WriteRunParam input); empty for Cairo 0.
+    std::vector<Felt> arguments;
 };
 
 // cairoVm's spellings: "rust" (native hints only) and "python" (native, then Python).

@@ -153,12 +153,36 @@ void CairoRunner::initialize() {
     for (auto& builtin : m_builtins) {
         m_vm->addBuiltin(builtin.get());
     }
+    if (m_program.cairo1) {
+        m_cairo1Io.arguments = m_options.arguments;
+        m_cairo1Hints = std::make_unique<cairo1::HintProcessor>(m_program, m_cairo1Io);
+        m_cairo1Hints->attach(*m_vm, m_builtins);
+        return;
+    }
+    if (!m_options.arguments.empty()) {
+        throw VmError("arguments are for Cairo 1 executables; a Cairo 0 program takes its input "
+                      "as program input");
+    }
     HintOptions hints = m_options.hints;
     if (!hints.fallbackEngine) {
         hints.fallbackEngine = PythonHintEngine::factory(); // cairoVm=python runs them as Python
     }
     m_hints = std::make_unique<HintProcessor>(m_program, m_options.programInput, std::move(hints));
     m_hints->attach(*m_vm, m_builtins);
+}
+
+void CairoRunner::runToEnd() {
+    try {
+        runUntilPc(m_endPc);
+    } catch (const VmError&) {
+        // A Cairo 1 executable's wrapper asserts its panic flag right after marking the panic
+        // data: failing there is the program's panic, which reads as its message.
+        if (m_program.cairo1 && m_cairo1Io.lastMarkerPc && m_vm->pc == *m_cairo1Io.lastMarkerPc &&
+            !m_cairo1Io.markers.empty()) {
+            throw VmError(cairo1::panicMessage(m_cairo1Io.markers.back()));
+        }
+        throw;
+    }
 }
 
 void CairoRunner::runUntilPc(const Relocatable& end) {
@@ -327,7 +351,7 @@ void CairoRunner::run() {
         }
         runForSteps(*m_options.steps - m_vm->steps());
     } else {
-        runUntilPc(m_endPc);
+        runToEnd();
         if (m_options.proofMode) {
             runForSteps(1); // the last executed pc is __end__
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cairo/cairo1/Cairo1Hints.h"
 #include "cairo/hints/HintProcessor.h"
 #include "cairo/vm/Builtins.h"
 #include "cairo/vm/Layout.h"
@@ -28,6 +29,9 @@ struct RunOptions {
     nlohmann::json programInput; // exposed to hints as program_input
     HintOptions hints;           // native only (cairoVm=rust) or with Python hints
     bool padTrace = true;        // proof mode: pad to a power of two that fits the layout
+    // A Cairo 1 program's arguments (the flat Serde felts of its parameters, as Scarb takes
+    // them); its wrapper reads them with WriteRunParam.
+    std::vector<Felt> arguments;
 };
 
 struct ExecutionResources {
@@ -56,6 +60,8 @@ public:
     const Vm& vm() const { return *m_vm; }
     const std::vector<std::unique_ptr<BuiltinRunner>>& builtins() const { return m_builtins; }
     std::uint64_t originalSteps() const { return m_originalSteps; }
+    // A Cairo 1 run's markers (its result or panic data), valid after run().
+    const cairo1::RunIo& cairo1Io() const { return m_cairo1Io; }
 
     // Output builtin cells (empty when the program has no output builtin).
     std::vector<Felt> output() const;
@@ -82,6 +88,7 @@ public:
 private:
     void initialize();
     void runUntilPc(const Relocatable& end);
+    void runToEnd(); // to the end pc; a Cairo 1 panic reads as its message
     void runForSteps(std::uint64_t count);
     bool checkUsedCells();
     std::uint64_t memoryHoles(bool finalized) const;
@@ -97,6 +104,8 @@ private:
     std::unique_ptr<Vm> m_vm;
     std::vector<std::unique_ptr<BuiltinRunner>> m_builtins;
     std::unique_ptr<HintProcessor> m_hints;
+    cairo1::RunIo m_cairo1Io;
+    std::unique_ptr<cairo1::HintProcessor> m_cairo1Hints;
     Relocatable m_endPc;
     Relocatable m_initialAp;
     std::vector<std::uint64_t> m_executionPublicMemory; // offsets in the execution segment

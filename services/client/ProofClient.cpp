@@ -62,6 +62,7 @@ Submission toSubmission(const CoreQueryForm& form) {
     addText(QStringLiteral("result"), form.result);
     addText(QStringLiteral("layout"), form.layout);
     addText(QStringLiteral("cairoVm"), form.cairoVm);
+    addText(QStringLiteral("cairoVersion"), form.cairoVersion);
     addText(QStringLiteral("mockFactHash"),
             form.mockFactHash ? QStringLiteral("true") : QStringLiteral("false"));
     addText(QStringLiteral("externalId"), form.externalId);

@@ -30,6 +30,7 @@ struct CoreQueryForm {
     QString result = QStringLiteral("PROOF_GENERATION");
     QString layout = QStringLiteral("auto");
     QString cairoVm = QStringLiteral("rust"); // python: hints without a native implementation too
+    QString cairoVersion; // empty: the server's default (cairo0); cairo1 for a Cairo 1 program
     bool mockFactHash = false;
     QString externalId;
     QString dedupId;

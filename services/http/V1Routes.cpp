@@ -97,15 +97,13 @@ HttpResponse v1SubmitProgram(const ProofRouteServices& services, const HttpReque
         badRequest("MISSING_PROGRAM_FILE", "programFile is required");
     }
     const std::string version = parts.required("cairoVersion", "MISSING_CAIRO_VERSION");
-    if (version == "1" || version == "cairo1") {
-        badRequest("CAIRO1_PROGRAMS_NOT_SUPPORTED", "this server registers Cairo 0 programs");
-    }
-    if (version != "0" && version != "cairo0") {
-        badRequest("INVALID_CAIRO_VERSION", "cairoVersion is 0");
+    const bool cairo1 = version == "1" || version == "cairo1";
+    if (!cairo1 && version != "0" && version != "cairo0") {
+        badRequest("INVALID_CAIRO_VERSION", "cairoVersion is 0 (cairo0) or 1 (cairo1)");
     }
     return HttpResponse::json(
-        201,
-        {{"programHash", services.proofs.intake().submitProgram(caller, *programFile, "cairo0")}});
+        201, {{"programHash", services.proofs.intake().submitProgram(
+                                  caller, *programFile, cairo1 ? "cairo1" : "cairo0")}});
 }
 
 } // namespace

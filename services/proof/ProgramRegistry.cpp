@@ -44,6 +44,15 @@ std::optional<std::string> ProgramRegistry::fileOf(const QString& projectId,
     return known.next() ? std::optional<std::string>(core::str(known.value(0))) : std::nullopt;
 }
 
+std::optional<std::string> ProgramRegistry::cairoVersionOf(const QString& projectId,
+                                                           const std::string& programHash) {
+    QSqlQuery known =
+        m_store.exec(QStringLiteral("SELECT cairo_version FROM proof_project_programs "
+                                    "WHERE project_id = ? AND program_hash = ?"),
+                     {projectId, core::qstr(programHash)});
+    return known.next() ? std::optional<std::string>(core::str(known.value(0))) : std::nullopt;
+}
+
 bool ProgramRegistry::references(const std::string& sha256) {
     QSqlQuery row = m_store.exec(
         QStringLiteral("SELECT 1 FROM proof_project_programs WHERE sha256 = ? LIMIT 1"),

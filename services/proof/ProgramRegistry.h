@@ -31,6 +31,9 @@ public:
     std::optional<std::string> hashOfFile(const QString& projectId, const std::string& digest);
     // The artifact digest of the project's program registered under `programHash`.
     std::optional<std::string> fileOf(const QString& projectId, const std::string& programHash);
+    // The cairoVersion (cairo0, cairo1) of the project's program registered under `programHash`.
+    std::optional<std::string> cairoVersionOf(const QString& projectId,
+                                              const std::string& programHash);
     // Whether any project's program is the file `sha256`.
     bool references(const std::string& sha256);
 

@@ -15,6 +15,19 @@ namespace {
     throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
 }
 
+// A program is run as the Cairo it is: the submission's cairoVersion must say so.
+void checkCairoVersion(bool programIsCairo1, const std::string& asked) {
+    if (programIsCairo1 && asked != "cairo1") {
+        badRequest("CAIRO_VERSION_MISMATCH",
+                   "the program is a Cairo 1 executable: submit it with cairoVersion=cairo1");
+    }
+    if (!programIsCairo1 && asked == "cairo1") {
+        badRequest("CAIRO_VERSION_MISMATCH",
+                   "the program is a compiled Cairo 0 program, not a Cairo 1 executable (Scarb's "
+                   "target/<profile>/<name>.executable.json): submit it with cairoVersion=cairo0");
+    }
+}
+
 std::string digestOf(const UploadedFile& file) {
     return file.onDisk() ? ArtifactStore::sha256OfFile(file.path)
                          : ArtifactStore::sha256Of(file.content);
@@ -95,6 +108,8 @@ std::string ProofIntake::submitProgram(const Caller& caller, const UploadedFile&
                                        const std::string& cairoVersion) {
     const std::string digest = digestOf(programFile);
     if (const auto known = m_programs.hashOfFile(caller.projectId, digest)) {
+        checkCairoVersion(m_programs.cairoVersionOf(caller.projectId, *known) == "cairo1",
+                          cairoVersion);
         return *known;
     }
     const tasks::InspectResult facts =
@@ -103,6 +118,7 @@ std::string ProofIntake::submitProgram(const Caller& caller, const UploadedFile&
         throw core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
                                  "the sandboxed inspection did not read the program");
     }
+    checkCairoVersion(facts.program->cairo1, cairoVersion);
     const std::string hash = facts.program->programHash.toHex();
     checkStorage(caller, programFile.byteCount());
     StagedUploads uploads(m_artifacts, m_collector);
@@ -144,6 +160,9 @@ std::string ProofIntake::submit(const Caller& caller, const CoreQueryRequest& in
     query.client.clientId = caller.keyId.toStdString();
     query.client.name = caller.keyName.toStdString();
     query.programHash = sources.programHash;
+    if (sources.facts.pie && sources.facts.pie->cairo1) {
+        query.cairoVersion = "cairo1"; // a Cairo 1 executable's PIE, whatever the client said
+    }
     m_store.write([&](QSqlDatabase& db) { recordIn(db, caller, in, sources, checked); });
     uploads.committed();
     m_jobs.wake();
@@ -200,10 +219,6 @@ ProofIntake::InspectedSources ProofIntake::inspectSources(const Caller& caller,
     tasks::InspectRequest request;
     request.checkNativeHints = in.inputFile() && in.cairoVm == api::CairoVm::Rust;
     if (in.runsProgram()) {
-        if (in.cairoVersion != api::CairoVersion::Cairo0) {
-            badRequest("CAIRO1_PROGRAMS_NOT_SUPPORTED",
-                       "this server runs Cairo 0 programs; for Cairo 1 submit the run's pieFile");
-        }
         if (const UploadedFile* input = in.inputFile()) {
             toInspect.push_back(input->asInput(tasks::slot::kInput));
         }
@@ -243,6 +258,18 @@ ProofIntake::InspectedSources ProofIntake::inspectSources(const Caller& caller,
                        std::to_string(*sources.facts.program->firstPythonOnlyHintPc) +
                        " has no native implementation: submit with cairoVm=python to run it as "
                        "Python");
+    }
+    if (in.runsProgram()) {
+        // The program's own shape says which Cairo it is; a registered one, its registration.
+        const std::optional<std::string> registered =
+            sources.facts.program || !sources.programHash
+                ? std::nullopt
+                : m_programs.cairoVersionOf(caller.projectId, *sources.programHash);
+        if (sources.facts.program || registered) {
+            checkCairoVersion(sources.facts.program ? sources.facts.program->cairo1
+                                                    : *registered == "cairo1",
+                              api::nameOf(in.cairoVersion));
+        }
     }
     if (in.programFile() && !sources.programHash) {
         if (!sources.facts.program) {

@@ -16,6 +16,7 @@ bool isSubmitterFault(const std::string& code) {
     static const char* const kCodes[] = {"PROGRAM_FILE_SHOULD_BE_JSON",
                                          "INVALID_PROGRAM_FILE",
                                          "INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON",
+                                         "INPUT_FILE_FOR_CAIRO1_SHOULD_BE_JSON_ARRAY",
                                          "PIE_FILE_SHOULD_BE_ZIP",
                                          "INVALID_PIE_FILE",
                                          "PROOF_FILE_SHOULD_BE_JSON",

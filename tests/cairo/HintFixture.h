@@ -97,6 +97,7 @@ struct Fixture {
                 {"type", "struct"}, {"size", members.size()}, {"members", fields}};
         };
         addFeltStruct("StarkPoint", {"x", "y"});
+        addFeltStruct("KeccakState", {"start_ptr", "end_ptr"});
         addFeltStruct("Uint256", {"low", "high"});
         addFeltStruct("Uint256Halves", {"b01", "b23"});
         addFeltStruct("Uint384", {"d0", "d1", "d2"});

@@ -1,3 +1,4 @@
+#include "Cairo1Programs.h"
 #include "DevChain.h"
 #include "ProofTestData.h"
 #include "RpcProxy.h"
@@ -208,6 +209,64 @@ private slots:
         QVERIFY(hash.waitForFinished(20000));
         QCOMPARE(hash.exitCode(), 0);
         QVERIFY(hash.readAllStandardOutput().startsWith("0x"));
+    }
+
+    // Issue #46: `proofdesk execute` runs a Cairo 1 executable with Scarb's arguments; a panic
+    // says its message; `proofdesk prove --executable` proves it in one go.
+    void executeRunsCairo1Executables() {
+        QTemporaryDir dir;
+        const QString executable = dir.filePath(QStringLiteral("sum.executable.json"));
+        const QString panicking = dir.filePath(QStringLiteral("panics.executable.json"));
+        const QString arguments = dir.filePath(QStringLiteral("args.json"));
+        for (const auto& [path, text] :
+             {std::pair{executable, test::Cairo1Body::sumOfTwoArguments().dump()},
+              std::pair{panicking, test::Cairo1Body::panicsWithItsArguments().dump()},
+              std::pair{arguments, std::string(R"(["0x10", 2])")}}) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(QByteArray::fromStdString(text));
+        }
+        const auto run = [](const QStringList& args, QByteArray* out, QByteArray* err) {
+            QProcess process;
+            process.start(kBinary, args);
+            process.waitForFinished(60000);
+            *out = process.readAllStandardOutput();
+            *err = process.readAllStandardError();
+            return process.exitCode();
+        };
+        QByteArray out, err;
+        QCOMPARE(run({QStringLiteral("execute"), QStringLiteral("--executable"), executable,
+                      QStringLiteral("--arguments"), QStringLiteral("40,2"),
+                      QStringLiteral("--print_output")},
+                     &out, &err),
+                 0);
+        QCOMPARE(out, QByteArray("Program output:\n  42\n\n"));
+        const QString pie = dir.filePath(QStringLiteral("sum.zip"));
+        QCOMPARE(run({QStringLiteral("execute"), QStringLiteral("--executable"), executable,
+                      QStringLiteral("--arguments-file"), arguments,
+                      QStringLiteral("--print_output"), QStringLiteral("--cairo_pie_output"), pie},
+                     &out, &err),
+                 0);
+        QCOMPARE(out, QByteArray("Program output:\n  18\n\n"));
+        QVERIFY(QFileInfo(pie).size() > 0);
+        QCOMPARE(run({QStringLiteral("execute"), QStringLiteral("--executable"), panicking,
+                      QStringLiteral("--arguments"), QStringLiteral("0x6f6f7073")},
+                     &out, &err),
+                 1);
+        QCOMPARE(err, QByteArray("Error: Panicked with 0x6f6f7073 ('oops').\n"));
+        QCOMPARE(run({QStringLiteral("execute"), QStringLiteral("--executable"), executable,
+                      QStringLiteral("--arguments"), QStringLiteral("1,x")},
+                     &out, &err),
+                 2);
+        QVERIFY(err.contains("argument 2 (\"x\") is not a felt"));
+        const QString proof = dir.filePath(QStringLiteral("proof.json"));
+        QCOMPARE(run({QStringLiteral("prove"), QStringLiteral("--executable"), executable,
+                      QStringLiteral("--arguments"), QStringLiteral("40,2"),
+                      QStringLiteral("--out_file"), proof, QStringLiteral("--security-bits"),
+                      QStringLiteral("32")},
+                     &out, &err),
+                 0);
+        QVERIFY2(out.contains("verified by Proofdesk's verifier"), out.constData());
     }
 
     void cairoRunStepsAndPrintFlags() {

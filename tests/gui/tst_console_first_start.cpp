@@ -3,6 +3,7 @@
 // runs to DONE, its output shown as 89) and the data-request form with a ready request.
 #include "ConsoleHarness.h"
 
+#include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -76,6 +77,44 @@ private slots:
         table->selectRow(0);
         QTRY_COMPARE_WITH_TIMEOUT(child<QLabel>(&window, "programOutputLabel")->text(),
                                   QStringLiteral("Output: 89"), 10000);
+    }
+
+    // Issue #46: the Cairo 1 sample (an executable of our own) is recognised, its entry points
+    // and builtins shown, its arguments taken, and it is proven to DONE with its output.
+    void theCairo1SampleIsProven() {
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("sample")));
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* arguments = child<QLineEdit>(&window, "argumentsLineEdit");
+        QVERIFY(arguments->isHidden()); // a Cairo 0 program takes no arguments
+        click(&window, "tryCairo1SamplePushButton");
+        const QString program = child<QLineEdit>(&window, "programPathLineEdit")->text();
+        QVERIFY(program.endsWith(QStringLiteral("/fibonacci.executable.json")));
+        auto* kind = child<QLabel>(&window, "fileKindLabel");
+        QCOMPARE(kind->text(), QStringLiteral("Cairo 1 executable: 27 words of CASM; entry points "
+                                              "Standalone at 0, Bootloader at 6; builtins "
+                                              "output."));
+        QVERIFY(!arguments->isHidden());
+        QCOMPARE(arguments->text(), QStringLiteral("90"));
+        QVERIFY(child<QComboBox>(&window, "cairoVmComboBox")->isHidden());
+        // A bad argument is refused at the field, before anything is sent.
+        arguments->setText(QStringLiteral("90, ninety"));
+        click(&window, "submitPushButton");
+        auto* banner = child<QLabel>(&window, "errorBannerLabel");
+        QTRY_VERIFY(banner->isVisible());
+        QVERIFY2(banner->text().contains(QStringLiteral("ninety")), qPrintable(banner->text()));
+        arguments->setText(QStringLiteral("90"));
+
+        click(&window, "submitPushButton");
+        auto* table = child<QTableView>(&window, "proofQueriesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->index(0, 1).data().toString(),
+                                  QStringLiteral("DONE"), 120000);
+        table->selectRow(0);
+        QTRY_COMPARE_WITH_TIMEOUT(child<QLabel>(&window, "programOutputLabel")->text(),
+                                  QStringLiteral("Output: 2880067194370816120"), 10000);
     }
 
     void theSampleDataRequestIsReadyToSend() {

@@ -2,6 +2,7 @@
 // submission on any route is refused with the spec's status and body, and nothing is stored.
 // The pipeline that runs what is accepted: tst_proof_pipeline; reads: tst_proof_queries.
 
+#include "Cairo1Programs.h"
 #include "ProofHttpSupport.h"
 #include "ProofTestData.h"
 
@@ -54,8 +55,29 @@ private slots:
         QVERIFY(refused({programFile, text("network", "DEVNET")}, 400, "INVALID_NETWORK"));
         QVERIFY(
             refused({programFile, text("cairoVersion", "cairo2")}, 400, "INVALID_CAIRO_VERSION"));
-        QVERIFY(refused({programFile, text("cairoVersion", "cairo1")}, 400,
-                        "CAIRO1_PROGRAMS_NOT_SUPPORTED"));
+        // Cairo 1 (issue #46): a program is run as the Cairo it is, and the submission says so.
+        QVERIFY(
+            refused({programFile, text("cairoVersion", "cairo1")}, 400, "CAIRO_VERSION_MISMATCH"));
+        const Part executable =
+            file("programFile", Cairo1Body::sumOfTwoArguments().dump(), "main.executable.json");
+        QVERIFY(refused({executable}, 400, "CAIRO_VERSION_MISMATCH"));
+        QVERIFY(refused({executable, text("cairoVersion", "cairo1"),
+                         file("inputFile", R"({"a": 1})", "args.json")},
+                        400, "INPUT_FILE_FOR_CAIRO1_SHOULD_BE_JSON_ARRAY"));
+        QVERIFY(refused({executable, text("cairoVersion", "cairo1"),
+                         file("inputFile", R"([1, "two"])", "args.json")},
+                        400, "INPUT_FILE_FOR_CAIRO1_SHOULD_BE_JSON_ARRAY"));
+        const Reply sierra = http.postMultipart(
+            "/core-query",
+            {file("programFile", R"({"sierra_program": [], "entry_points_by_type": {}})",
+                  "main.sierra.json"),
+             text("cairoVersion", "cairo1")},
+            keyHeader(project));
+        QCOMPARE(sierra.status, 400);
+        QCOMPARE(sierra.json()["message"].get<std::string>(), std::string("INVALID_PROGRAM_FILE"));
+        QVERIFY2(sierra.json()["detail"].get<std::string>().find(
+                     "build the executable target with Scarb") != std::string::npos,
+                 sierra.body.c_str());
         QVERIFY(refused({programFile, text("cairoVm", "java")}, 400, "INVALID_CAIRO_VM"));
         QVERIFY(refused({programFile, text("declaredJobSize", "XL")}, 400,
                         "INVALID_DECLARED_JOB_SIZE"));

@@ -2,9 +2,13 @@
 // binaries (stand-in scripts that check what they are given), none configured, a crashing prover
 // retried then given up, and a stopped server resuming its queries.
 
+#include "Cairo1Programs.h"
 #include "ProofHttpSupport.h"
 #include "ProofTestData.h"
 
+#include "cairo/cairo1/Executable.h"
+#include "cairo/outputs/FactHashes.h"
+#include "cairo/vm/ProgramHash.h"
 #include "stark/verifier/ProofVerifier.h"
 
 using namespace proofdesk;
@@ -75,6 +79,70 @@ private slots:
         // The fact is in the real registry, not the mocked one.
         const std::string fact = query["sharpFactHash"];
         QCOMPARE(http.get("/fact-registry/L1/" + fact).json()["valid"].get<bool>(), true);
+    }
+
+    // Issue #46: a Cairo 1 executable with its arguments, proven for real from its Standalone
+    // entry; the fact is its program hash's (the Bootloader entry's, as its PIE would carry).
+    void cairo1ExecutablesAreProvenWithTheirArguments() {
+        TestServer server;
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const json executable = Cairo1Body::sumOfTwoArguments();
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {file("programFile", executable.dump(), "main.executable.json"),
+             file("inputFile", R"([20, "0x16"])", "args.json"), text("cairoVersion", "cairo1"),
+             text("layout", "small"), text("result", "PROOF_VERIFICATION_ON_L1")},
+            keyHeader(alpha));
+        QCOMPARE(submitted.status, 201);
+        const std::string id = submitted.json()["coreQueryId"];
+        const json query = waitForEnd(http, id, 120000)["coreQuery"];
+        QVERIFY2(query["status"] == "DONE", query.dump().c_str());
+        QCOMPARE(query["cairoVersion"].get<std::string>(), std::string("cairo1"));
+        QCOMPARE(query["isProofMocked"].get<bool>(), false);
+        QCOMPARE(query["isFactMocked"].get<bool>(), false);
+        const crypto::Felt hash =
+            cairo::programHash(cairo::Executable::fromJson(executable).program());
+        QCOMPARE(query["programHash"].get<std::string>(), hash.toHex());
+        const std::vector<crypto::Felt> output = {crypto::Felt::fromU64(42)};
+        QCOMPARE(query["sharpFactHash"].get<std::string>(), cairo::sharpFactHash(hash, output));
+        const json proof = http.get("/artifacts/" + id + "/proof.json").json();
+        const stark::Verdict verdict = stark::verifyStoneProof(proof);
+        QVERIFY2(verdict.valid, verdict.failedCheck.c_str());
+        QCOMPARE(verdict.statement->sharpFactHash, query["sharpFactHash"].get<std::string>());
+        QCOMPARE(http.get("/fact-registry/L1/" + query["sharpFactHash"].get<std::string>())
+                     .json()["valid"]
+                     .get<bool>(),
+                 true);
+
+        // A panic fails the query with its message; the program registered as Cairo 1.
+        const Reply panicking = http.postMultipart(
+            "/core-query",
+            {file("programFile", Cairo1Body::panicsWithItsArguments().dump(), "p.executable.json"),
+             file("inputFile", R"(["0x6f6f7073"])", "args.json"), text("cairoVersion", "cairo1"),
+             text("result", "TRACE_GENERATION")},
+            keyHeader(alpha));
+        QCOMPARE(panicking.status, 201);
+        const json failed = waitForEnd(http, panicking.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(failed["status"].get<std::string>(), std::string("FAILED"));
+        QVERIFY2(failed["errorReason"].get<std::string>().find(
+                     "Panicked with 0x6f6f7073 ('oops').") != std::string::npos,
+                 failed.dump().c_str());
+        // By hash, the registered executable runs as Cairo 1 and is refused as Cairo 0.
+        const Reply byHash = http.postMultipart(
+            "/core-query",
+            {text("programHash", hash.toHex()), text("cairoVersion", "cairo1"),
+             file("inputFile", "[1, 2]", "args.json"), text("result", "TRACE_GENERATION")},
+            keyHeader(alpha));
+        QCOMPARE(byHash.status, 201);
+        const json traced = waitForEnd(http, byHash.json()["coreQueryId"])["coreQuery"];
+        QVERIFY2(traced["status"] == "DONE", traced.dump().c_str());
+        const Reply asCairo0 = http.postMultipart(
+            "/core-query", {text("programHash", hash.toHex()), text("result", "TRACE_GENERATION")},
+            keyHeader(alpha));
+        QCOMPARE(asCairo0.status, 400);
+        QCOMPARE(asCairo0.json()["message"].get<std::string>(),
+                 std::string("CAIRO_VERSION_MISMATCH"));
     }
 
     void l2ProofsUseTheChannelIntegrityVerifies() {

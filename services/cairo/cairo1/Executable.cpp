@@ -11,6 +11,12 @@ namespace {
 // The prologue every Standalone entry starts with: `ap += N; call rel 4; jmp rel 0`.
 constexpr std::uint64_t kStandaloneEnd = 4;
 
+// A non-negative integer (JSON read from text has it unsigned; JSON built in code, signed).
+bool isIndex(const nlohmann::json& value) {
+    return value.is_number_unsigned() ||
+           (value.is_number_integer() && value.get<std::int64_t>() >= 0);
+}
+
 Felt feltAt(const nlohmann::json& value, std::size_t index) {
     const auto felt =
         value.is_string() ? Felt::parse(value.get<std::string>()) : std::optional<Felt>();
@@ -22,6 +28,27 @@ Felt feltAt(const nlohmann::json& value, std::size_t index) {
 }
 
 } // namespace
+
+bool isCairo1ExecutableProgram(const std::vector<Felt>& data, std::uint64_t main) {
+    // ap += N; call rel 4; jmp rel 0
+    const std::uint64_t prologue[] = {0x40780017fff7fffULL, 0, 0x1104800180018000ULL, 4,
+                                      0x10780017fff7fffULL, 0};
+    if (data.size() <= 6 || main != 6) {
+        return false;
+    }
+    for (std::size_t i = 0; i < 6; ++i) {
+        if (i != 1 && !(data[i] == Felt::fromU64(prologue[i]))) {
+            return false;
+        }
+    }
+    return data[1].fitsU64() && data[1].low64() <= 16;
+}
+
+std::string sierraRefusal() {
+    return "this is a Sierra program, which needs a Sierra to CASM compiler: build the executable "
+           "target with Scarb (an [executable] target, `scarb build`) and give its "
+           "target/<profile>/<name>.executable.json";
+}
 
 const char* entryKindName(Executable::EntryKind kind) {
     return kind == Executable::EntryKind::Standalone ? "Standalone" : "Bootloader";
@@ -51,10 +78,7 @@ Executable Executable::fromJson(const nlohmann::json& json) {
     case ProgramFormat::Cairo1Executable:
         break;
     case ProgramFormat::Sierra:
-        throw ProgramError("this is a Sierra program, which needs a Sierra to CASM compiler: build "
-                           "the executable target with Scarb (`scarb build` with an "
-                           "[executable] target) and give its target/<profile>/<name>"
-                           ".executable.json");
+        throw ProgramError(sierraRefusal());
     default:
         throw ProgramError("not a Cairo 1 executable: it needs program.bytecode and "
                            "entrypoints (Scarb's <name>.executable.json)");
@@ -74,15 +98,16 @@ Executable Executable::fromJson(const nlohmann::json& json) {
         throw ProgramError("program.hints is not a list");
     }
     for (const nlohmann::json& site : hints) {
-        if (!site.is_array() || site.size() != 2 || !site[0].is_number_unsigned() ||
-            !site[1].is_array() || site[0].get<std::uint64_t>() >= bytecode.size()) {
+        if (!site.is_array() || site.size() != 2 || !isIndex(site[0]) || !site[1].is_array() ||
+            site[0].get<std::uint64_t>() >= bytecode.size()) {
             throw ProgramError("program.hints holds an entry that is not [pc, [hint, ...]] "
                                "within the bytecode");
         }
         auto& list = executable.hints[site[0].get<std::uint64_t>()];
         for (const nlohmann::json& hint : site[1]) {
-            if (!hint.is_object() || hint.size() != 1) {
-                throw ProgramError("a hint is not an object of one variant");
+            // A variant with fields is an object of one key; a unit variant a bare string.
+            if (!(hint.is_object() && hint.size() == 1) && !hint.is_string()) {
+                throw ProgramError("a hint is not one variant of the compiler's hints");
             }
             list.push_back(hint);
         }
@@ -102,7 +127,7 @@ Executable Executable::fromJson(const nlohmann::json& json) {
             throw ProgramError("an entry point's kind is not Standalone or Bootloader");
         }
         const nlohmann::json offset = entry.value("offset", nlohmann::json());
-        if (!offset.is_number_unsigned() || offset.get<std::uint64_t>() >= bytecode.size()) {
+        if (!isIndex(offset) || offset.get<std::uint64_t>() >= bytecode.size()) {
             throw ProgramError("an entry point's offset is not within the bytecode");
         }
         point.offset = offset.get<std::uint64_t>();

@@ -48,5 +48,10 @@ const char* entryKindName(Executable::EntryKind kind);
 // What a JSON file is, by its shape, before it is read as one.
 enum class ProgramFormat { Cairo0, Cairo1Executable, Sierra, Unknown };
 ProgramFormat programFormatOf(const nlohmann::json& json);
+// Whether a program's words and main are a Cairo 1 executable's run from its Bootloader entry (a
+// Cairo 1 PIE's program): the Standalone prologue every executable starts with, main after it.
+bool isCairo1ExecutableProgram(const std::vector<Felt>& data, std::uint64_t main);
+// Why a Sierra program is not run, and what to give instead.
+std::string sierraRefusal();
 
 } // namespace proofdesk::cairo

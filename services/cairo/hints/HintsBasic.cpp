@@ -95,6 +95,39 @@ ids.low = int.from_bytes(hashed[16:32], 'big'))",
             ctx.setIds("high", Felt::fromBytesBE(bytes, 16));
             ctx.setIds("low", Felt::fromBytesBE(bytes + 16, 16));
         });
+    // unsafe_keccak_finalize (cairo-lang's common/keccak.cairo before 0.10): keccak of the words
+    // from start_ptr to end_ptr, each 16 bytes big-endian.
+    r.add(R"(from eth_hash.auto import keccak
+keccak_input = bytearray()
+n_elms = ids.keccak_state.end_ptr - ids.keccak_state.start_ptr
+for word in memory.get_range(ids.keccak_state.start_ptr, n_elms):
+    keccak_input += word.to_bytes(16, 'big')
+hashed = keccak(keccak_input)
+ids.high = int.from_bytes(hashed[:16], 'big')
+ids.low = int.from_bytes(hashed[16:32], 'big'))",
+          [](HintContext& ctx) {
+              const Relocatable start = ctx.idsAddress("keccak_state.start_ptr");
+              const Relocatable end = ctx.idsAddress("keccak_state.end_ptr");
+              if (end.segment != start.segment || end.offset < start.offset ||
+                  end.offset - start.offset > (1ULL << 26)) {
+                  ctx.fail("unsafe_keccak_finalize: end_ptr is not after start_ptr");
+              }
+              QByteArray input;
+              for (Relocatable at = start; at.offset < end.offset; at = at + 1) {
+                  const Felt word = ctx.memory().get(at).felt();
+                  if (word.bitLength() > 128) {
+                      ctx.fail("unsafe_keccak_finalize: word " + word.toHex() +
+                               " does not fit in 16 bytes");
+                  }
+                  std::uint8_t be[32];
+                  word.toBytesBE(be);
+                  input.append(reinterpret_cast<const char*>(be + 16), 16);
+              }
+              const QByteArray hash = crypto::keccak256(input);
+              const auto* bytes = reinterpret_cast<const std::uint8_t*>(hash.constData());
+              ctx.setIds("high", Felt::fromBytesBE(bytes, 16));
+              ctx.setIds("low", Felt::fromBytesBE(bytes + 16, 16));
+          });
 }
 
 } // namespace proofdesk::cairo

@@ -2,6 +2,7 @@
 // Keccak-f[1600] permutation done by the hint and checked in Cairo), and small EC helpers.
 
 #include "cairo/hints/HintProcessor.h"
+#include "crypto/BigInt.h"
 
 #include "crypto/KeccakF.h"
 #include "crypto/StarkCurve.h"
@@ -85,6 +86,30 @@ HintFn nAtLeast(std::uint64_t bound) {
     return [bound](HintContext& ctx) {
         ctx.memory().set(ctx.vm().ap,
                          Felt::fromU64(ctx.idsFelt("n") < Felt::fromU64(bound) ? 0 : 1));
+    };
+}
+
+HintFn elementsLeftAtLeast(std::uint64_t bound) {
+    // As Python reads it: pointers in one segment subtract to their distance, felts to the
+    // difference of their integers (which may be negative).
+    return [bound](HintContext& ctx) {
+        const Value end = ctx.ids("elements_end");
+        const Value elements = ctx.ids("elements");
+        bool atLeast = false;
+        if (end.isAddress() && elements.isAddress()) {
+            if (end.address().segment != elements.address().segment) {
+                ctx.fail("elements_end and elements are in different segments");
+            }
+            atLeast = end.address().offset >= elements.address().offset &&
+                      end.address().offset - elements.address().offset >= bound;
+        } else if (end.isFelt() && elements.isFelt()) {
+            atLeast = crypto::BigInt::fromFelt(end.felt()) >=
+                      crypto::BigInt::fromFelt(elements.felt()) +
+                          crypto::BigInt(static_cast<std::int64_t>(bound));
+        } else {
+            ctx.fail("elements_end and elements are not both pointers or both felts");
+        }
+        ctx.memory().set(ctx.vm().ap, Felt::fromU64(atLeast ? 1 : 0));
     };
 }
 
@@ -178,6 +203,11 @@ void registerKeccakHints(HintRegistry& r) {
           });
     r.add("memory[ap] = to_felt_or_relocatable(ids.n >= 10)", nAtLeast(10));
     r.add("memory[ap] = to_felt_or_relocatable(ids.n >= 2)", nAtLeast(2));
+    // poseidon_hash_many before cairo-lang 0.13: the same test on the elements left.
+    r.add("memory[ap] = to_felt_or_relocatable(ids.elements_end - ids.elements >= 10)",
+          elementsLeftAtLeast(10));
+    r.add("memory[ap] = to_felt_or_relocatable(ids.elements_end - ids.elements >= 2)",
+          elementsLeftAtLeast(2));
     r.add("memory[ap] = (ids.scalar % PRIME) % 2", [](HintContext& ctx) {
         ctx.memory().set(ctx.vm().ap, Felt::fromU64(ctx.idsFelt("scalar").low64() & 1));
     });

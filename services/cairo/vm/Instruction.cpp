@@ -10,11 +10,15 @@ namespace {
 } // namespace
 
 Instruction decodeInstruction(const Felt& word) {
-    if (!word.fitsU64() || (word.low64() >> 63) != 0) {
-        invalid(word, "it does not fit in 63 bits");
+    // Bits 63 and up are the opcode extension (0: Stone's set).
+    const auto& limbs = word.limbs();
+    if (limbs[2] != 0 || limbs[3] != 0 || limbs[1] > 1) {
+        invalid(word, "its opcode extension is not one this VM knows");
     }
-    const std::uint64_t encoded = word.low64();
+    const std::uint64_t extension = (limbs[1] << 1) | (limbs[0] >> 63);
+    const std::uint64_t encoded = limbs[0] & ~(1ULL << 63);
     Instruction in;
+    in.extension = static_cast<Instruction::Extension>(extension);
     in.biasedOff0 = static_cast<std::uint16_t>(encoded & 0xffff);
     in.biasedOff1 = static_cast<std::uint16_t>((encoded >> 16) & 0xffff);
     in.biasedOff2 = static_cast<std::uint16_t>((encoded >> 32) & 0xffff);
@@ -116,7 +120,43 @@ Instruction decodeInstruction(const Felt& word) {
     } else if (in.opcode == Instruction::Opcode::Ret) {
         in.fpUpdate = Instruction::FpUpdate::Dst;
     }
+    if (in.extension == Instruction::Extension::Blake ||
+        in.extension == Instruction::Extension::BlakeFinalize) {
+        const bool operandsOk = in.opcode == Instruction::Opcode::Nop &&
+                                (in.op1Source == Instruction::Op1Source::AP ||
+                                 in.op1Source == Instruction::Op1Source::FP) &&
+                                in.res == Instruction::Res::Op1 &&
+                                in.pcUpdate == Instruction::PcUpdate::Regular &&
+                                (in.apUpdate == Instruction::ApUpdate::Regular ||
+                                 in.apUpdate == Instruction::ApUpdate::Add1);
+        if (!operandsOk) {
+            invalid(word, "a Blake instruction must be a NOp with op1 from ap or fp, res op1, a "
+                          "regular pc update and ap += 0 or 1");
+        }
+    } else if (in.extension == Instruction::Extension::QM31) {
+        const bool operandsOk = in.opcode == Instruction::Opcode::AssertEq &&
+                                in.op1Source != Instruction::Op1Source::Op0 &&
+                                in.pcUpdate == Instruction::PcUpdate::Regular;
+        if (!operandsOk) {
+            invalid(word, "a QM31 instruction must be an assert-eq with op1 not from op0 and a "
+                          "regular pc update");
+        }
+    }
     return in;
+}
+
+const char* extensionName(Instruction::Extension extension) {
+    switch (extension) {
+    case Instruction::Extension::Stone:
+        return "Stone";
+    case Instruction::Extension::Blake:
+        return "Blake";
+    case Instruction::Extension::BlakeFinalize:
+        return "BlakeFinalize";
+    case Instruction::Extension::QM31:
+        return "QM31Operation";
+    }
+    return "?";
 }
 
 } // namespace proofdesk::cairo

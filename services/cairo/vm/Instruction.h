@@ -13,6 +13,9 @@ struct Instruction {
     enum class ApUpdate : std::uint8_t { Regular, Add, Add1, Add2 };
     enum class FpUpdate : std::uint8_t { Regular, ApPlus2, Dst };
     enum class Opcode : std::uint8_t { Nop, Call, Ret, AssertEq };
+    // The opcode extension (bits 63 and up): Stone's instruction set, or S-two's additions the
+    // Cairo 1 compiler emits for blake2s and qm31.
+    enum class Extension : std::uint8_t { Stone, Blake, BlakeFinalize, QM31 };
 
     std::int16_t off0 = 0, off1 = 0, off2 = 0;
     Register dstRegister = Register::AP;
@@ -23,6 +26,7 @@ struct Instruction {
     ApUpdate apUpdate = ApUpdate::Regular;
     FpUpdate fpUpdate = FpUpdate::Regular;
     Opcode opcode = Opcode::Nop;
+    Extension extension = Extension::Stone;
     // Biased (off + 2^15) offsets, as AIR range checks see them.
     std::uint16_t biasedOff0 = 0, biasedOff1 = 0, biasedOff2 = 0;
 
@@ -31,5 +35,7 @@ struct Instruction {
 
 // Decodes an instruction word; throws VmError naming the problem for an invalid encoding.
 Instruction decodeInstruction(const Felt& word);
+
+const char* extensionName(Instruction::Extension extension);
 
 } // namespace proofdesk::cairo

@@ -1,5 +1,7 @@
 #include "cairo/vm/Vm.h"
 
+#include "crypto/Blake2s.h"
+
 namespace proofdesk::cairo {
 namespace {
 
@@ -166,6 +168,10 @@ bool Vm::readOrDeduce(const Relocatable& address, Value* out) {
 void Vm::step() {
     runHintsAt(pc);
     const Instruction& in = instructionAt(pc);
+    if (in.extension != Instruction::Extension::Stone) [[unlikely]] {
+        stepExtended(in);
+        return;
+    }
     const int size = in.size();
 
     const Relocatable dstAddr = registerValue(in.dstRegister) + in.off0;
@@ -272,6 +278,68 @@ void Vm::step() {
     checkOpcode(in, nextPc, dst, op0, res);
     recordStep(in, dstAddr, op0Addr, op1Addr);
     updateRegisters(in, nextPc, dst, op1, res);
+    ++m_steps;
+}
+
+void Vm::stepExtended(const Instruction& in) {
+    if (in.extension == Instruction::Extension::QM31) {
+        throw VmError("the QM31 opcode at pc " + pc.toString() +
+                      " (S-two's qm31 arithmetic) is not run by this VM, and no Stone layout "
+                      "proves it");
+    }
+    // blake2s[state = [op0], message = [op1], byte_count = [dst]] => [[ap] .. [ap] + 8).
+    const Relocatable dstAddr = registerValue(in.dstRegister) + in.off0;
+    const Relocatable op0Addr = registerValue(in.op0Register) + in.off1;
+    const Relocatable op1Addr = (in.op1Source == Instruction::Op1Source::AP ? ap : fp) + in.off2;
+    const auto read = [this](const Relocatable& address, const char* what) {
+        Value value;
+        if (!m_memory.tryGet(address, &value)) {
+            throw VmError(std::string("the Blake instruction at pc ") + pc.toString() + "'s " +
+                          what + " at " + address.toString() + " is unknown");
+        }
+        return value;
+    };
+    const auto word = [this](const Value& value, const std::string& what) {
+        if (!value.isFelt() || !value.felt().fitsU64() || value.felt().low64() > 0xffffffffULL) {
+            throw VmError("the Blake instruction at pc " + pc.toString() + ": " + what +
+                          " is not a 32-bit word");
+        }
+        return static_cast<std::uint32_t>(value.felt().low64());
+    };
+    const auto pointer = [this](const Value& value, const char* what) {
+        if (!value.isAddress()) {
+            throw VmError(std::string("the Blake instruction at pc ") + pc.toString() + ": " +
+                          what + " is not an address");
+        }
+        return value.address();
+    };
+    const std::uint32_t byteCount = word(read(dstAddr, "byte count"), "the byte count");
+    const Relocatable state = pointer(read(op0Addr, "state pointer"), "the state pointer");
+    const Relocatable message = pointer(read(op1Addr, "message pointer"), "the message pointer");
+    const Relocatable output = pointer(read(ap, "output pointer"), "the output pointer [ap]");
+    std::array<std::uint32_t, 8> h{};
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        h[i] = word(read(state + static_cast<std::int64_t>(i), "state word"),
+                    "state word " + std::to_string(i));
+    }
+    std::array<std::uint32_t, 16> m{};
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        m[i] = word(read(message + static_cast<std::int64_t>(i), "message word"),
+                    "message word " + std::to_string(i));
+    }
+    const std::uint32_t finalize =
+        in.extension == Instruction::Extension::BlakeFinalize ? 0xffffffffU : 0;
+    const std::array<std::uint32_t, 8> next =
+        crypto::blake2sCompress(h, m, byteCount, 0, finalize, 0);
+    for (std::size_t i = 0; i < next.size(); ++i) {
+        m_memory.set(output + static_cast<std::int64_t>(i), Felt::fromU64(next[i]));
+    }
+    recordStep(in, dstAddr, op0Addr, op1Addr);
+    pc = pc + 1;
+    if (in.apUpdate == Instruction::ApUpdate::Add1) {
+        ap = ap + 1;
+    }
+    ++m_extendedSteps;
     ++m_steps;
 }
 

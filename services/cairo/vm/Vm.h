@@ -49,6 +49,8 @@ public:
     void step();
     std::uint64_t steps() const { return m_steps; }
     const std::vector<TraceEntry>& trace() const { return m_trace; }
+    // Steps that ran an S-two opcode extension (Blake): Stone's AIR cannot prove them.
+    std::uint64_t extendedSteps() const { return m_extendedSteps; }
     std::uint64_t rcMin() const { return m_rcMin; }
     std::uint64_t rcMax() const { return m_rcMax; }
 
@@ -58,6 +60,8 @@ public:
 private:
     // Parts of step(), inlined into it (the step is the VM's hot loop).
     void runHintsAt(const Relocatable& at);
+    // A step of an instruction with an opcode extension (the Blake2s compression).
+    void stepExtended(const Instruction& in);
     void recordStep(const Instruction& in, const Relocatable& dstAddr, const Relocatable& op0Addr,
                     const Relocatable& op1Addr);
     void checkOpcode(const Instruction& in, const Relocatable& nextPc, const Value& dst,
@@ -79,6 +83,7 @@ private:
     bool m_traceEnabled = true;
     std::vector<TraceEntry> m_trace;
     std::uint64_t m_steps = 0;
+    std::uint64_t m_extendedSteps = 0;
     std::uint64_t m_rcMin = UINT64_MAX;
     std::uint64_t m_rcMax = 0;
 };

@@ -94,13 +94,15 @@ void from_json(const json& in, InspectRequest& value) {
 void to_json(json& out, const ProgramFacts& value) {
     out = {{"programHash", value.programHash.toHex()},
            {"builtins", value.builtins},
-           {"proofMode", value.proofMode}};
+           {"proofMode", value.proofMode},
+           {"cairo1", value.cairo1}};
     optionalTo(out, "firstPythonOnlyHintPc", value.firstPythonOnlyHintPc);
 }
 void from_json(const json& in, ProgramFacts& value) {
     value.programHash = feltOf(field(in, "programHash"));
     value.builtins = field(in, "builtins").get<std::vector<std::string>>();
     value.proofMode = field(in, "proofMode").get<bool>();
+    value.cairo1 = field(in, "cairo1").get<bool>();
     optionalFrom(in, "firstPythonOnlyHintPc", value.firstPythonOnlyHintPc);
 }
 
@@ -109,7 +111,8 @@ void to_json(json& out, const PieFacts& value) {
            {"output", hexList(value.output)},
            {"nSteps", value.nSteps},
            {"resources", value.resources},
-           {"builtins", value.builtins}};
+           {"builtins", value.builtins},
+           {"cairo1", value.cairo1}};
 }
 void from_json(const json& in, PieFacts& value) {
     value.programHash = feltOf(field(in, "programHash"));
@@ -117,6 +120,7 @@ void from_json(const json& in, PieFacts& value) {
     value.nSteps = field(in, "nSteps").get<std::uint64_t>();
     value.resources = field(in, "resources");
     value.builtins = field(in, "builtins").get<std::vector<std::string>>();
+    value.cairo1 = field(in, "cairo1").get<bool>();
 }
 
 void to_json(json& out, const ProofFacts& value) {

@@ -56,6 +56,7 @@ struct ProgramFacts {
     crypto::Felt programHash;
     std::vector<std::string> builtins;
     bool proofMode = false; // compiled with --proof_mode (has __start__)
+    bool cairo1 = false;    // a Cairo 1 executable (Scarb's), not cairo-compile's JSON
     std::optional<std::uint64_t> firstPythonOnlyHintPc;
 };
 struct PieFacts {
@@ -64,6 +65,7 @@ struct PieFacts {
     std::uint64_t nSteps = 0;
     nlohmann::json resources = nlohmann::json::object(); // execution_resources
     std::vector<std::string> builtins;
+    bool cairo1 = false; // its program is a Cairo 1 executable's (the bootloader entry's run)
 };
 // What a proof states (its public input), as the child read it, not whether it holds. The server
 // reads the statement again itself before it registers a fact (proof/ProvenStatement.h); this

@@ -3,6 +3,7 @@
 #include "ChildTasks.h"
 #include "TaskInputs.h"
 
+#include "cairo/cairo1/Executable.h"
 #include "cairo/hints/HintProcessor.h"
 #include "cairo/vm/ProgramHash.h"
 #include "sandbox/tasks/TaskTypes.h"
@@ -20,7 +21,8 @@ tasks::ProgramFacts programFacts(const cairo::Program& program, bool checkNative
     facts.programHash = cairo::programHash(program);
     facts.builtins = program.builtins;
     facts.proofMode = program.start.has_value();
-    if (checkNativeHints) {
+    facts.cairo1 = program.cairo1;
+    if (checkNativeHints && !program.cairo1) {
         for (const auto& [pc, hints] : program.hints) {
             for (const cairo::HintSpec& hint : hints) {
                 if (!facts.firstPythonOnlyHintPc &&
@@ -42,6 +44,7 @@ tasks::PieFacts pieFacts(const ChildContext& context) {
         facts.nSteps = pie.resources.nSteps;
         facts.resources = pie.resources.toJson();
         facts.builtins = pie.builtins;
+        facts.cairo1 = cairo::isCairo1ExecutableProgram(pie.programData, pie.main);
         return facts;
     } catch (const std::exception& failure) {
         throw TaskError("INVALID_PIE_FILE",
@@ -102,9 +105,21 @@ tasks::ProofFacts proofFacts(const ChildContext& context,
 nlohmann::json inspectTask(const ChildContext& context) {
     const auto request = tasks::readAs<tasks::InspectRequest>(context.options());
     tasks::InspectResult result;
-    readProgramInputText(context);
     if (context.hasInput(tasks::slot::kProgram)) {
-        result.program = programFacts(readProgram(context), request.checkNativeHints);
+        std::optional<cairo::Program> read;
+        try {
+            read = readProgram(context);
+        } catch (const TaskError&) {
+            readProgramInputText(context); // an input that is not JSON is said first
+            throw;
+        }
+        const cairo::Program& program = *read;
+        // The input is the program's input (Cairo 0) or its arguments (Cairo 1).
+        program.cairo1 ? static_cast<void>(readArguments(context))
+                       : static_cast<void>(readProgramInputText(context));
+        result.program = programFacts(program, request.checkNativeHints);
+    } else {
+        readProgramInputText(context);
     }
     if (context.hasInput(tasks::slot::kPie)) {
         result.pie = pieFacts(context);

@@ -19,10 +19,17 @@ namespace {
 using sandbox::ChildContext;
 using sandbox::TaskError;
 
-cairo::RunOptions optionsFor(const ChildContext& context, const tasks::RunRequest& request) {
+cairo::RunOptions optionsFor(const ChildContext& context, const tasks::RunRequest& request,
+                             const cairo::Program& program) {
     if (context.hasInput(tasks::slot::kPie)) {
         auto pie = std::make_shared<const cairo::CairoPie>(readPie(context));
         return cairo::runOptionsForPie(request.setup, std::move(pie), tasks::slot::kPie);
+    }
+    if (program.cairo1) {
+        // A Cairo 1 program's input is its arguments, not a program_input.
+        cairo::RunSetup setup = request.setup;
+        setup.arguments = readArguments(context);
+        return cairo::runOptionsOf(setup);
     }
     return cairo::runOptionsOf(request.setup, readProgramInputText(context));
 }
@@ -45,7 +52,7 @@ nlohmann::json runTask(const ChildContext& context) {
     const auto request = tasks::readAs<tasks::RunRequest>(context.options());
     const cairo::Program program = readProgram(context);
     const bool proofMode = request.setup.proofMode && program.start.has_value();
-    cairo::RunOptions options = optionsFor(context, request);
+    cairo::RunOptions options = optionsFor(context, request, program);
     options.proofMode = proofMode;
     options.traceEnabled = proofMode; // a PIE needs the memory, not the trace
     return programFault([&] {

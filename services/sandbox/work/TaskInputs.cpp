@@ -1,5 +1,6 @@
 #include "TaskInputs.h"
 
+#include "cairo/ProgramFiles.h"
 #include "core/BoundedJson.h"
 #include "sandbox/tasks/TaskTypes.h"
 
@@ -24,10 +25,31 @@ cairo::Program readProgram(const sandbox::ChildContext& context) {
         throw TaskError("PROGRAM_FILE_SHOULD_BE_JSON", "programFile is " + why);
     }
     try {
-        return cairo::Program::fromJson(parsed);
+        return cairo::programFromJson(parsed);
     } catch (const std::exception& failure) {
         throw TaskError("INVALID_PROGRAM_FILE",
-                        std::string("programFile is not a compiled Cairo 0 program: ") +
+                        std::string("programFile is not a compiled Cairo 0 program or a Cairo 1 "
+                                    "executable: ") +
+                            failure.what());
+    }
+}
+
+std::vector<cairo::Felt> readArguments(const sandbox::ChildContext& context) {
+    if (!context.hasInput(tasks::slot::kInput)) {
+        return {};
+    }
+    const std::string text = context.readInput(tasks::slot::kInput, kMaxInputBytes);
+    std::string why;
+    const nlohmann::json parsed = core::parseJsonBounded(text, &why, kExact);
+    if (parsed.is_discarded()) {
+        throw TaskError("INPUT_FILE_FOR_CAIRO1_SHOULD_BE_JSON_ARRAY", "inputFile is " + why);
+    }
+    try {
+        return cairo::argumentsFromJson(parsed);
+    } catch (const std::invalid_argument& failure) {
+        throw TaskError("INPUT_FILE_FOR_CAIRO1_SHOULD_BE_JSON_ARRAY",
+                        std::string("inputFile holds a Cairo 1 program's arguments, a JSON array "
+                                    "of felts: ") +
                             failure.what());
     }
 }

@@ -7,12 +7,16 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 // Reading a task's input descriptors, each checked as the proof service reports problems (the
 // API's 400 codes on sandbox::TaskError).
 namespace proofdesk::work {
 
 cairo::Program readProgram(const sandbox::ChildContext& context);
+// A Cairo 1 program's arguments: the input, a JSON array of felts (numbers, or decimal or hex
+// strings); INPUT_FILE_FOR_CAIRO1_SHOULD_BE_JSON_ARRAY otherwise. None without an input.
+std::vector<cairo::Felt> readArguments(const sandbox::ChildContext& context);
 // The program input's text ("" when the task has none); INPUT_FILE_FOR_CAIRO0_SHOULD_BE_JSON when
 // it is not JSON.
 std::string readProgramInputText(const sandbox::ChildContext& context);

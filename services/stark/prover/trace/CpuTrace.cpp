@@ -40,10 +40,16 @@ void writeCpu(TraceTable& trace, const CairoRun& run) {
         const RegisterState& s = run.trace[k];
         const std::string where = "step " + std::to_string(k);
         const Fp instructionValue = memoryAt(run, s.pc, where + " (instruction)");
-        const std::uint64_t instruction = smallValue(instructionValue, where + "'s instruction");
-        if (instruction >> 63) {
-            throw TraceError(where + ": the instruction's bit 63 is set");
+        const crypto::Felt instructionFelt = instructionValue.toFelt();
+        const auto& limbs = instructionFelt.limbs();
+        if ((limbs[0] >> 63) != 0 ||
+            (limbs[1] <= 1 && limbs[1] != 0 && limbs[2] == 0 && limbs[3] == 0)) {
+            throw TraceError(where + " runs an S-two opcode extension (Blake2s or QM31), which no "
+                                     "Stone layout can prove: prove this program with S-two "
+                                     "(stwo-cairo), or build it with Cairo 2.11, whose blake2s "
+                                     "compiles to a hint");
         }
+        const std::uint64_t instruction = smallValue(instructionValue, where + "'s instruction");
         const std::uint64_t off0 = instruction & 0xffff;
         const std::uint64_t off1 = (instruction >> 16) & 0xffff;
         const std::uint64_t off2 = (instruction >> 32) & 0xffff;
