@@ -44,8 +44,8 @@ std::string usage() {
            "          [--layout L [--cairo_layout_params_file DYNAMIC_PARAMS.json]]\n"
            "         [--cairo_vm rust|python]\n"
            "         [--parameter_file PARAMS.json] [--prover_config_file CONFIG.json]\n"
-           "         [--security-bits N] [--channel stone|integrity] [--stone_version "
-           "stone5|stone6]\n"
+           "         [--security-bits N] [--optimize size|time] [--channel stone|integrity]\n"
+           "         [--stone_version stone5|stone6]\n"
            "         [--check] [--generate_annotations] [--threads N]\n"
            "  Proves a Cairo run with Proofdesk's own STARK prover and writes Stone's proof JSON,\n"
            "  which Stone's cpu_air_verifier and `proofdesk verify` accept. The run is either the\n"
@@ -56,9 +56,13 @@ std::string usage() {
            "  --cairo_pie proves a Cairo PIE the way SHARP does: --program is cairo-lang's\n"
            "    bootloader (compiled with --proof_mode), run with the PIE as its one task.\n"
            "  Without --parameter_file the parameters are chosen for the trace at --security-bits\n"
-           "  (default 96: blow-up 16, 18 queries, 24 bits of proof of work, last layer 64); a\n"
-           "  lower target takes the smallest blow-up of 4, 8, 16 that needs at most 18 queries\n"
-           "  (64: blow-up 8, 32: blow-up 4). The \"parameters:\" line shows the choice.\n"
+           "  and --optimize. With size, 96 bits is blow-up 16, 18 queries, 24 bits of proof of\n"
+           "  work, last layer 64; a lower target takes the smallest blow-up of 4, 8, 16 that\n"
+           "  needs at most 18 queries (64: blow-up 8, 32: blow-up 4). The \"parameters:\" line\n"
+           "  shows the choice.\n"
+           "  --optimize time (default; size with --channel integrity): the same security from\n"
+           "    blow-up 4 and more queries (96 bits: 36), a quarter of the committed domain, so a\n"
+           "    faster prover and a larger proof; size: the parameters above, the smallest proof.\n"
            "  --channel stone: keccak channel and commitments (default); integrity: the Poseidon\n"
            "    channel and commitments of Starknet's Integrity verifier.\n"
            "  --check evaluates every constraint on the trace first and names the first that "
@@ -137,6 +141,7 @@ std::optional<int> parseArguments(int argc, char** argv, ProveArguments& argumen
                                           "--layout",
                                           "--cairo_layout_params_file",
                                           "--security-bits",
+                                          "--optimize",
                                           "--channel",
                                           "--stone_version",
                                           "--threads",
@@ -172,11 +177,18 @@ std::optional<int> parseArguments(int argc, char** argv, ProveArguments& argumen
 // said on stderr) when one is wrong.
 std::optional<int> readProverFlags(std::map<std::string, std::string>& values,
                                    ProverOptions& options, int& securityBits,
-                                   ChannelProfile& profile) {
+                                   ChannelProfile& profile, std::optional<Optimize>& optimize) {
     const auto has = [&](const char* key) { return values.contains(key); };
     try {
         if (has("security-bits")) {
             securityBits = std::stoi(values["security-bits"]);
+        }
+        if (has("optimize")) {
+            const auto named = optimizeNamed(values["optimize"]);
+            if (!named) {
+                throw std::invalid_argument("--optimize is size or time");
+            }
+            optimize = named;
         }
         if (has("channel")) {
             const auto named = channelProfileNamed(values["channel"]);
@@ -359,8 +371,12 @@ int runProveCommand(int argc, char** argv) {
     options.annotations = arguments.annotations;
     int securityBits = 96;
     ChannelProfile profile = ChannelProfile::Stone;
-    if (const auto exit = readProverFlags(values, options, securityBits, profile)) {
+    std::optional<Optimize> optimize; // as the server: time, but size for Integrity's channel
+    if (const auto exit = readProverFlags(values, options, securityBits, profile, optimize)) {
         return *exit;
+    }
+    if (!optimize) {
+        optimize = profile == ChannelProfile::Integrity ? Optimize::Size : Optimize::Time;
     }
 
     // The run.
@@ -385,7 +401,7 @@ int runProveCommand(int argc, char** argv) {
             options.parameters = parseProofParameters(*json);
         } else {
             options.parameters =
-                chooseParameters(traceRows(run.publicInput), securityBits, profile);
+                chooseParameters(traceRows(run.publicInput), securityBits, profile, *optimize);
         }
         if (has("prover_config_file")) {
             const auto json = readJsonFile(values["prover_config_file"], &error);

@@ -124,6 +124,14 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
                        "the smallest blow-up of 4, 8, 16 that needs at most 18 queries, e.g. "
                        "64: blow-up 8, 32: blow-up 4)."),
         QStringLiteral("bits"), QStringLiteral("96"));
+    const QCommandLineOption optimize(
+        QStringLiteral("optimize"),
+        QStringLiteral("What the builtin prover's parameters favour at that security: time "
+                       "(default: blow-up 4 and more queries, a faster prover) or size (the "
+                       "smallest proof). PROOF_VERIFICATION_ON_L2 takes size, and a submission's "
+                       "optimize part "
+                       "overrides both."),
+        QStringLiteral("time|size"), QStringLiteral("time"));
     const QCommandLineOption proverMemory(
         QStringLiteral("prover-memory"),
         QStringLiteral("MiB the builtin prover's sandboxed run may use (default: three quarters "
@@ -171,10 +179,10 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
                        "is code from whoever submits it: default on for a loopback-only server, "
                        "off with --allow-remote."),
         QStringLiteral("on|off"));
-    parser.addOptions({pythonHints, chainRpc, listen, dataDir, allowRemote, prover, stoneProver,
-                       stoneVerifier, verifier, bootloaderProgram, proverTimeout, securityBits,
-                       proverMemory, maxSteps, httpThreads, allowHost, sandboxMemory, sandboxTime,
-                       projectStorage});
+    parser.addOptions({pythonHints,   chainRpc,     listen,        dataDir,      allowRemote,
+                       prover,        stoneProver,  stoneVerifier, verifier,     bootloaderProgram,
+                       proverTimeout, securityBits, optimize,      proverMemory, maxSteps,
+                       httpThreads,   allowHost,    sandboxMemory, sandboxTime,  projectStorage});
     for (const char* name :
          {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
         parser.addOption(QCommandLineOption(
@@ -227,6 +235,11 @@ bool readProverOptions(const QCommandLineParser& parser, proof::ProverSettings& 
     provers.securityBits = parser.value(QStringLiteral("security-bits")).toInt(&numberOk);
     if (!numberOk || provers.securityBits < 1 || provers.securityBits > 256) {
         err << "--security-bits expects a number from 1 to 256" << Qt::endl;
+        return false;
+    }
+    provers.optimize = parser.value(QStringLiteral("optimize"));
+    if (provers.optimize != QStringLiteral("time") && provers.optimize != QStringLiteral("size")) {
+        err << "--optimize is time or size" << Qt::endl;
         return false;
     }
     if (parser.isSet(QStringLiteral("prover-memory"))) {

@@ -7,10 +7,10 @@
 namespace proofdesk::api {
 
 const std::vector<std::string> kCoreQueryTextParts = {
-    "externalId",      "dedupId",      "sharpProver",  "layout",
-    "cairoVm",         "cairoVersion", "result",       "mockFactHash",
-    "network",         "programHash",  "bucketId",     "bucketJobIndex",
-    "declaredJobSize", "hints",        "stoneVersion", "memoryVerification"};
+    "externalId",         "dedupId",        "sharpProver",     "layout",  "cairoVm",
+    "cairoVersion",       "result",         "mockFactHash",    "network", "programHash",
+    "bucketId",           "bucketJobIndex", "declaredJobSize", "hints",   "stoneVersion",
+    "memoryVerification", "optimize"};
 const std::vector<std::string> kCoreQueryFileParts = {"programFile", "inputFile", "pieFile",
                                                       "proofFile"};
 
@@ -19,7 +19,7 @@ const V1Route kTraceGeneration{"/v1/trace-generation",
                                {"programFile", "programHash", "inputFile", "cairoVersion"}};
 const V1Route kTraceGenerationProofGeneration{
     "/v1/trace-generation-proof-generation",
-    {"programFile", "programHash", "inputFile", "cairoVersion", "prover", "layout"}};
+    {"programFile", "programHash", "inputFile", "cairoVersion", "prover", "layout", "optimize"}};
 const V1Route kL1ProofGenerationVerification{"/v1/l1/core-query/proof-generation-verification",
                                              {"pieFile", "mockFactHash"}};
 const V1Route kL2ProofVerification{

@@ -43,7 +43,13 @@ CairoRunner::CairoRunner(const Program& program, RunOptions options)
         probeOptions.allowMissingBuiltins = true;
         CairoRunner probe(program, probeOptions);
         probe.run();
-        m_options.layout = autoLayout(program.builtins, probe.originalSteps());
+        // The layout needs the builtins the run used; a run that may not miss a declared
+        // builtin (not proof mode) needs every declared one.
+        RunDemand demand = probe.runDemand();
+        if (!m_options.allowMissingBuiltins.value_or(m_options.proofMode)) {
+            demand.required = program.builtins;
+        }
+        m_options.layout = cheapestLayout(demand);
         if (m_options.layout.empty()) {
             throw VmError("no layout has every builtin the program uses");
         }
@@ -225,53 +231,7 @@ std::uint64_t CairoRunner::memoryHoles(bool finalized) const {
 }
 
 bool CairoRunner::checkUsedCells() {
-    const std::uint64_t steps = m_vm->steps();
-    std::uint64_t builtinMemoryUnits = 0;
-    std::uint64_t builtinRcUnits = 0;
-    std::uint64_t dilutedUnits = 0;
-    std::uint64_t rcMin = m_vm->rcMin();
-    std::uint64_t rcMax = m_vm->rcMax();
-    for (const auto& builtin : m_builtins) {
-        if (builtin->ratio() == 0) {
-            continue;
-        }
-        std::uint64_t allocated = 0;
-        try {
-            allocated = builtin->allocatedInstances(steps);
-        } catch (const VmError&) {
-            return false;
-        }
-        if (builtin->usedInstances(m_memory) > allocated) {
-            return false;
-        }
-        builtinMemoryUnits += allocated * (static_cast<std::uint64_t>(builtin->cellsPerInstance()) +
-                                           builtin->extraMemoryUnitsPerInstance());
-        builtinRcUnits += builtin->usedCells(m_memory) * builtin->rangeCheckUnitsPerCell();
-        dilutedUnits += allocated * builtin->dilutedUnitsPerInstance();
-        builtin->rangeCheckBounds(m_memory, &rcMin, &rcMax);
-    }
-    // Range-check units.
-    const auto rcUnits = static_cast<std::uint64_t>(m_layout.rcUnits - 3) * steps;
-    if (rcUnits < builtinRcUnits || rcUnits - builtinRcUnits < rcMax - rcMin) {
-        return false;
-    }
-    // Memory units.
-    const std::uint64_t total = static_cast<std::uint64_t>(m_layout.memoryUnitsPerStep) * steps;
-    const std::uint64_t publicUnits =
-        total / static_cast<std::uint64_t>(m_layout.publicMemoryFraction);
-    const std::uint64_t used = publicUnits + 4 * steps + builtinMemoryUnits;
-    if (total < used || total - used < memoryHoles(false)) {
-        return false;
-    }
-    // Diluted pool.
-    if (m_layout.logDilutedUnitsPerStep) {
-        const int log = *m_layout.logDilutedUnitsPerStep;
-        const std::uint64_t pool = log >= 0 ? (steps << log) : (steps >> (-log));
-        if (pool < dilutedUnits || pool - dilutedUnits < (1ULL << 16)) {
-            return false;
-        }
-    }
-    return true;
+    return fitsAt(m_layout, runDemand(), m_vm->steps());
 }
 
 void CairoRunner::readReturnValues() {
@@ -401,6 +361,25 @@ std::vector<Felt> CairoRunner::output() const {
         }
     }
     return out;
+}
+
+RunDemand CairoRunner::runDemand() const {
+    RunDemand demand;
+    demand.steps = m_originalSteps;
+    std::uint64_t rcMin = m_vm->rcMin();
+    std::uint64_t rcMax = m_vm->rcMax();
+    for (const auto& builtin : m_builtins) {
+        const std::uint64_t used = builtin->usedInstances(m_memory);
+        if (builtin->included() && (used > 0 || builtin->usedCells(m_memory) > 0)) {
+            demand.required.push_back(builtin->name());
+        }
+        demand.instances[builtin->name()] = used;
+        demand.rangeCheckUnits += builtin->usedCells(m_memory) * builtin->rangeCheckUnitsPerCell();
+        builtin->rangeCheckBounds(m_memory, &rcMin, &rcMax);
+    }
+    demand.rangeCheckSpan = rcMax >= rcMin ? rcMax - rcMin : 0;
+    demand.memoryHoles = memoryHoles(false);
+    return demand;
 }
 
 ExecutionResources CairoRunner::executionResources() const {

@@ -66,6 +66,9 @@ public:
     // Output builtin cells (empty when the program has no output builtin).
     std::vector<Felt> output() const;
     ExecutionResources executionResources() const;
+    // What this finished run asks of a layout (Layout.h's cheapestLayout): its steps, the
+    // builtins it used (required), their instances and the range-check units taken.
+    RunDemand runDemand() const;
 
     // Relocation (valid after run()).
     std::uint64_t relocate(const Relocatable& address) const;

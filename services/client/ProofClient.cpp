@@ -61,6 +61,7 @@ Submission toSubmission(const CoreQueryForm& form) {
     };
     addText(QStringLiteral("result"), form.result);
     addText(QStringLiteral("layout"), form.layout);
+    addText(QStringLiteral("optimize"), form.optimize);
     addText(QStringLiteral("cairoVm"), form.cairoVm);
     addText(QStringLiteral("cairoVersion"), form.cairoVersion);
     addText(QStringLiteral("mockFactHash"),
@@ -119,6 +120,9 @@ Submission toSubmission(const V1Form& form) {
     if (form.route == Route::TraceAndProofGeneration) {
         submission.textParts.append({QStringLiteral("prover"), QStringLiteral("vendor_sharp")});
         submission.textParts.append({QStringLiteral("layout"), form.layout});
+        if (!form.optimize.isEmpty()) {
+            submission.textParts.append({QStringLiteral("optimize"), form.optimize});
+        }
     }
     if (!runsProgram) {
         submission.textParts.append(

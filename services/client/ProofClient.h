@@ -29,6 +29,7 @@ struct CoreQueryForm {
     QString programHash;
     QString result = QStringLiteral("PROOF_GENERATION");
     QString layout = QStringLiteral("auto");
+    QString optimize; // "time" or "size" (Proofdesk's `optimize` part); empty: the server's default
     QString cairoVm = QStringLiteral("rust"); // python: hints without a native implementation too
     QString cairoVersion; // empty: the server's default (cairo0); cairo1 for a Cairo 1 program
     bool mockFactHash = false;
@@ -57,6 +58,7 @@ struct V1Form {
     QString pieFilePath;
     QString proofFilePath;
     QString layout = QStringLiteral("auto");               // TraceAndProofGeneration
+    QString optimize;                                      // TraceAndProofGeneration; as above
     bool mockFactHash = false;                             // the L1 and L2 routes
     QString stoneVersion = QStringLiteral("stone6");       // ProofVerificationL2
     QString memoryVerification = QStringLiteral("strict"); // ProofVerificationL2

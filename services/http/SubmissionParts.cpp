@@ -38,6 +38,17 @@ std::string layoutOf(const Parts& parts) {
     return absentOrEmpty(layout) ? "auto" : *layout;
 }
 
+std::optional<std::string> optimizeOf(const Parts& parts) {
+    const std::optional<std::string> optimize = parts.text("optimize");
+    if (absentOrEmpty(optimize)) {
+        return std::nullopt;
+    }
+    if (*optimize != "time" && *optimize != "size") {
+        badRequest("INVALID_OPTIMIZE", "\"" + *optimize + "\" is not one of time, size");
+    }
+    return optimize;
+}
+
 bool mockFactHashOf(const std::optional<std::string>& value) {
     if (absentOrEmpty(value) || *value == "false") {
         return false;
@@ -100,6 +111,7 @@ proof::CoreQueryRequest coreQueryRequestOf(const Parts& parts) {
     request.hints = optionalEnumPart<api::GrowerHints>(parts.text("hints"), "INVALID_HINTS");
     request.mockFactHash = mockFactHashOf(parts.text("mockFactHash"));
     request.layout = layoutOf(parts);
+    request.optimize = optimizeOf(parts);
     request.stoneVersion =
         optionalEnumPart<api::StoneVersion>(parts.text("stoneVersion"), "INVALID_STONE_VERSION");
     request.memoryVerification = optionalEnumPart<api::MemoryVerification>(

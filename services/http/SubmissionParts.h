@@ -43,6 +43,10 @@ E enumPart(const std::optional<std::string>& value, E fallback, const char* code
 // layout: a layout's name as given, "auto" when absent or empty (the service checks the name).
 std::string layoutOf(const Parts& parts);
 
+// optimize (our extension, issue #48): "time" or "size", absent when absent or empty, else 400
+// INVALID_OPTIMIZE.
+std::optional<std::string> optimizeOf(const Parts& parts);
+
 // mockFactHash: "true" or "false" (absent or empty: false), else 400 INVALID_MOCK_FACT_HASH.
 bool mockFactHashOf(const std::optional<std::string>& value);
 

@@ -65,6 +65,7 @@ HttpResponse v1TraceGenerationProofGeneration(const ProofRouteServices& services
     proof::CoreQueryRequest submission;
     submission.source = programSourceOf(parts);
     submission.layout = layoutOf(parts);
+    submission.optimize = optimizeOf(parts);
     submission.result = api::QueryResult::ProofGeneration;
     return created(services.proofs.intake().submit(caller, submission));
 }

@@ -89,6 +89,7 @@ CheckedRequest checkRequest(const CoreQueryRequest& request, const ProverSetting
     QueryInputs& inputs = checked.inputs;
     inputs.mockFactHash = request.mockFactHash;
     inputs.layout = request.layout;
+    inputs.optimize = request.optimize;
     if (request.stoneVersion) {
         inputs.stoneVersion = api::nameOf(*request.stoneVersion);
     }

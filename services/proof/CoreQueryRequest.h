@@ -63,6 +63,8 @@ struct CoreQueryRequest {
     std::optional<api::GrowerHints> hints;
     bool mockFactHash = false;
     std::string layout = "auto"; // "auto" or a layout's name
+    // The proof's profile, "time" or "size" (our extension); the server's default when absent.
+    std::optional<std::string> optimize;
     std::optional<api::StoneVersion> stoneVersion;
     std::optional<api::MemoryVerification> memoryVerification;
     std::optional<std::string> bucketId;

@@ -6,6 +6,7 @@
 #include "core/BoundedJson.h"
 #include "core/QtText.h"
 #include "crypto/Hex.h"
+#include "crypto/Pedersen.h"
 
 #include <QDir>
 
@@ -113,7 +114,12 @@ ProvenFacts ProofCheck::derive(const WorkingQuery& working, const ProvenStatemen
     case SourceKind::Pie:
         // A PIE's proof proves the bootloader's run: unless that run carries the PIE as its one
         // task, the fact registered would not be the proof's.
-        if (!statement.programHashIsChain || statement.programHash != bootloaderHash()) {
+        // The program is the server's bootloader: by its chain hash, or by its words where the
+        // layout could not show every builtin it declares (auto takes the cheapest layout with
+        // what the task uses: docs/cairo.md).
+        const BootloaderHashes bootloader = bootloaderHashes();
+        if (statement.programHashIsChain ? statement.programHash != bootloader.chain
+                                         : statement.programHash != bootloader.words) {
             throw StageFailure(false, "the proof verifies, but it is not of this server's "
                                       "bootloader (it proves program " +
                                           statement.programHash.toHex() + ")");
@@ -135,19 +141,26 @@ ProvenFacts ProofCheck::derive(const WorkingQuery& working, const ProvenStatemen
     return proven;
 }
 
-crypto::Felt ProofCheck::bootloaderHash() {
+ProofCheck::BootloaderHashes ProofCheck::bootloaderHashes() {
     std::lock_guard lock(m_bootloaderMutex);
-    if (!m_bootloaderHash || m_bootloaderHash->first != m_provers.bootloaderProgram) {
+    if (!m_bootloaderHashes || m_bootloaderHashes->first != m_provers.bootloaderProgram) {
         try {
             const cairo::Program bootloader =
                 cairo::Program::fromFile(m_provers.bootloaderProgram.toStdString());
-            m_bootloaderHash = {m_provers.bootloaderProgram, cairo::programHash(bootloader)};
+            crypto::Felt fold = crypto::Felt::zero();
+            for (const crypto::Felt& word : bootloader.data) {
+                fold = crypto::pedersenHash(fold, word);
+            }
+            const crypto::Felt words =
+                crypto::pedersenHash(fold, crypto::Felt::fromU64(bootloader.data.size()));
+            m_bootloaderHashes = {m_provers.bootloaderProgram,
+                                  {cairo::programHash(bootloader), words}};
         } catch (const std::exception& failure) {
             throw StageFailure(false, std::string("the bootloader program cannot be read: ") +
                                           failure.what());
         }
     }
-    return m_bootloaderHash->second;
+    return m_bootloaderHashes->second;
 }
 
 nlohmann::json ProofCheck::verifyWithStoneVerifier(const std::string& proofPath,

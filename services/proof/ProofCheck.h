@@ -61,14 +61,21 @@ private:
     nlohmann::json verifyWithStoneVerifier(const std::string& proofPath, const std::string& queryId,
                                            core::JobContext& context) const;
     ProvenFacts derive(const WorkingQuery& working, const ProvenStatement& statement);
-    // The hash of the configured bootloader program, computed here from the server's own file.
-    crypto::Felt bootloaderHash();
+    // The hashes of the configured bootloader program, computed here from the server's own file:
+    // compute_program_hash_chain, and the Cairo verifier's hash of its words (what a statement
+    // shows when the proof's layout lacks a builtin the bootloader declares but its one task does
+    // not use, so that the public memory cannot name them all).
+    struct BootloaderHashes {
+        crypto::Felt chain;
+        crypto::Felt words;
+    };
+    BootloaderHashes bootloaderHashes();
 
     const ProverSettings& m_provers;
     SandboxedWork& m_sandbox;
     QString m_workDir;
     std::mutex m_bootloaderMutex;
-    std::optional<std::pair<QString, crypto::Felt>> m_bootloaderHash;
+    std::optional<std::pair<QString, BootloaderHashes>> m_bootloaderHashes;
 };
 
 } // namespace proofdesk::proof

@@ -151,7 +151,6 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
 void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& programHash,
                                       const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
                                       const nlohmann::json& executionResources,
-                                      const std::vector<std::string>& builtins,
                                       const std::string& layout) {
     const crypto::Felt hash = *crypto::Felt::parse(programHash);
     api::ProofQuery& query = working.query;
@@ -163,7 +162,9 @@ void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& 
     working.inputs.claimedOutput = output;
     working.inputs.claimedSteps = nSteps;
     nlohmann::json optimal = nlohmann::json::array();
-    if (const std::string best = cairo::autoLayout(builtins, nSteps); !best.empty()) {
+    cairo::RunDemand demand = cairo::runDemandOf(executionResources);
+    demand.steps = nSteps;
+    if (const std::string best = cairo::cheapestLayout(demand); !best.empty()) {
         optimal.push_back(best);
     }
     const nlohmann::ordered_json metadata = {{"program_hash", programHash},
@@ -235,7 +236,7 @@ void ProofPipeline::traceGeneration(WorkingQuery& working, core::JobContext& con
     const std::string programHash =
         working.query.programHash ? *working.query.programHash : claims.programHash.toHex();
     describeStatement(working, programHash, claims.output, claims.nSteps, claims.resources,
-                      claims.builtins, claims.layout);
+                      claims.layout);
 }
 
 void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& context) {
@@ -253,14 +254,28 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& con
         const tasks::PieFacts& pie = *facts.pie;
         std::string layout = inputs.layout;
         if (layout == "auto") {
-            layout = cairo::autoLayout(pie.builtins, pie.nSteps);
+            // The layout holds every builtin the task's program declares (the bootloader hands
+            // the task exactly those), and the output and Pedersen the bootloader itself uses;
+            // not every builtin the bootloader declares (issue #48: the 18-step task that took
+            // 110 s on starknet_with_keccak).
+            cairo::RunDemand demand = cairo::runDemandOf(pie.resources);
+            std::vector<std::string> needed = pie.builtins;
+            needed.emplace_back("output");
+            needed.emplace_back("pedersen");
+            for (const std::string& name : needed) {
+                if (std::find(demand.required.begin(), demand.required.end(), name) ==
+                    demand.required.end()) {
+                    demand.required.emplace_back(name);
+                }
+            }
+            layout = cairo::cheapestLayout(demand);
             if (layout.empty()) {
                 throw StageFailure(false, "no layout has every builtin the PIE uses");
             }
         }
         m_stages.addStoredArtifact(working, "pie.zip", inputs.pie);
         describeStatement(working, pie.programHash.toHex(), pie.output, pie.nSteps, pie.resources,
-                          pie.builtins, layout);
+                          layout);
     }
     // A mocked fact needs no proof: mockFactHash=true gets the (visible) mock proof.
     const QString engine = inputs.mockProof || inputs.mockFactHash ? QStringLiteral("mock")
@@ -370,6 +385,11 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& 
     // Starknet's Integrity verifier takes the Poseidon channel; everything else Stone's keccak.
     request.channel = working.query.result == "PROOF_VERIFICATION_ON_L2" ? "integrity" : "stone";
     request.securityBits = m_provers.securityBits;
+    // The profile asked for, else `size` on L2 (its on-chain cost grows with the proof), else the
+    // server's.
+    request.optimize = working.inputs.optimize          ? *working.inputs.optimize
+                       : request.channel == "integrity" ? "size"
+                                                        : m_provers.optimize.toStdString();
     const auto started = std::chrono::steady_clock::now();
     auto lastSaved = started - std::chrono::seconds(10);
     const auto elapsed = [&] {
@@ -431,6 +451,7 @@ void ProofPipeline::proveWithOurProver(WorkingQuery& working, core::JobContext& 
                          {"trace_columns", result.traceColumns},
                          {"proof_bytes", result.proofBytes},
                          {"security_bits", result.securityBits},
+                         {"optimize", request.optimize},
                          {"proof_parameters", result.parameters},
                          {"timings", timings}};
     m_stages.addArtifact(working, "metadata.json", metadata.dump(2));

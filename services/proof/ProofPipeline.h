@@ -66,8 +66,7 @@ private:
     // The record's statement, as a run (or a PIE, or a proof) states it.
     void describeStatement(WorkingQuery& working, const std::string& programHash,
                            const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
-                           const nlohmann::json& executionResources,
-                           const std::vector<std::string>& builtins, const std::string& layout);
+                           const nlohmann::json& executionResources, const std::string& layout);
 
     core::Store& m_store;
     core::JobEngine& m_jobs;

@@ -42,11 +42,11 @@ QString ProverSettings::description() const {
         const QString pies = bootloaderProgram.isEmpty()
                                  ? QStringLiteral("PIEs: no bootloader (--bootloader-program)")
                                  : QStringLiteral("PIEs through %1").arg(bootloaderProgram);
-        return QStringLiteral("builtin (Proofdesk's STARK prover, %1 bits of security, up to %2 "
-                              "MiB per proof; %3; %4)")
+        return QStringLiteral("builtin (Proofdesk's STARK prover, %1 bits of security optimized "
+                              "for %5, up to %2 MiB per proof; %3; %4)")
             .arg(securityBits)
             .arg(proverLimits.memoryBytes >> 20)
-            .arg(pies, verifier);
+            .arg(pies, verifier, optimize);
     }
     if (engine == QStringLiteral("stone")) {
         return QStringLiteral("stone (%1; %2)").arg(stoneProver, verifier);

@@ -47,6 +47,11 @@ struct ProverSettings {
     std::uint64_t projectStorageBytes = std::uint64_t{10} << 30;
     // The security our prover's parameters are chosen for (bits, as the verifier counts them).
     int securityBits = 96;
+    // What our prover's parameters favour at that security (stark/prover/ParameterChooser.h):
+    // "time" (the default: blow-up 4, more queries) or "size" (the smallest proof).
+    // PROOF_VERIFICATION_ON_L2 takes "size" (an on-chain verifier pays for every query); a
+    // submission's `optimize` part overrides both.
+    QString optimize = QStringLiteral("time");
     // A Cairo PIE is proven the way SHARP proves it: as a task of this bootloader program
     // (cairo-lang's bootloader, compiled with --proof_mode), whose run is proven. Empty: PIEs
     // are not proven (a PIE submission needs mockFactHash=true).

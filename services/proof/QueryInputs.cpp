@@ -72,6 +72,9 @@ void to_json(json& out, const QueryInputs& inputs) {
     out["layout"] = inputs.layout;
     out["mockFactHash"] = inputs.mockFactHash;
     out["mockProof"] = inputs.mockProof;
+    if (inputs.optimize) {
+        out["optimize"] = *inputs.optimize;
+    }
     if (inputs.stoneVersion) {
         out["stoneVersion"] = *inputs.stoneVersion;
     }
@@ -108,6 +111,7 @@ void from_json(const json& in, QueryInputs& inputs) {
     inputs.layout = text(in, "layout", "auto");
     inputs.mockFactHash = flag(in, "mockFactHash");
     inputs.mockProof = flag(in, "mockProof");
+    inputs.optimize = optionalText(in, "optimize");
     inputs.stoneVersion = optionalText(in, "stoneVersion");
     inputs.memoryVerification = optionalText(in, "memoryVerification");
     if (const auto output = in.find("output"); output != in.end() && output->is_array()) {

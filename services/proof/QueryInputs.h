@@ -34,7 +34,8 @@ struct QueryInputs {
     std::string proof;
     std::string layout = "auto"; // asked for; a proof's, as it states it
     bool mockFactHash = false;
-    bool mockProof = false; // the bucket's
+    bool mockProof = false;              // the bucket's
+    std::optional<std::string> optimize; // "time" or "size" as asked; the server's when absent
     std::optional<std::string> stoneVersion;
     std::optional<std::string> memoryVerification;
     std::string job; // the job the query waits on ("" none)

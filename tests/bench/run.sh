@@ -26,7 +26,29 @@ if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.jso
     for k in ${PROVER_LOG_STEPS:-16}; do
         echo "== STARK prover, 2^$k steps"
         build-rel/tests/stark_prover_bench --log-steps "$k" ../shared/fixtures | tee -a "$OUT/prover.txt"
+        echo "== STARK prover, 2^$k steps, --optimize time"
+        build-rel/tests/stark_prover_bench --log-steps "$k" --optimize time ../shared/fixtures |
+            tee -a "$OUT/prover.txt"
     done
+fi
+# Layout auto (issue #48): the cheapest layout that holds what the run uses, on two Cairo 1
+# statements of ../shared/fixtures proven end to end by `proofdesk prove` (default profile).
+prove_timed() { # figure-prefix, then proofdesk prove's arguments
+    local name=$1
+    shift
+    /usr/bin/time -f "%e %M" -o "$OUT/time.txt" build-rel/app/proofdesk prove "$@" \
+        --out_file "$OUT/proof.json" | grep -E '^(proof|parameters):'
+    awk -v n="$name" '{printf "%s_seconds %s\n%s_peak_rss_mib %d\n", n, $1, n, $2 / 1024}' \
+        "$OUT/time.txt" | tee -a "$OUT/layouts.txt"
+}
+BOOTLOADER=../shared/fixtures/cairo/runs/moonsong_bootloader_fibonacci_starknet_with_keccak/bootloader-v0.13.0.json
+if [ -f "$BOOTLOADER" ] && [ -d ../shared/fixtures/cairo1 ]; then
+    echo "== layout auto: an 18-step Cairo 1 PIE through the bootloader"
+    prove_timed auto_cairo1_pie_noop --program "$BOOTLOADER" \
+        --cairo_pie ../shared/fixtures/cairo1/pie_noop_mkus/cairo_pie.zip --layout auto
+    echo "== layout auto: the BLAKE2s chain executable, argument 100"
+    prove_timed auto_blake2s_chain --arguments 100 \
+        --executable ../shared/fixtures/cairo1/exe_blake2s_chain_cairo_prove_example/example.executable.json
 fi
 if [ -x build-rel/tests/console_model_bench ]; then
     echo "== console"
@@ -75,6 +97,8 @@ row "STARK verify, slowest fixture proof, median ms" "$(value stark.txt stark_ve
 row "STARK verify, peak RSS of the benchmark process (MiB)" "$(value stark.txt stark_verify_peak_rss_mib)" "<" 64
 row "STARK prove 2^16 steps, small, keccak channel, 96 bits (s)" "$(value prover.txt prover_stone_2^16_seconds)" "<" 90
 row "STARK prove 2^16 steps, peak RSS (MiB)" "$(value prover.txt prover_stone_2^16_peak_rss_mib)" "<" 1144
+row "STARK prove 2^16 steps, --optimize time (s)" "$(value prover.txt prover_stone_time_2^16_seconds)" "<" 25
+row "STARK prove 2^16 steps, --optimize time, peak RSS (MiB)" "$(value prover.txt prover_stone_time_2^16_peak_rss_mib)" "<" 600
 for k in ${PROVER_LOG_STEPS:-16}; do
     [ "$k" = 16 ] && continue
     case $k in
@@ -84,6 +108,9 @@ for k in ${PROVER_LOG_STEPS:-16}; do
        row "STARK prove 2^$k steps, peak RSS (MiB)" "$(value prover.txt "prover_stone_2^${k}_peak_rss_mib")" ;;
     esac
 done
+row "auto layout: 18-step Cairo 1 PIE via the bootloader (s)" "$(value layouts.txt auto_cairo1_pie_noop_seconds)" "<" 10
+row "auto layout: 18-step Cairo 1 PIE, peak RSS (MiB)" "$(value layouts.txt auto_cairo1_pie_noop_peak_rss_mib)" "<" 512
+row "auto layout: BLAKE2s chain executable (s)" "$(value layouts.txt auto_blake2s_chain_seconds)" "<" 20
 row "trace-generation queries finished/s" "$(value load.txt load_pipeline_queries_per_second)"
 row "server peak RSS under load (MiB)" "$(value load.txt load_server_peak_rss_mib)"
 stored=$(awk '$1 == "load_acknowledged_stored" {print $2 "/" $3}' "$OUT/load.txt")

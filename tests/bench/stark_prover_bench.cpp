@@ -5,10 +5,12 @@
 // so the peak RSS is the size's own:
 //
 //   build/tests/stark_prover_bench --log-steps 16 [--channel stone|integrity] [--threads N]
-//                                  [--scalar] [--layout L]
+//                                  [--scalar] [--layout L] [--optimize size|time]
 //   build/tests/stark_prover_bench --claim-index 48000
 //   build/tests/stark_prover_bench --hades [--scalar]
 //
+// --optimize time proves it at the same 96 bits with the speed profile (blow-up 4, 36 queries;
+// stark/prover/ParameterChooser.h); size, the default, is Stone's profile above.
 // --layout proves the same statement on another layout (default small), e.g. starknet_with_keccak,
 // whose Keccak builtin fills 2^19 rows per component whatever the program invokes.
 // --hades times the Poseidon (Hades) permutation the integrity channel's commitments spend their
@@ -96,6 +98,7 @@ int main(int argc, char** argv) {
     std::uint64_t claimIndex = 0;
     std::string channel = "stone";
     std::string layout = "small";
+    std::string optimizeName = "size";
     std::string fixtures = PROOFDESK_FIXTURES_DIR;
     bool hades = false;
     for (int i = 1; i < argc; ++i) {
@@ -107,6 +110,8 @@ int main(int argc, char** argv) {
             channel = argv[++i];
         } else if (std::strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             Workers::setThreadCount(std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--optimize") == 0 && i + 1 < argc) {
+            optimizeName = argv[++i];
         } else if (std::strcmp(argv[i], "--layout") == 0 && i + 1 < argc) {
             layout = argv[++i];
         } else if (std::strcmp(argv[i], "--scalar") == 0) {
@@ -121,13 +126,15 @@ int main(int argc, char** argv) {
         return timeHades();
     }
     const auto profile = channelProfileNamed(channel);
+    const auto optimize = optimizeNamed(optimizeName);
     const std::string programPath =
         fixtures + "/cairo/programs/proof_mode/fibonacci_program_input.json";
-    if (!profile || !std::filesystem::exists(programPath)) {
+    if (!profile || !optimize || !std::filesystem::exists(programPath)) {
         std::fprintf(
             stderr,
             "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
-            "[--threads N] [--scalar] [--layout L] [FIXTURES_DIR with cairo/programs/proof_mode/"
+            "[--threads N] [--scalar] [--layout L] [--optimize size|time] [FIXTURES_DIR with "
+            "cairo/programs/proof_mode/"
             "fibonacci_program_input.json]\n       stark_prover_bench --hades [--scalar]\n");
         return 1;
     }
@@ -149,7 +156,7 @@ int main(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
     ProverOptions options;
-    options.parameters = chooseParameters(run.publicInput.nSteps * 16, 96, *profile);
+    options.parameters = chooseParameters(traceRows(run.publicInput), 96, *profile, *optimize);
     std::string lastPhase;
     options.progress = [&](const ProverProgress& progress) {
         if (std::getenv("BENCH_RSS") && progress.phase != lastPhase) {
@@ -174,12 +181,15 @@ int main(int argc, char** argv) {
     const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
 
     std::printf("layout %s, %llu steps (claim index %llu), trace %llu rows x %zu columns, "
-                "%s channel, %d threads, %s field arithmetic\n",
+                "%s channel, optimized for %s (blow-up %d, %llu queries, %llu bits of work), "
+                "%d threads, %s field arithmetic\n",
                 layout.c_str(), static_cast<unsigned long long>(run.publicInput.nSteps),
                 static_cast<unsigned long long>(claimIndex),
                 static_cast<unsigned long long>(result.traceLength), result.traceColumns,
-                channel.c_str(), Workers::shared().threads(),
-                vector_field::enabled() ? "AVX-512 IFMA" : "scalar");
+                channel.c_str(), optimizeName.c_str(), 1 << options.parameters.logCosets,
+                static_cast<unsigned long long>(options.parameters.queries),
+                static_cast<unsigned long long>(options.parameters.proofOfWorkBits),
+                Workers::shared().threads(), vector_field::enabled() ? "AVX-512 IFMA" : "scalar");
     std::printf("  %-20s %8.2f s\n", "VM run (not proving)", vmSeconds);
     for (const PhaseTiming& timing : result.timings) {
         std::printf("  %-20s %8.2f s\n", timing.phase.c_str(), timing.seconds);
@@ -190,8 +200,10 @@ int main(int argc, char** argv) {
                 verdict.milliseconds);
     std::printf("== figures\n");
     const int logRun = std::countr_zero(run.publicInput.nSteps);
-    std::printf("prover_%s_2^%d_seconds %.2f\n", channel.c_str(), logRun, proveSeconds);
-    std::printf("prover_%s_2^%d_peak_rss_mib %.0f\n", channel.c_str(), logRun, peak);
-    std::printf("prover_%s_2^%d_verify_ms %.1f\n", channel.c_str(), logRun, verdict.milliseconds);
+    const std::string name = "prover_" + channel + (optimizeName == "size" ? "" : "_time");
+    std::printf("%s_2^%d_seconds %.2f\n", name.c_str(), logRun, proveSeconds);
+    std::printf("%s_2^%d_peak_rss_mib %.0f\n", name.c_str(), logRun, peak);
+    std::printf("%s_2^%d_verify_ms %.1f\n", name.c_str(), logRun, verdict.milliseconds);
+    std::printf("%s_2^%d_proof_bytes %zu\n", name.c_str(), logRun, result.proof.size());
     return verdict.valid ? 0 : 1;
 }

@@ -137,7 +137,7 @@ private slots:
         const Run proof = runExecutable(executable, arguments, true);
         QVERIFY(outputOf(*proof.runner) == output);
         // Proof mode ends on the prologue's `jmp rel 0` at pc 4, padded to a power of two.
-        QCOMPARE(proof.runner->vm().pc, Relocatable(0, 4));
+        QCOMPARE(proof.runner->vm().pc, (Relocatable{0, 4}));
         const std::uint64_t steps = proof.runner->vm().steps();
         QVERIFY(steps > 0 && (steps & (steps - 1)) == 0);
         // Both runs see the same program: its hash is the Bootloader entry's.

@@ -222,6 +222,48 @@ private slots:
         QCOMPARE(runner.layout().name, std::string("plain"));
     }
 
+    void autoLayoutChoosesByWhatTheRunUses() {
+        // One range-checked value, 0xffff: its 16-bit limbs are 0 and 0xffff, so the run's
+        // range-check values span all 2^16, and Stone fills every gap with spare units. dex has
+        // one spare unit a step (131072 steps); small has 13 (8192 steps), so small is cheaper
+        // though it has more columns and the builtins alone would say dex.
+        QCOMPARE(autoLayout({"range_check"}, 10), std::string("dex"));
+        const Program program =
+            Program::fromJson(Asm::writesOutput(0xffff).proofModeProgram({"range_check"}));
+        RunOptions options;
+        options.proofMode = true;
+        options.layout = "auto";
+        CairoRunner runner(program, options);
+        runner.run();
+        QCOMPARE(runner.layout().name, std::string("small"));
+        QCOMPARE(runner.vm().steps(), std::uint64_t(8192));
+        const RunDemand demand = runner.runDemand();
+        QCOMPARE(demand.required, std::vector<std::string>{"range_check"});
+        QCOMPARE(demand.rangeCheckSpan, std::uint64_t(0xffff));
+        QCOMPARE(demand.rangeCheckUnits, std::uint64_t(8));
+        QCOMPARE(paddedStepsOn(*layoutNamed("small"), demand), std::optional<std::uint64_t>(8192));
+        QCOMPARE(paddedStepsOn(*layoutNamed("dex"), demand), std::optional<std::uint64_t>(131072));
+        QCOMPARE(paddedStepsOn(*layoutNamed("plain"), demand), std::nullopt);
+        // The runner pads a run on a named layout exactly as far as the model says.
+        options.layout = "dex";
+        CairoRunner onDex(program, options);
+        onDex.run();
+        QCOMPARE(onDex.vm().steps(), std::uint64_t(131072));
+
+        // A PIE's execution resources: the builtins with instances are required, a used
+        // range_check spans the 16-bit range.
+        const RunDemand fromResources = runDemandOf(
+            {{"n_steps", 1775},
+             {"n_memory_holes", 3},
+             {"builtin_instance_counter", {{"range_check_builtin", 500}, {"output_builtin", 0}}}});
+        QCOMPARE(fromResources.steps, std::uint64_t(1775));
+        QCOMPARE(fromResources.required, std::vector<std::string>{"range_check"});
+        QCOMPARE(fromResources.rangeCheckUnits, std::uint64_t(4000));
+        QCOMPARE(fromResources.rangeCheckSpan, std::uint64_t(0xffff));
+        QCOMPARE(fromResources.memoryHoles, std::uint64_t(3));
+        QCOMPARE(cheapestLayout(fromResources), std::string("small"));
+    }
+
     void dynamicLayoutsReadStonesRowRatios() {
         // Stone's dynamic_params give periods in trace rows (here all_cairo's, two rows per
         // step's CPU component of 32): the run's units per step and ratios in steps follow.

@@ -119,6 +119,11 @@ private slots:
         QCOMPARE(names(prove.textParts),
                  (QStringList{QStringLiteral("programHash"), QStringLiteral("cairoVersion"),
                               QStringLiteral("prover"), QStringLiteral("layout")}));
+        // The profile (issue #48) goes as the `optimize` part when one is picked.
+        form.optimize = QStringLiteral("size");
+        QCOMPARE(client::toSubmission(form).textParts.constLast(),
+                 (std::pair{QStringLiteral("optimize"), QStringLiteral("size")}));
+        form.optimize.clear();
 
         client::V1Form pie;
         pie.route = Route::PieProofAndVerificationL1;

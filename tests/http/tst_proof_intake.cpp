@@ -51,6 +51,7 @@ private slots:
         QVERIFY(refused({file("pieFile", zipOf({{"hello.txt", "hi"}}), "pie.zip")}, 400,
                         "INVALID_PIE_FILE"));
         QVERIFY(refused({programFile, text("layout", "huge")}, 400, "INVALID_LAYOUT"));
+        QVERIFY(refused({programFile, text("optimize", "fast")}, 400, "INVALID_OPTIMIZE"));
         QVERIFY(refused({programFile, text("result", "EVERYTHING")}, 400, "INVALID_RESULT"));
         QVERIFY(refused({programFile, text("network", "DEVNET")}, 400, "INVALID_NETWORK"));
         QVERIFY(

@@ -408,10 +408,12 @@ private slots:
     void parametersMeetTheirSecurityTarget() {
         for (const int log : {4, 8, 14, 20, 24, 28}) {
             for (const int target : {40, 80, 96, 128}) {
-                for (const ChannelProfile profile :
-                     {ChannelProfile::Stone, ChannelProfile::Integrity}) {
+                for (const auto& [profile, optimize] :
+                     {std::pair{ChannelProfile::Stone, Optimize::Size},
+                      std::pair{ChannelProfile::Integrity, Optimize::Size},
+                      std::pair{ChannelProfile::Stone, Optimize::Time}}) {
                     const ProofParameters p =
-                        chooseParameters(std::uint64_t(1) << log, target, profile);
+                        chooseParameters(std::uint64_t(1) << log, target, profile, optimize);
                     QVERIFY2(securityBits(p) >= target, qPrintable(QString::number(log)));
                     QVERIFY(securityBits(p) < target + p.logCosets);
                     int folds = 0;
@@ -441,6 +443,18 @@ private slots:
         QCOMPARE(middle.logCosets, 3);
         QCOMPARE(middle.queries, std::uint64_t(16));
         QCOMPARE(chooseParameters(std::uint64_t(1) << 20, 128).logCosets, 4);
+        // The speed profile reaches the same 96 bits from a quarter of the evaluation domain:
+        // blow-up 4, twice the queries, the same work and FRI.
+        const ProofParameters fast =
+            chooseParameters(std::uint64_t(1) << 20, 96, ChannelProfile::Stone, Optimize::Time);
+        QCOMPARE(fast.logCosets, 2);
+        QCOMPARE(fast.queries, std::uint64_t(36));
+        QCOMPARE(fast.proofOfWorkBits, 24);
+        QCOMPARE(securityBits(fast), 96);
+        QCOMPARE(fast.friSteps, stone.friSteps);
+        QCOMPARE(optimizeNamed("time"), std::optional<Optimize>(Optimize::Time));
+        QCOMPARE(optimizeNamed("size"), std::optional<Optimize>(Optimize::Size));
+        QVERIFY(!optimizeNamed("fast"));
         const ProofParameters integrity =
             chooseParameters(std::uint64_t(1) << 20, 96, ChannelProfile::Integrity);
         QCOMPARE(integrity.channelHash, std::string("poseidon3"));

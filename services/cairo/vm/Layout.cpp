@@ -1,7 +1,10 @@
 #include "cairo/vm/Layout.h"
 
+#include "cairo/vm/Builtins.h"
+
 #include <algorithm>
 #include <bit>
+#include <memory>
 
 #include <stdexcept>
 #include <utility>
@@ -143,28 +146,94 @@ std::vector<Layout> layoutsWithMinimums() {
 } // namespace
 
 std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t steps) {
+    RunDemand demand;
+    demand.steps = steps;
+    demand.required = builtins;
+    return cheapestLayout(demand);
+}
+
+bool fitsAt(const Layout& layout, const RunDemand& demand, std::uint64_t steps) {
+    std::uint64_t builtinMemoryUnits = 0;
+    std::uint64_t dilutedUnits = 0;
+    for (const LayoutBuiltin& spec : layout.builtins) {
+        if (spec.ratio <= 0) {
+            continue;
+        }
+        const auto ratio = static_cast<std::uint64_t>(spec.ratio);
+        if (steps < ratio * static_cast<std::uint64_t>(spec.instancesPerComponent)) {
+            return false;
+        }
+        const std::uint64_t allocated = steps / ratio;
+        const auto used = demand.instances.find(spec.name);
+        if (used != demand.instances.end() && used->second > allocated) {
+            return false;
+        }
+        const std::unique_ptr<BuiltinRunner> builtin = makeBuiltinRunner(spec.name, spec, false);
+        if (!builtin) {
+            return false; // a builtin this VM does not know: not a layout to choose
+        }
+        builtinMemoryUnits += allocated * (static_cast<std::uint64_t>(builtin->cellsPerInstance()) +
+                                           builtin->extraMemoryUnitsPerInstance());
+        dilutedUnits += allocated * builtin->dilutedUnitsPerInstance();
+    }
+    if (layout.rcUnits < 3) {
+        return false;
+    }
+    const std::uint64_t rcUnits = static_cast<std::uint64_t>(layout.rcUnits - 3) * steps;
+    if (rcUnits < demand.rangeCheckUnits ||
+        rcUnits - demand.rangeCheckUnits < demand.rangeCheckSpan) {
+        return false;
+    }
+    const std::uint64_t total = static_cast<std::uint64_t>(layout.memoryUnitsPerStep) * steps;
+    const std::uint64_t publicUnits =
+        total / static_cast<std::uint64_t>(layout.publicMemoryFraction);
+    const std::uint64_t used = publicUnits + 4 * steps + builtinMemoryUnits;
+    if (total < used || total - used < demand.memoryHoles) {
+        return false;
+    }
+    if (layout.logDilutedUnitsPerStep) {
+        const int log = *layout.logDilutedUnitsPerStep;
+        const std::uint64_t pool = log >= 0 ? (steps << log) : (steps >> (-log));
+        if (pool < dilutedUnits || pool - dilutedUnits < (1ULL << 16)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<std::uint64_t> paddedStepsOn(const Layout& layout, const RunDemand& demand) {
+    for (const std::string& name : demand.required) {
+        const LayoutBuiltin* builtin = layout.builtin(name);
+        if (!builtin || !builtin->inTrace) {
+            return std::nullopt;
+        }
+    }
     std::uint64_t padded = 1;
-    while (padded <= steps) {
+    while (padded < std::max(demand.steps, layout.minSteps)) {
         padded <<= 1;
     }
+    for (; padded <= (1ULL << 28); padded <<= 1) {
+        if (fitsAt(layout, demand, padded)) {
+            return padded;
+        }
+    }
+    return std::nullopt;
+}
+
+std::string cheapestLayout(const RunDemand& demand) {
     std::string best;
     double bestCost = 0;
     for (const Layout& layout : layoutsWithMinimums()) {
-        bool covers = true;
-        for (const std::string& name : builtins) {
-            const LayoutBuiltin* builtin = layout.builtin(name);
-            covers = covers && builtin && builtin->inTrace;
-        }
         // all_cairo, whose AIR leaves its mod builtins unconstrained (see docs/stark.md), is
         // never the cheapest layout for other programs either.
         const bool unconstrained =
             std::any_of(layout.builtins.begin(), layout.builtins.end(),
                         [](const LayoutBuiltin& builtin) { return !builtin.inTrace; });
-        if (!covers || unconstrained) {
+        const std::optional<std::uint64_t> steps = paddedStepsOn(layout, demand);
+        if (!steps || unconstrained) {
             continue;
         }
-        const double cost = static_cast<double>(layout.traceColumns) *
-                            static_cast<double>(std::max(padded, layout.minSteps));
+        const double cost = static_cast<double>(layout.traceColumns) * static_cast<double>(*steps);
         if (best.empty() || cost < bestCost) {
             best = layout.name;
             bestCost = cost;
@@ -172,8 +241,8 @@ std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t s
     }
     if (best.empty()) {
         const std::vector<std::string> dynamicBuiltins = dynamicLayoutBuiltins();
-        const bool dynamicCovers =
-            std::all_of(builtins.begin(), builtins.end(), [&](const std::string& name) {
+        const bool dynamicCovers = std::all_of(
+            demand.required.begin(), demand.required.end(), [&](const std::string& name) {
                 return name == "output" || std::find(dynamicBuiltins.begin(), dynamicBuiltins.end(),
                                                      name) != dynamicBuiltins.end();
             });
@@ -182,6 +251,55 @@ std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t s
         }
     }
     return best;
+}
+
+namespace {
+
+// A count in execution resources (a non-negative integer), else 0.
+std::uint64_t countIn(const nlohmann::json& value) {
+    if (value.is_number_unsigned()) {
+        return value.get<std::uint64_t>();
+    }
+    return value.is_number_integer() && value.get<std::int64_t>() > 0
+               ? static_cast<std::uint64_t>(value.get<std::int64_t>())
+               : 0;
+}
+
+} // namespace
+
+RunDemand runDemandOf(const nlohmann::json& executionResources) {
+    RunDemand demand;
+    if (!executionResources.is_object()) {
+        return demand;
+    }
+    demand.steps = countIn(executionResources.value("n_steps", nlohmann::json()));
+    const nlohmann::json counter =
+        executionResources.value("builtin_instance_counter", nlohmann::json::object());
+    if (counter.is_object()) {
+        for (const auto& [key, value] : counter.items()) {
+            const std::string suffix = "_builtin";
+            const std::uint64_t instances = countIn(value);
+            if (instances == 0) {
+                continue;
+            }
+            const std::string name =
+                key.size() > suffix.size() &&
+                        key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0
+                    ? key.substr(0, key.size() - suffix.size())
+                    : key;
+            demand.instances[name] = instances;
+            demand.required.push_back(name);
+        }
+    }
+    for (const auto& [name, unitsPerInstance] :
+         {std::pair<const char*, std::uint64_t>{"range_check", 8}, {"range_check96", 6}}) {
+        if (const auto used = demand.instances.find(name); used != demand.instances.end()) {
+            demand.rangeCheckUnits += used->second * unitsPerInstance;
+            demand.rangeCheckSpan = (1ULL << 16) - 1;
+        }
+    }
+    demand.memoryHoles = countIn(executionResources.value("n_memory_holes", nlohmann::json()));
+    return demand;
 }
 
 const LayoutBuiltin* Layout::builtin(const std::string& builtinName) const {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,36 @@ bool isLayoutName(const std::string& name);
 // (the mod builtins, which only all_cairo has and does not constrain), `dynamic` with
 // defaultDynamicParams. Empty if not even `dynamic` has the builtins.
 std::string autoLayout(const std::vector<std::string>& builtins, std::uint64_t steps);
+
+// What a run asks of a layout, independent of the layout: the builtins it used and their
+// instances, the range-check units its builtins' cells take, the span of all range-checked values
+// (instruction offsets and builtin limbs; Stone fills every gap in it), and its memory holes.
+struct RunDemand {
+    std::uint64_t steps = 0;
+    std::map<std::string, std::uint64_t> instances;
+    std::vector<std::string> required; // builtins the layout must have
+    std::uint64_t rangeCheckUnits = 0;
+    std::uint64_t rangeCheckSpan = 0;
+    std::uint64_t memoryHoles = 0;
+};
+// Whether the run fits `layout` padded to `steps`: every builtin's allocated instances hold its
+// used ones, and the range-check units, memory units and diluted pool suffice (Stone's check on
+// used cells; the runner pads a proof-mode run until this holds).
+bool fitsAt(const Layout& layout, const RunDemand& demand, std::uint64_t steps);
+// The padded steps the run takes on `layout`: the least power of two from the run's steps and the
+// layout's minimum at which it fits; nullopt when the layout's AIR lacks a required builtin or the
+// run fits nowhere under 2^28 steps.
+std::optional<std::uint64_t> paddedStepsOn(const Layout& layout, const RunDemand& demand);
+// Layout `auto` for a run whose demand is known (a probe run, a PIE's execution resources): the
+// named layout with the least prover work, trace columns × paddedStepsOn; else `dynamic` as
+// autoLayout. A bootloader declares every builtin but a run uses few, and a run that range-checks
+// 128-bit values spans all 2^16 range-check values, which a layout with few units per step pays
+// for in steps: choosing by what the run uses keeps it small.
+std::string cheapestLayout(const RunDemand& demand);
+// A run's demand from its execution_resources JSON (n_steps, builtin_instance_counter,
+// n_memory_holes): the builtins it used are required; a used range_check builtin is taken to span
+// the whole 16-bit range (its limbs do, in practice).
+RunDemand runDemandOf(const nlohmann::json& executionResources);
 // `dynamic` from a cairo_layout_params_file JSON: Stone's dynamic_params (periods in trace rows),
 // or cairo-lang's form (units per step, ratios in steps). Throws std::runtime_error saying what
 // is missing or does not fit.

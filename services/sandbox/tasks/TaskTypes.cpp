@@ -214,11 +214,14 @@ void from_json(const json& in, RunClaims& value) {
 }
 
 void to_json(json& out, const ProveRequest& value) {
-    out = {{"channel", value.channel}, {"securityBits", value.securityBits}};
+    out = {{"channel", value.channel},
+           {"securityBits", value.securityBits},
+           {"optimize", value.optimize}};
 }
 void from_json(const json& in, ProveRequest& value) {
     value.channel = field(in, "channel").get<std::string>();
     value.securityBits = field(in, "securityBits").get<int>();
+    value.optimize = field(in, "optimize").get<std::string>();
 }
 
 void to_json(json& out, const PhaseTime& value) {

@@ -110,6 +110,7 @@ struct RunClaims {
 struct ProveRequest {
     std::string channel = "stone"; // "stone" (keccak) or "integrity" (Poseidon)
     int securityBits = 96;
+    std::string optimize = "size"; // "size" or "time" (stark/prover/ParameterChooser.h)
 };
 struct PhaseTime {
     std::string phase;

@@ -60,10 +60,13 @@ nlohmann::json proveTask(const ChildContext& context) {
     const stark::CairoRun run = readRun(context);
 
     const auto profile = stark::channelProfileNamed(request.channel);
+    const auto optimize = stark::optimizeNamed(request.optimize);
+    if (!profile || !optimize) {
+        throw TaskError("UNPROVABLE_RUN", "the prove request names an unknown channel or optimize");
+    }
     stark::ProverOptions prover;
-    prover.parameters =
-        stark::chooseParameters(stark::traceRows(run.publicInput), request.securityBits,
-                                profile.value_or(stark::ChannelProfile::Stone));
+    prover.parameters = stark::chooseParameters(stark::traceRows(run.publicInput),
+                                                request.securityBits, *profile, *optimize);
     auto lastReport = started;
     prover.progress = [&](const stark::ProverProgress& progress) {
         const auto now = std::chrono::steady_clock::now();

@@ -20,8 +20,22 @@ const char* channelProfileName(ChannelProfile profile) {
     return profile == ChannelProfile::Stone ? "stone" : "integrity";
 }
 
+std::optional<Optimize> optimizeNamed(const std::string& name) {
+    if (name == "size") {
+        return Optimize::Size;
+    }
+    if (name == "time") {
+        return Optimize::Time;
+    }
+    return std::nullopt;
+}
+
+const char* optimizeName(Optimize optimize) {
+    return optimize == Optimize::Size ? "size" : "time";
+}
+
 ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits,
-                                 ChannelProfile profile) {
+                                 ChannelProfile profile, Optimize optimize) {
     if (!std::has_single_bit(traceLength) || traceLength < 4) {
         throw std::invalid_argument("the trace length must be a power of two of at least 4");
     }
@@ -53,7 +67,7 @@ ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits,
         return std::max(1, (remaining + logCosets - 1) / logCosets);
     };
     p.logCosets = 2;
-    while (p.logCosets < 4 && queriesAt(p.logCosets) > kMaxQueries) {
+    while (optimize == Optimize::Size && p.logCosets < 4 && queriesAt(p.logCosets) > kMaxQueries) {
         ++p.logCosets;
     }
     p.queries = std::uint64_t(queriesAt(p.logCosets));

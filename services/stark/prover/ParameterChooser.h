@@ -14,13 +14,23 @@ enum class ChannelProfile { Stone, Integrity };
 std::optional<ChannelProfile> channelProfileNamed(const std::string& name);
 const char* channelProfileName(ChannelProfile profile);
 
+// What the parameters favour at a given security: the smallest proof (`size`: the largest
+// blow-up, fewest queries; what an on-chain verifier pays for) or the fastest prover (`time`: a
+// blow-up of 4, a quarter of the evaluation domain `size` commits to, with twice the queries).
+enum class Optimize { Size, Time };
+std::optional<Optimize> optimizeNamed(const std::string& name);
+const char* optimizeName(Optimize optimize);
+
 // Proof parameters for a trace of `traceLength` rows at a security target (bits, counted as the
 // verifier counts them: n_queries · log_n_cosets + proof_of_work_bits): a quarter of the bits (at
 // most 24) from proof of work, the smallest blow-up of 4, 8 or 16 at which the rest needs at most
 // 18 queries (16 beyond that), as many queries as the rest needs, a last layer of 64 coefficients
 // (less for tiny traces) and FRI folding 4 layers at a time after an unfolded first layer. At 96
 // bits that is Stone's usual profile: blow-up 16, 18 queries, 24 bits of work, last layer 64.
+// Optimize::Time keeps the blow-up at 4 and takes as many queries as the rest needs (36 at 96
+// bits: the same security, counted the same way).
 ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits = 96,
-                                 ChannelProfile profile = ChannelProfile::Stone);
+                                 ChannelProfile profile = ChannelProfile::Stone,
+                                 Optimize optimize = Optimize::Size);
 
 } // namespace proofdesk::stark
