@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
@@ -72,7 +73,7 @@ DataRequestsPage::DataRequestsPage(client::RequestClient* client, QWidget* paren
     splitter->setObjectName(QStringLiteral("dataRequestsSplitter"));
     splitter->addWidget(top);
     splitter->addWidget(buildResults());
-    splitter->setSizes({330, 420});
+    splitter->setSizes({420, 330}); // the form first: it is what the page is for
     layout->addWidget(splitter, 1);
     submitOnEnter(findChild<QWidget*>(QStringLiteral("dataRequestFormWidget")), m_submit);
 
@@ -144,9 +145,13 @@ QWidget* DataRequestsPage::buildForm() {
     m_poseidon->setObjectName(QStringLiteral("poseidonCheckBox"));
     hashing->addWidget(m_keccak);
     hashing->addWidget(m_poseidon);
-    hashing->addWidget(new QLabel(tr("(none: chosen for the destination)")));
     hashing->addStretch(1);
-    form->addRow(tr("Hashing"), hashing);
+    auto* hashingBox = new QVBoxLayout;
+    hashingBox->addLayout(hashing);
+    auto* hashingHint = new QLabel(tr("None: chosen for the destination."));
+    hashingHint->setWordWrap(true);
+    hashingBox->addWidget(hashingHint);
+    form->addRow(tr("Hashing"), hashingBox);
     m_settings = new QGroupBox(tr("Settings"));
     m_settings->setObjectName(QStringLiteral("requestSettingsGroupBox"));
     m_settings->setCheckable(true);
@@ -168,9 +173,17 @@ QWidget* DataRequestsPage::buildForm() {
     m_optimize->addItems({QStringLiteral("Time"), QStringLiteral("Cost")});
     settingsForm->addRow(tr("Optimize"), m_optimize);
     form->addRow(m_settings);
+    // The form scrolls vertically only (issue #47: it had two scrollbars): it is as wide as its
+    // narrowest layout, its labels above their fields when the window is narrow.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    letChoicesShrink(formWidget);
     auto* formScroll = new QScrollArea;
     formScroll->setWidget(formWidget);
     formScroll->setWidgetResizable(true);
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    formScroll->setMinimumWidth(formWidget->minimumSizeHint().width() +
+                                formScroll->verticalScrollBar()->sizeHint().width());
 
     // Live JSON: every form change rewrites it, until the user edits the JSON by hand.
     const auto changed = [this] { rebuildJson(); };
@@ -214,11 +227,14 @@ QWidget* DataRequestsPage::buildJsonPane() {
     m_submit->setObjectName(QStringLiteral("submitRequestPushButton"));
     markPrimaryAction(m_submit);
     m_submit->setDefault(true);
-    jsonButtons->addWidget(rebuild);
+    // Two rows, so that the pane stays narrow: the JSON's sources, then the actions.
+    auto* sources = new QHBoxLayout;
+    sources->addWidget(rebuild);
     auto* sample = new QPushButton(tr("Try the sample"));
     sample->setObjectName(QStringLiteral("trySampleRequestPushButton"));
     sample->setToolTip(tr("A ready request: three header fields of Sepolia block 1, Keccak"));
-    jsonButtons->addWidget(sample);
+    sources->addWidget(sample);
+    sources->addStretch(1);
     jsonButtons->addStretch(1);
     jsonButtons->addWidget(copyButton(QStringLiteral("copyRequestCurlPushButton"), [this] {
         const auto body =
@@ -228,6 +244,7 @@ QWidget* DataRequestsPage::buildJsonPane() {
     jsonButtons->addWidget(m_submit);
     jsonLayout->addWidget(m_json, 1);
     jsonLayout->addWidget(m_jsonState);
+    jsonLayout->addLayout(sources);
     jsonLayout->addLayout(jsonButtons);
 
     connect(m_json, &QPlainTextEdit::textChanged, this, [this] {
@@ -301,7 +318,8 @@ QWidget* DataRequestsPage::buildResults() {
     auto* dagScroll = new QScrollArea;
     dagScroll->setWidget(m_dag);
     dagScroll->setWidgetResizable(true);
-    dagScroll->setMinimumHeight(190);
+    // Small enough for an 800×600 window (issue #47); the splitter gives it more when there is.
+    dagScroll->setMinimumHeight(100);
     m_actionTable =
         recordTable(QStringLiteral("requestActionsTableView"), tr("Actions of the query"),
                     m_actions, models::RequestActionModel::OutcomeColumn);

@@ -15,10 +15,16 @@
 namespace proofdesk::ui {
 namespace {
 
+// A value that may be long (the prover's summary, a data folder's path): wrapped at spaces and
+// never setting the window's minimum width (issue #47: the prover's one line made it 1,120 px
+// wide); the whole text is also its tooltip.
 QLabel* selectableLabel(const QString& objectName) {
     auto* label = new QLabel;
     label->setObjectName(objectName);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setWordWrap(true);
+    label->setMinimumWidth(120);
+    label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     return label;
 }
 
@@ -35,7 +41,6 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
 
     auto* stateRow = new QHBoxLayout;
     m_state = selectableLabel(QStringLiteral("serverStateLabel"));
-    m_state->setWordWrap(true); // never widens the window
     stateRow->addWidget(m_state, 1);
     m_toggle = new QPushButton;
     m_toggle->setObjectName(QStringLiteral("serverStartStopPushButton"));
@@ -135,7 +140,9 @@ void LocalServerPage::showState() {
     m_proofUrl->setText(running ? endpoints.proofUrl : stopped);
     m_authUrl->setText(running ? endpoints.authUrl : stopped);
     m_dataDir->setText(endpoints.dataDir);
+    m_dataDir->setToolTip(endpoints.dataDir);
     m_prover->setText(m_server->proverSummary());
+    m_prover->setToolTip(m_server->proverSummary());
 }
 
 void LocalServerPage::toggle() {

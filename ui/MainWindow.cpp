@@ -57,6 +57,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     pages->setObjectName(QStringLiteral("pagesStackedWidget"));
     const auto addPage = [this, pages](const QString& name, QWidget* page) {
         m_navigation->addItem(name);
+        letChoicesShrink(page);
         pages->addWidget(page);
     };
 

@@ -344,6 +344,13 @@ void submitOnEnter(QWidget* form, QPushButton* button) {
     }
 }
 
+void letChoicesShrink(QWidget* page) {
+    for (QComboBox* choice : page->findChildren<QComboBox*>()) {
+        choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        choice->setMinimumContentsLength(8);
+    }
+}
+
 void markSearchField(QWidget* field) {
     field->setProperty(kSearchFieldProperty, true);
 }

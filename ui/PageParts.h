@@ -119,6 +119,10 @@ void markPrimaryAction(QPushButton* button);
 // form; multi-line fields keep Enter for new lines.
 void submitOnEnter(QWidget* form, QPushButton* button);
 void markSearchField(QWidget* field);
+// Lets a page shrink to a small screen (issue #47): its combo boxes size to eight characters
+// rather than their longest item, which the open list still shows in full. Call it before the
+// page's layout first measures them (a combo box keeps its first minimum size).
+void letChoicesShrink(QWidget* page);
 // The page's marked button if it can be pressed now (visible and enabled), else null.
 QPushButton* primaryAction(QWidget* page);
 // The page's marked search field if it is visible, else null.

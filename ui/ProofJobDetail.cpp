@@ -334,8 +334,9 @@ void ProofJobsPage::showProgress(const api::ProofQuery& query) {
     const api::ProofProgress& progress = *query.proofProgress;
     m_progress->setValue(int(std::clamp(progress.fraction, 0.0, 1.0) * 1000));
     const QString text = progressText(progress);
-    // QProgressBar's format takes %p and friends; a literal percent sign is doubled.
-    m_progress->setFormat(QString(text).replace(QLatin1Char('%'), QStringLiteral("%%")));
+    // QProgressBar's format replaces %p, %v and %m and nothing else (a doubled percent sign
+    // would show as two, issue #47); the text has none of them.
+    m_progress->setFormat(text);
     m_progress->setToolTip(text);
     m_progress->setVisible(true);
 }

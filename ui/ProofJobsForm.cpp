@@ -61,6 +61,8 @@ QWidget* ProofJobsPage::buildForm() {
     auto* box = new QGroupBox(tr("New job"));
     box->setObjectName(QStringLiteral("proofJobFormGroupBox"));
     m_form = new QFormLayout(box);
+    // On a narrow window a label goes above its field rather than holding the form wide.
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_kind = new QComboBox;
     m_kind->setObjectName(QStringLiteral("submissionKindComboBox"));
     // In the order of Kind; the routes are services/client's (toSubmission).
@@ -127,6 +129,16 @@ QWidget* ProofJobsPage::buildForm() {
                         QStringLiteral("starknet_with_keccak"), QStringLiteral("all_solidity"),
                         QStringLiteral("dynamic"), QStringLiteral("all_cairo")});
     m_form->addRow(tr("Layout"), m_layout);
+    m_optimize = new QComboBox;
+    m_optimize->setObjectName(QStringLiteral("optimizeComboBox"));
+    m_optimize->addItem(tr("Server default (fastest; smallest on L2)"), QString());
+    m_optimize->addItem(tr("Fastest proof (time)"), QStringLiteral("time"));
+    m_optimize->addItem(tr("Smallest proof (size)"), QStringLiteral("size"));
+    m_optimize->setToolTip(
+        tr("optimize: what the proof's parameters favour at the server's security target. time: "
+           "a faster prover and a larger proof; size: the smallest proof, what an on-chain "
+           "verifier pays for. Both verify the same way."));
+    m_form->addRow(tr("Optimize"), m_optimize);
     m_cairoVm = new QComboBox;
     m_cairoVm->setObjectName(QStringLiteral("cairoVmComboBox"));
     m_cairoVm->addItem(tr("Native hints only (rust)"), QStringLiteral("rust"));
@@ -144,7 +156,9 @@ QWidget* ProofJobsPage::buildForm() {
     m_memoryVerification->addItems(
         {QStringLiteral("strict"), QStringLiteral("relaxed"), QStringLiteral("cairo1")});
     m_form->addRow(tr("Memory verification"), m_memoryVerification);
-    m_mockFact = new QCheckBox(tr("Mock the fact hash (no on-chain verification)"));
+    m_mockFact = new QCheckBox(tr("Mock the fact hash"));
+    m_mockFact->setToolTip(tr("mockFactHash: the fact is registered as mocked, with no proof and "
+                              "no on-chain verification"));
     m_mockFact->setObjectName(QStringLiteral("mockFactHashCheckBox"));
     m_form->addRow(QString(), m_mockFact);
     m_dedupId = new QLineEdit;
@@ -159,6 +173,8 @@ QWidget* ProofJobsPage::buildForm() {
     m_bucketId->setObjectName(QStringLiteral("bucketIdLineEdit"));
     m_bucketId->setPlaceholderText(tr("optional: an OPEN bucket to join"));
     m_form->addRow(tr("Bucket"), m_bucketId);
+    // Two rows of buttons, so that the form stays narrow: the samples, then the actions.
+    auto* samples = new QHBoxLayout;
     auto* buttons = new QHBoxLayout;
     auto* curl = new QPushButton(tr("Copy as curl"));
     curl->setObjectName(QStringLiteral("copyFormCurlPushButton"));
@@ -166,14 +182,16 @@ QWidget* ProofJobsPage::buildForm() {
     auto* sample = new QPushButton(tr("Try the sample"));
     sample->setObjectName(QStringLiteral("trySamplePushButton"));
     sample->setToolTip(tr("Fill the form with Proofdesk's sample program (it writes the 11th "
-                          "Fibonacci number, 89), to generate a trace"));
-    buttons->addWidget(sample);
+                          "Fibonacci number, 89), to run, prove and verify it"));
+    samples->addWidget(sample);
     auto* cairo1Sample = new QPushButton(tr("Try Cairo 1"));
     cairo1Sample->setObjectName(QStringLiteral("tryCairo1SamplePushButton"));
     cairo1Sample->setToolTip(tr("Fill the form with Proofdesk's Cairo 1 sample, an executable "
                                 "assembled by hand that writes the n-th Fibonacci number (n = "
                                 "90 here), to prove it"));
-    buttons->addWidget(cairo1Sample);
+    samples->addWidget(cairo1Sample);
+    samples->addStretch(1);
+    m_form->addRow(samples);
     buttons->addStretch(1);
     m_submit = new QPushButton(tr("Submit"));
     m_submit->setObjectName(QStringLiteral("submitPushButton"));
@@ -190,6 +208,7 @@ QWidget* ProofJobsPage::buildForm() {
     connect(cairo1Sample, &QPushButton::clicked, this, &ProofJobsPage::tryCairo1Sample);
     connect(m_programPath, &QLineEdit::textChanged, this, &ProofJobsPage::describeChosenFile);
     describeChosenFile();
+    letChoicesShrink(box); // before the page measures the form
     return box;
 }
 
@@ -252,7 +271,8 @@ void ProofJobsPage::trySample() {
     m_programPath->setText(program);
     m_inputPath->clear();
     m_programHash->clear();
-    m_result->setCurrentText(QStringLiteral("TRACE_GENERATION"));
+    // The whole journey at once: run, prove and verify (issue #47: a first run made no proof).
+    m_result->setCurrentText(QStringLiteral("PROOF_VERIFICATION_ON_L1"));
     showBanner(m_banner, {});
     m_submit->setFocus(Qt::OtherFocusReason);
 }
@@ -326,6 +346,7 @@ void ProofJobsPage::kindChanged() {
     m_form->setRowVisible(m_programHash, runsProgram);
     m_form->setRowVisible(m_result, k == Kind::CoreQuery);
     m_form->setRowVisible(m_layout, k == Kind::CoreQuery || k == Kind::TraceAndProof);
+    m_form->setRowVisible(m_optimize, k == Kind::CoreQuery || k == Kind::TraceAndProof);
     // A Cairo 1 program's hints are all native, and its input is its arguments.
     m_form->setRowVisible(m_cairoVm, k == Kind::CoreQuery && !m_cairo1);
     m_form->setRowVisible(m_arguments, runsProgram && m_cairo1);
@@ -426,6 +447,7 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(FormError* erro
         form.programHash = path.isEmpty() ? programHash : QString();
         form.result = m_result->currentText();
         form.layout = m_layout->currentText();
+        form.optimize = m_optimize->currentData().toString();
         form.cairoVm = m_cairoVm->currentData().toString();
         if (m_cairo1 && filePart == QLatin1String("programFile")) {
             form.cairoVersion = QStringLiteral("cairo1");
@@ -448,6 +470,7 @@ std::optional<client::Submission> ProofJobsPage::buildSubmission(FormError* erro
     form.programHash = path.isEmpty() ? programHash : QString();
     form.inputFilePath = input;
     form.layout = m_layout->currentText();
+    form.optimize = m_optimize->currentData().toString();
     form.mockFactHash = m_mockFact->isChecked();
     form.stoneVersion = m_stoneVersion->currentText();
     form.memoryVerification = m_memoryVerification->currentText();

@@ -71,7 +71,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     formScroll->setWidgetResizable(true);
     formScroll->setFrameShape(QFrame::NoFrame);
     formScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    formScroll->setMinimumWidth(formScroll->widget()->sizeHint().width() + 24);
+    formScroll->setMinimumWidth(formScroll->widget()->minimumSizeHint().width() + 24);
     columns->addWidget(formScroll);
 
     columns->addWidget(buildJobList());

@@ -124,6 +124,7 @@ private:
     QLineEdit* m_programHash;
     QComboBox* m_result;
     QComboBox* m_layout;
+    QComboBox* m_optimize;
     QComboBox* m_cairoVm;
     QLabel* m_fileKind;     // what the chosen file is (a Cairo 1 executable's entries, builtins)
     QLineEdit* m_arguments; // a Cairo 1 program's arguments, as scarb execute --arguments

@@ -84,6 +84,10 @@ QString proofOriginText(const nlohmann::json& proof) {
         return tr("Proved by %1.").arg(prover.toHtmlEscaped());
     }
     const QStringList chosen = chosenParameters(proof.value("proof_parameters", nlohmann::json()));
+    const QString optimize = jsonText(proof, "optimize");
+    const QString security =
+        securityText(proof.value("security_bits", 0)) +
+        (optimize.isEmpty() ? QString() : tr(", optimized for %1").arg(optimize.toHtmlEscaped()));
     return tr("<b>Proved by Proofdesk</b> in %1 s: %2, %3 steps (%4 × %5 trace), <b>%6</b>%7, "
               "%8 KiB")
         .arg(proof.value("seconds", 0.0), 0, 'f', 1)
@@ -91,7 +95,7 @@ QString proofOriginText(const nlohmann::json& proof) {
         .arg(proof.value("n_steps", std::uint64_t(0)))
         .arg(proof.value("trace_rows", std::uint64_t(0)))
         .arg(proof.value("trace_columns", std::uint64_t(0)))
-        .arg(securityText(proof.value("security_bits", 0)))
+        .arg(security)
         .arg(chosen.isEmpty() ? QString()
                               : QStringLiteral(" (%1)").arg(chosen.join(QStringLiteral(", "))))
         .arg(proof.value("proof_bytes", std::uint64_t(0)) / 1024);

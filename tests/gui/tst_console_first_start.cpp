@@ -64,6 +64,9 @@ private slots:
         QVERIFY(QFileInfo(program).size() > 0);
         QVERIFY(child<QLineEdit>(&window, "inputPathLineEdit")->text().isEmpty());
         QVERIFY(child<QPushButton>(&window, "submitPushButton")->hasFocus());
+        // The sample is proven and verified, not only traced (issue #47).
+        QCOMPARE(child<QComboBox>(&window, "resultComboBox")->currentText(),
+                 QStringLiteral("PROOF_VERIFICATION_ON_L1"));
 
         click(&window, "submitPushButton");
         auto* table = child<QTableView>(&window, "proofQueriesTableView");
@@ -72,7 +75,7 @@ private slots:
                  qPrintable(child<QLabel>(&window, "errorBannerLabel")->text()));
         QVERIFY(child<QLabel>(&window, "proofQueriesTableViewEmptyLabel")->isHidden());
         QTRY_COMPARE_WITH_TIMEOUT(table->model()->index(0, 1).data().toString(),
-                                  QStringLiteral("DONE"), 30000);
+                                  QStringLiteral("DONE"), 120000);
         // Its output as cairo-run prints it: the 11th Fibonacci number.
         table->selectRow(0);
         QTRY_COMPARE_WITH_TIMEOUT(child<QLabel>(&window, "programOutputLabel")->text(),

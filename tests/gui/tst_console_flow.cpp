@@ -101,6 +101,10 @@ private slots:
         QVERIFY2(progress->format().startsWith(QStringLiteral("Proving: ")),
                  qPrintable(progress->format()));
         QVERIFY(progress->format().contains(QStringLiteral("elapsed")));
+        // The percentage reads as one sign ("7%"), not "7%%" (issue #47).
+        QVERIFY2(progress->text().contains(QStringLiteral("% ·")) &&
+                     !progress->text().contains(QStringLiteral("%%")),
+                 qPrintable(progress->text()));
         QTRY_COMPARE_WITH_TIMEOUT(
             table->model()->index(0, models::ProofQueryModel::StatusColumn).data().toString(),
             QStringLiteral("DONE"), 120000);
@@ -112,6 +116,9 @@ private slots:
         QVERIFY2(info->text().contains(QStringLiteral("Proved by Proofdesk")),
                  qPrintable(info->text()));
         QVERIFY(info->text().contains(QStringLiteral("32 bits of security")));
+        // The server's default profile (issue #48).
+        QVERIFY2(info->text().contains(QStringLiteral("optimized for time")),
+                 qPrintable(info->text()));
         QVERIFY(info->text().contains(QStringLiteral("FRI steps")));
 
         // Verify proof.json here; other artifacts cannot be verified.

@@ -28,9 +28,11 @@
 #include <QNetworkAccessManager>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -620,6 +622,49 @@ private slots:
         QCOMPARE(table->model()->rowCount(), 1);
         QCOMPARE(table->model()->index(0, models::RequestLogModel::StatusColumn).data().toInt(),
                  401);
+    }
+
+    // Issue #47: every page is usable at 800×600 — no label holds the window wider (the Local
+    // server page's prover line once made it 1,120 px) and every button is inside the window.
+    void everyPageFitsIn800By600() {
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("small screen")));
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* navigation = test::child<QListWidget>(&window, "navigationListWidget");
+        auto* pages = test::child<QStackedWidget>(&window, "pagesStackedWidget");
+        QVERIFY(navigation->count() >= 6);
+        for (int row = 0; row < navigation->count(); ++row) {
+            navigation->setCurrentRow(row);
+            window.resize(800, 600);
+            QCoreApplication::processEvents();
+            const QString page = navigation->item(row)->text();
+            QVERIFY2(window.width() <= 800 && window.height() <= 600,
+                     qPrintable(QStringLiteral("%1: the window stays %2×%3")
+                                    .arg(page)
+                                    .arg(window.width())
+                                    .arg(window.height())));
+            for (QPushButton* button : pages->currentWidget()->findChildren<QPushButton*>()) {
+                if (!button->isVisibleTo(&window)) {
+                    continue;
+                }
+                // Inside the window; in a page that scrolls (vertically only), inside its width.
+                QRect inside = window.rect();
+                for (QWidget* up = button->parentWidget(); up; up = up->parentWidget()) {
+                    if (auto* scroll = qobject_cast<QScrollArea*>(up)) {
+                        const QRect view(scroll->viewport()->mapTo(&window, QPoint(0, 0)),
+                                         scroll->viewport()->size());
+                        inside = QRect(view.left(), -100000, view.width(), 200000);
+                        break;
+                    }
+                }
+                const QRect area(button->mapTo(&window, QPoint(0, 0)), button->size());
+                QVERIFY2(inside.contains(area),
+                         qPrintable(QStringLiteral("%1: %2 lies outside the window")
+                                        .arg(page, button->objectName())));
+            }
+        }
     }
 
     void theMenuBarAndItsShortcutsDriveTheConsole() {
