@@ -11,6 +11,18 @@ QString text(const std::optional<std::string>& value) {
     return value ? QString::fromStdString(*value) : QString();
 }
 
+// What is mocked about a query, said where its result is (issue #47: a mocked job looked like a
+// real one); empty when nothing is.
+QString mockedText(const api::ProofQuery& query) {
+    if (query.isProofMocked && query.isFactMocked) {
+        return ProofQueryModel::tr("mocked proof and fact");
+    }
+    if (query.isProofMocked) {
+        return ProofQueryModel::tr("mocked proof");
+    }
+    return query.isFactMocked ? ProofQueryModel::tr("mocked fact") : QString();
+}
+
 } // namespace
 
 ProofQueryModel::ProofQueryModel(QObject* parent) : RecordTableModel(parent) {}
@@ -33,6 +45,16 @@ QVariant ProofQueryModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
         return QBrush(statusColor(QString::fromStdString(query->status)));
     }
+    const QString mocked = mockedText(*query);
+    if (index.column() == ResultColumn && !mocked.isEmpty()) {
+        if (role == Qt::ForegroundRole) {
+            return QBrush(mockedColor());
+        }
+        if (role == Qt::ToolTipRole) {
+            return tr("Mocked (isProofMocked or isFactMocked): no STARK proof stands behind this "
+                      "query's fact.");
+        }
+    }
     if (role == Qt::ToolTipRole && query->errorReason) {
         return QString::fromStdString(*query->errorReason);
     }
@@ -47,7 +69,9 @@ QVariant ProofQueryModel::data(const QModelIndex& index, int role) const {
     case StepColumn:
         return text(query->step);
     case ResultColumn:
-        return QString::fromStdString(query->result);
+        return mocked.isEmpty() ? QString::fromStdString(query->result)
+                                : QStringLiteral("%1 · %2").arg(
+                                      QString::fromStdString(query->result), mocked.toUpper());
     case JobSizeColumn:
         return text(query->jobSize);
     case CreatedColumn:

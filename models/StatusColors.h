@@ -20,4 +20,9 @@ inline QColor statusColor(const QString& status) {
     return {0xc7, 0x8a, 0x12};
 }
 
+// Mocked proofs and facts (purple: not a status, and never the green of a real DONE).
+inline QColor mockedColor() {
+    return {0x8e, 0x44, 0xad};
+}
+
 } // namespace proofdesk::models

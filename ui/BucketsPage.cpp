@@ -112,7 +112,7 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
                     tr("Close bucket %1? No more jobs can join it, and its aggregated proof "
                        "starts as soon as its jobs are done.")
                         .arg(id),
-                    tr("Close bucket"), [this] { closeSelected(); });
+                    tr("Close bucket"), tr("Keep it open"), [this] { closeSelected(); });
     });
     connect(m_useBucket, &QPushButton::clicked, this, [this] {
         if (!selectedBucketId().isEmpty()) {

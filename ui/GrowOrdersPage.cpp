@@ -133,7 +133,7 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
                     tr("Cancel grow order %1? It stops growing its accumulator; the batches "
                        "already appended stay.")
                         .arg(id),
-                    tr("Cancel order"), [this] { cancelSelected(); });
+                    tr("Cancel order"), tr("Keep growing"), [this] { cancelSelected(); });
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &GrowOrdersPage::showDetail);
@@ -242,7 +242,10 @@ void GrowOrdersPage::showDetail() {
         return;
     }
     const int percent = models::GrowOrderModel::progressPercent(*order);
-    m_progress->setRange(0, percent < 0 ? 0 : 100); // busy bar for an open-ended order
+    // A busy bar while an open-ended order is active; an ended one (cancelled, completed, failed)
+    // keeps a still bar at what it reached (issue #47: a cancelled order kept the busy bar).
+    const bool busy = percent < 0 && order->status == "ACTIVE";
+    m_progress->setRange(0, busy ? 0 : 100);
     m_progress->setValue(std::max(0, percent));
     QStringList hashing;
     for (const std::string& function : order->hashingFunctions) {

@@ -184,6 +184,9 @@ QTableView* recordTable(const QString& objectName, const QString& accessibleName
     table->verticalHeader()->hide();
     table->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
     table->setAlternatingRowColors(true);
+    // Tab leaves the table for the next control (issue #47: it moved cell by cell and never
+    // left); the arrow keys move within it.
+    table->setTabKeyNavigation(false);
     return table;
 }
 
@@ -364,7 +367,8 @@ QWidget* searchField(QWidget* page) {
 }
 
 void confirmThen(QWidget* parent, const QString& objectName, const QString& title,
-                 const QString& text, const QString& action, std::function<void()> confirmed) {
+                 const QString& text, const QString& action, const QString& keep,
+                 std::function<void()> confirmed) {
     auto* box = new QMessageBox(QMessageBox::Question, title, text, QMessageBox::Cancel, parent);
     box->setObjectName(objectName);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -372,6 +376,7 @@ void confirmThen(QWidget* parent, const QString& objectName, const QString& titl
     QPushButton* confirm = box->addButton(action, QMessageBox::AcceptRole);
     confirm->setObjectName(QStringLiteral("confirmPushButton"));
     box->button(QMessageBox::Cancel)->setObjectName(QStringLiteral("cancelPushButton"));
+    box->button(QMessageBox::Cancel)->setText(keep);
     box->setDefaultButton(QMessageBox::Cancel);
     QObject::connect(confirm, &QPushButton::clicked, parent, std::move(confirmed));
     box->open();

@@ -107,10 +107,13 @@ protected:
 };
 
 // Asks before an action that cannot be undone: a window-modal box named `objectName` over
-// `parent`, with the action's button ("confirmPushButton", labelled `action`) and Cancel, the
-// default. `confirmed` runs only when the action's button is pressed. Returns at once.
+// `parent`, with the action's button ("confirmPushButton", labelled `action`) and the button
+// that leaves things as they are ("cancelPushButton", labelled `keep`: not "Cancel" beside a
+// "Cancel order"), the default. `confirmed` runs only when the action's button is pressed.
+// Returns at once.
 void confirmThen(QWidget* parent, const QString& objectName, const QString& title,
-                 const QString& text, const QString& action, std::function<void()> confirmed);
+                 const QString& text, const QString& action, const QString& keep,
+                 std::function<void()> confirmed);
 
 // The keyboard's way into a page (the main window's Ctrl+Enter and Ctrl+F): the button that
 // sends the page's form, and the field that searches its records.

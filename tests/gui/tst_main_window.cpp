@@ -533,10 +533,21 @@ private slots:
             table->model()->index(0, models::ProofQueryModel::StatusColumn).data().toString(),
             QStringLiteral("DONE"), 20000);
         QVERIFY(!banner->isVisible());
+        // The mocked fact shows where the result is (issue #47: mocks looked real).
+        const QModelIndex resultCell =
+            table->model()->index(0, models::ProofQueryModel::ResultColumn);
+        QCOMPARE(resultCell.data().toString(),
+                 QStringLiteral("PROOF_VERIFICATION_ON_L1 · MOCKED PROOF AND FACT"));
+        QVERIFY(resultCell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Mocked")));
         // At 1024x640, selecting a query (its long ids and hashes) never widens the window.
         window.resize(1024, 640);
         QTRY_COMPARE(window.width(), 1024);
         table->selectRow(0);
+        // Tab leaves the table for the controls after it (issue #47: it moved cell by cell).
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        QTest::keyClick(table, Qt::Key_Tab);
+        QVERIFY2(!table->hasFocus(), "Tab kept the focus in the jobs table");
         auto* detail = test::child<ui::JsonView>(&window, "queryRecordJsonView");
         QTRY_VERIFY(detail->text().contains(QStringLiteral("\"isFactMocked\": true")));
         // Read as a tree: the record's keys, the first level open.

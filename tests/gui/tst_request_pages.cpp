@@ -195,8 +195,19 @@ private slots:
         table->selectRow(0);
         QCOMPARE(cell(table, 0, 1), QStringLiteral("ACTIVE"));
         QTRY_VERIFY(child<QPushButton>(&window, "cancelGrowOrderPushButton")->isEnabled());
-        // Asked first: Cancel in the box leaves the order active.
+        // An active open-ended order shows a busy bar.
+        QCOMPARE(child<QProgressBar>(&window, "growOrderProgressBar")->maximum(), 0);
+        // Asked first: "Keep growing" (not a second "Cancel") leaves the order active.
         click(&window, "cancelGrowOrderPushButton");
+        {
+            QWidget* box = nullptr;
+            QTRY_VERIFY((box = window.findChild<QWidget*>(
+                             QStringLiteral("confirmCancelGrowOrderMessageBox"))));
+            QCOMPARE(child<QPushButton>(box, "cancelPushButton")->text(),
+                     QStringLiteral("Keep growing"));
+            QCOMPARE(child<QPushButton>(box, "confirmPushButton")->text(),
+                     QStringLiteral("Cancel order"));
+        }
         answerConfirmation(&window, "confirmCancelGrowOrderMessageBox", "cancelPushButton");
         QTRY_VERIFY(
             !window.findChild<QWidget*>(QStringLiteral("confirmCancelGrowOrderMessageBox")));
@@ -205,6 +216,8 @@ private slots:
         click(&window, "cancelGrowOrderPushButton");
         answerConfirmation(&window, "confirmCancelGrowOrderMessageBox", "confirmPushButton");
         QTRY_COMPARE_WITH_TIMEOUT(cell(table, 0, 1), QStringLiteral("CANCELLED"), 10000);
+        // Once cancelled the bar stands still (issue #47: it stayed busy).
+        QTRY_COMPARE(child<QProgressBar>(&window, "growOrderProgressBar")->maximum(), 100);
         QVERIFY(child<QLabel>(&window, "growOrderDetailLabel")
                     ->text()
                     .contains(QStringLiteral("CANCELLED")));
