@@ -73,6 +73,15 @@ private slots:
             QVERIFY(small[0][i] ==
                     evaluatePolynomial(big, x0 * rootOfUnity(3).pow(bitReverse(i, 3))));
         }
+        // On several cosets at once (a decommitment's), exactly as one at a time.
+        const std::vector<Fp> other = randomPolynomial(random, 64);
+        const std::vector<Fp> x0s = {Fp::fromU64(7), Fp::fromU64(11), Fp::fromU64(13)};
+        const auto batched = evaluateOnSmallCosets({big, other}, x0s, 3);
+        QCOMPARE(batched.size(), x0s.size());
+        for (std::size_t c = 0; c < x0s.size(); ++c) {
+            const auto single = evaluateOnSmallCoset({big, other}, x0s[c], 3);
+            QVERIFY(batched[c] == single);
+        }
         // Division by x − a is exact at a root.
         const Fp a = Fp::fromU64(5);
         std::vector<Fp> p = {-a, Fp::one()}; // x − a

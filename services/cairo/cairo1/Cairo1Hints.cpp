@@ -102,7 +102,10 @@ ResOperand resOperandOf(const nlohmann::json& json) {
         throw ProgramError("a hint operand is not one of Deref, DoubleDeref, Immediate, BinOp");
     }
     ResOperand operand;
-    const auto& [kind, body] = *json.items().begin();
+    // Its one member (not a binding to `*json.items().begin()`: that proxy is a temporary).
+    const auto member = json.begin();
+    const std::string kind = member.key();
+    const nlohmann::json& body = member.value();
     if (kind == "Deref") {
         operand.kind = ResOperand::Kind::Deref;
         operand.cell = cellRefOf(body);

@@ -106,6 +106,66 @@ std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<co
     return out;
 }
 
+std::vector<std::vector<std::vector<Fp>>>
+evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::vector<Fp>& x0s,
+                      int k) {
+    const std::size_t m = std::size_t(1) << k;
+    const std::size_t size = polys.empty() ? 0 : polys.front().size();
+    if (polys.empty() || x0s.size() <= 1 || size <= m) {
+        std::vector<std::vector<std::vector<Fp>>> out;
+        for (const Fp& x0 : x0s) {
+            out.push_back(evaluateOnSmallCoset(polys, x0, k));
+        }
+        return out;
+    }
+    std::vector<std::vector<std::vector<Fp>>> out(
+        x0s.size(), std::vector<std::vector<Fp>>(polys.size(), std::vector<Fp>(m)));
+    // Cosets in groups whose partial sums stay within 2^20 elements (32 MiB) per worker chunk.
+    const std::size_t perCoset = polys.size() * m;
+    const std::size_t group = std::max<std::size_t>(1, (std::size_t(1) << 20) / perCoset);
+    for (std::size_t first = 0; first < x0s.size(); first += group) {
+        const std::size_t count = std::min(group, x0s.size() - first);
+        std::mutex mutex;
+        // q_t = Σ_{j ≡ t (mod m)} c_j·x0^j for each coset, as evaluateOnSmallCoset, each block of
+        // coefficients read once for every coset of the group.
+        Workers::shared().forRange(size / m, 1, [&](std::size_t begin, std::size_t end) {
+            std::vector<std::vector<std::vector<Fp>>> partial(
+                count, std::vector<std::vector<Fp>>(polys.size(), std::vector<Fp>(m)));
+            std::vector<Fp> power(count);
+            std::vector<Fp> step(count);
+            for (std::size_t c = 0; c < count; ++c) {
+                power[c] = x0s[first + c].pow(std::uint64_t(begin * m));
+                step[c] = x0s[first + c];
+            }
+            std::vector<Fp> powers(m);
+            for (std::size_t block = begin; block < end; ++block) {
+                for (std::size_t c = 0; c < count; ++c) {
+                    for (std::size_t t = 0; t < m; ++t) {
+                        powers[t] = power[c];
+                        power[c] *= step[c];
+                    }
+                    for (std::size_t p = 0; p < polys.size(); ++p) {
+                        vector_field::multiplyAdd(polys[p].subspan(block * m, m), powers,
+                                                  partial[c][p]);
+                    }
+                }
+            }
+            const std::lock_guard lock(mutex);
+            for (std::size_t c = 0; c < count; ++c) {
+                for (std::size_t p = 0; p < polys.size(); ++p) {
+                    for (std::size_t t = 0; t < m; ++t) {
+                        out[first + c][p][t] += partial[c][p][t];
+                    }
+                }
+            }
+        });
+    }
+    Workers::shared().forEach(x0s.size() * polys.size(), [&](std::size_t i) {
+        forwardNtt(out[i / polys.size()][i % polys.size()]);
+    });
+    return out;
+}
+
 CommittedTable::CommittedTable(std::vector<std::span<const Fp>> polynomials,
                                EvaluationDomain domain, CommitmentHashes hashes, CancelFlag cancel,
                                int storedDepth, std::size_t maxBlockEntries)
@@ -227,14 +287,39 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
 }
 
 CommittedTable::Subtree CommittedTable::recompute(std::uint64_t subtree) const {
+    return std::move(recomputeAll({subtree}).begin()->second);
+}
+
+std::map<std::uint64_t, CommittedTable::Subtree>
+CommittedTable::recomputeAll(const std::set<std::uint64_t>& subtrees) const {
+    const int logRows = m_height - m_keptDepth + std::countr_zero(m_rowsPerLeaf);
+    const int k = logRows + std::countr_zero(m_domain.rowWidth);
+    std::vector<std::uint64_t> order(subtrees.begin(), subtrees.end());
+    std::vector<Fp> x0s;
+    x0s.reserve(order.size());
+    for (const std::uint64_t subtree : order) {
+        const std::uint64_t firstEntry = (subtree << logRows) * m_domain.rowWidth;
+        x0s.push_back(
+            m_domain.offset *
+            rootOfUnity(m_domain.logDomain).pow(bitReverse(firstEntry, m_domain.logDomain)));
+    }
+    const auto values = evaluateOnSmallCosets(m_polynomials, x0s, k);
+    std::vector<Subtree> built(order.size());
+    Workers::shared().forEach(order.size(), [&](std::size_t i) {
+        m_cancel.check();
+        built[i] = subtreeOf(values[i]);
+    });
+    std::map<std::uint64_t, Subtree> out;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        out.emplace(order[i], std::move(built[i]));
+    }
+    return out;
+}
+
+CommittedTable::Subtree
+CommittedTable::subtreeOf(const std::vector<std::vector<Fp>>& values) const {
     const int logRows = m_height - m_keptDepth + std::countr_zero(m_rowsPerLeaf);
     const std::size_t rows = std::size_t(1) << logRows;
-    const int k = logRows + std::countr_zero(m_domain.rowWidth);
-    const std::uint64_t firstEntry = (subtree << logRows) * m_domain.rowWidth;
-    const Fp x0 = m_domain.offset *
-                  rootOfUnity(m_domain.logDomain).pow(bitReverse(firstEntry, m_domain.logDomain));
-    const std::vector<std::vector<Fp>> values = evaluateOnSmallCoset(m_polynomials, x0, k);
-
     Subtree out;
     out.rows.resize(rows);
     for (std::size_t row = 0; row < rows; ++row) {
@@ -276,7 +361,13 @@ std::vector<Fp> CommittedTable::row(std::uint64_t index) const {
 void CommittedTable::decommit(ProofWriter& writer, const std::vector<std::uint64_t>& rows,
                               const std::set<Cell>& known) const {
     const int logRows = m_height - m_keptDepth + std::countr_zero(m_rowsPerLeaf);
-    std::map<std::uint64_t, Subtree> cache;
+    // Every subtree the rows fall in (their pair partners and the authentication nodes below the
+    // kept levels lie in the same ones), evaluated together.
+    std::set<std::uint64_t> subtrees;
+    for (const std::uint64_t row : rows) {
+        subtrees.insert(row >> logRows);
+    }
+    std::map<std::uint64_t, Subtree> cache = recomputeAll(subtrees);
     for (const std::uint64_t row : rows) {
         m_cancel.check();
         const std::uint64_t subtree = row >> logRows;

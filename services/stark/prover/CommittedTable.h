@@ -58,6 +58,10 @@ private:
         std::vector<std::vector<Digest>> levels; // levels[0]: the leaves; up to depth K + 1
     };
     Subtree recompute(std::uint64_t subtree) const;
+    // The subtree from its polynomials' values on its coset.
+    Subtree subtreeOf(const std::vector<std::vector<Fp>>& values) const;
+    // Several subtrees, their cosets evaluated together.
+    std::map<std::uint64_t, Subtree> recomputeAll(const std::set<std::uint64_t>& subtrees) const;
     // The leaves over rows given as each polynomial's entries.
     std::vector<Digest> hashLeaves(const std::vector<std::vector<Fp>>& evaluations,
                                    std::size_t rows) const;
@@ -79,5 +83,11 @@ private:
 // folded modulo x^(2^k) − x0^(2^k) first when it has more coefficients than that.
 std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<const Fp>>& polys,
                                                   const Fp& x0, int k);
+// The same on several cosets at once (result[c] is coset x0s[c]'s): the polynomials' coefficients
+// are read once for all of them (issue #48: a decommitment read every column's coefficients once
+// per query, and the reading, not the arithmetic, took its time).
+std::vector<std::vector<std::vector<Fp>>>
+evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::vector<Fp>& x0s,
+                      int k);
 
 } // namespace proofdesk::stark
