@@ -50,6 +50,10 @@ QString ApiError::message() const {
     }
     if (!detail.isEmpty()) {
         text += QStringLiteral(": ") + detail;
+    } else if (code == QLatin1String("MISSING_API_KEY") ||
+               code == QLatin1String("INVALID_API_KEY")) {
+        // What to do about it (issue #47: a bare code left a new user guessing).
+        text += QObject::tr(": sign in with a wallet, or paste an API key of this server");
     }
     return text;
 }

@@ -24,7 +24,8 @@ struct ApiError {
     int status = 0;
     QString code;
     QString detail;
-    QString message() const; // for banners: "CODE (status): detail"
+    // For banners: "CODE (status): detail"; a key refused without detail says how to get one.
+    QString message() const;
 };
 
 template <class T> using Result = std::variant<T, ApiError>;

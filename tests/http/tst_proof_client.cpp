@@ -192,7 +192,9 @@ private slots:
         const auto& error = std::get<client::ApiError>(*page);
         QCOMPARE(error.status, 401);
         QCOMPARE(error.code, QStringLiteral("INVALID_API_KEY"));
-        QCOMPARE(error.message(), QStringLiteral("INVALID_API_KEY (401)"));
+        QCOMPARE(error.message(),
+                 QStringLiteral("INVALID_API_KEY (401): sign in with a wallet, or paste an API "
+                                "key of this server"));
 
         client::ProofClient nowhere(&network, QUrl(QStringLiteral("http://127.0.0.1:1")),
                                     QStringLiteral("k"));
