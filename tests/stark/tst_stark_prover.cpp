@@ -2,10 +2,9 @@
 // portable code, committed tables opened exactly as the verifier reads them,
 // row hashing against Stone's byte hashes), then whole proofs of our own programs on every layout
 // family, each accepted by our verifier and refused once tampered with; deterministic proofs;
-// the constraint checker naming the constraint and row of a tampered run; parameters meeting
-// their security target; Stone's proof JSON and annotations; cancellation. (Transforms and the
-// out-of-domain work: tst_stark_polynomials; Stone's own verifier on our proofs:
-// tst_stark_stone_oracle.)
+// the constraint checker naming the constraint and row of a tampered run; Stone's proof JSON and
+// annotations; cancellation. (Transforms and the out-of-domain work: tst_stark_polynomials;
+// parameters: tst_stark_parameters; Stone's own verifier on our proofs: tst_stark_stone_oracle.)
 
 #include "ProverRuns.h"
 #include "RandomField.h"
@@ -16,7 +15,6 @@
 #include "stark/proof/Statement.h"
 #include "stark/prover/CommittedTable.h"
 #include "stark/prover/Ntt.h"
-#include "stark/prover/ParameterChooser.h"
 #include "stark/prover/Polynomials.h"
 #include "stark/prover/PoseidonBatch.h"
 #include "stark/prover/ProofJson.h"
@@ -403,62 +401,6 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Rejection,
                                  decommitTable(otherReader, table.shape(), root, rows, knownValues,
                                                hashes, Stage::Decommitment, "test table"));
-    }
-
-    void parametersMeetTheirSecurityTarget() {
-        for (const int log : {4, 8, 14, 20, 24, 28}) {
-            for (const int target : {40, 80, 96, 128}) {
-                for (const auto& [profile, optimize] :
-                     {std::pair{ChannelProfile::Stone, Optimize::Size},
-                      std::pair{ChannelProfile::Integrity, Optimize::Size},
-                      std::pair{ChannelProfile::Stone, Optimize::Time}}) {
-                    const ProofParameters p =
-                        chooseParameters(std::uint64_t(1) << log, target, profile, optimize);
-                    QVERIFY2(securityBits(p) >= target, qPrintable(QString::number(log)));
-                    QVERIFY(securityBits(p) < target + p.logCosets);
-                    int folds = 0;
-                    for (const int step : p.friSteps) {
-                        QVERIFY(step >= 0 && step <= 4);
-                        folds += step;
-                    }
-                    QCOMPARE(folds + std::countr_zero(p.lastLayerDegreeBound), log);
-                    QCOMPARE(p.friSteps.front(), 0);
-                }
-            }
-        }
-        // The default profile is Stone's: 18 queries, 24 bits of work, last layer 64, blow-up 16.
-        const ProofParameters stone = chooseParameters(std::uint64_t(1) << 20);
-        QCOMPARE(stone.queries, std::uint64_t(18));
-        QCOMPARE(stone.proofOfWorkBits, 24);
-        QCOMPARE(stone.lastLayerDegreeBound, std::uint64_t(64));
-        QCOMPARE(stone.logCosets, 4);
-        QCOMPARE(stone.friSteps, (std::vector<int>{0, 4, 4, 4, 2}));
-        QCOMPARE(stone.channelHash, std::string("keccak256"));
-        // Lower targets take a smaller blow-up, as long as 18 queries cover the rest.
-        const ProofParameters low = chooseParameters(std::uint64_t(1) << 20, 32);
-        QCOMPARE(low.logCosets, 2);
-        QCOMPARE(low.queries, std::uint64_t(12));
-        QCOMPARE(low.proofOfWorkBits, 8);
-        const ProofParameters middle = chooseParameters(std::uint64_t(1) << 20, 64);
-        QCOMPARE(middle.logCosets, 3);
-        QCOMPARE(middle.queries, std::uint64_t(16));
-        QCOMPARE(chooseParameters(std::uint64_t(1) << 20, 128).logCosets, 4);
-        // The speed profile reaches the same 96 bits from a quarter of the evaluation domain:
-        // blow-up 4, twice the queries, the same work and FRI.
-        const ProofParameters fast =
-            chooseParameters(std::uint64_t(1) << 20, 96, ChannelProfile::Stone, Optimize::Time);
-        QCOMPARE(fast.logCosets, 2);
-        QCOMPARE(fast.queries, std::uint64_t(36));
-        QCOMPARE(fast.proofOfWorkBits, 24);
-        QCOMPARE(securityBits(fast), 96);
-        QCOMPARE(fast.friSteps, stone.friSteps);
-        QCOMPARE(optimizeNamed("time"), std::optional<Optimize>(Optimize::Time));
-        QCOMPARE(optimizeNamed("size"), std::optional<Optimize>(Optimize::Size));
-        QVERIFY(!optimizeNamed("fast"));
-        const ProofParameters integrity =
-            chooseParameters(std::uint64_t(1) << 20, 96, ChannelProfile::Integrity);
-        QCOMPARE(integrity.channelHash, std::string("poseidon3"));
-        QVERIFY(integrity.verifierFriendlyChannelUpdates);
     }
 
     void provesEveryLayoutFamilyAndOurVerifierAccepts_data() {
