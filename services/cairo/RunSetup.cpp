@@ -59,6 +59,9 @@ RunOptions runOptionsOf(const RunSetup& setup, const std::string& programInputTe
 RunOptions runOptionsForPie(const RunSetup& setup, std::shared_ptr<const CairoPie> pie,
                             const std::string& piePath) {
     RunOptions options = baseOptions(setup);
+    // The bootloader declares every builtin a task might take; `auto` needs only those its run
+    // over this PIE uses (its proof is recognised by the bootloader's words).
+    options.autoLayoutByUsedBuiltins = true;
     options.programInput = onePieTaskInput(piePath);
     options.hints.programInputText = options.programInput.dump();
     if (pie) {

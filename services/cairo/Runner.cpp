@@ -43,11 +43,16 @@ CairoRunner::CairoRunner(const Program& program, RunOptions options)
         probeOptions.allowMissingBuiltins = true;
         CairoRunner probe(program, probeOptions);
         probe.run();
-        // The layout needs the builtins the run used; a run that may not miss a declared
-        // builtin (not proof mode) needs every declared one.
+        // The layout needs the builtins the run used and, but for a bootloader's run over a
+        // PIE, every builtin the program declares.
         RunDemand demand = probe.runDemand();
-        if (!m_options.allowMissingBuiltins.value_or(m_options.proofMode)) {
-            demand.required = program.builtins;
+        if (!m_options.autoLayoutByUsedBuiltins) {
+            for (const std::string& name : program.builtins) {
+                if (std::find(demand.required.begin(), demand.required.end(), name) ==
+                    demand.required.end()) {
+                    demand.required.push_back(name);
+                }
+            }
         }
         m_options.layout = cheapestLayout(demand);
         if (m_options.layout.empty()) {

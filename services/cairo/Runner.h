@@ -22,6 +22,11 @@ struct RunOptions {
     std::optional<nlohmann::json> dynamicLayoutParams; // for layout "dynamic"
     bool proofMode = false;
     std::optional<bool> allowMissingBuiltins; // default: true in proof mode
+    // Layout `auto` needs only the builtins the run uses, not every one the program declares.
+    // Only for the bootloader's run over a PIE: its proof is recognised by its program's words;
+    // any other program's statement must show every builtin it declares (its program hash,
+    // compute_program_hash_chain, is read from them).
+    bool autoLayoutByUsedBuiltins = false;
     std::optional<std::uint64_t> maxSteps;
     std::optional<std::uint64_t> steps;    // run exactly this many steps (cairo-run --steps)
     std::optional<std::uint64_t> minSteps; // run at least this many (cairo-run --min_steps)

@@ -220,6 +220,22 @@ private slots:
         CairoRunner runner(program, options);
         runner.run();
         QCOMPARE(runner.layout().name, std::string("plain"));
+        // A declared builtin counts though the run leaves it empty (the proof's statement must
+        // name it for the program hash); only a bootloader's run over a PIE may leave it out.
+        // main(bitwise_ptr): return bitwise_ptr + 0.
+        Asm passes;
+        passes
+            .word(
+                Asm::encode(0, -3, 1, (1u << 14) | (1u << 11) | (1u << 5) | (1u << 2) | (1u << 1)))
+            .word(0);
+        const Program declares = Program::fromJson(passes.ret().proofModeProgram({"bitwise"}));
+        CairoRunner withBitwise(declares, options);
+        withBitwise.run();
+        QVERIFY(withBitwise.layout().builtin("bitwise"));
+        options.autoLayoutByUsedBuiltins = true;
+        CairoRunner byUse(declares, options);
+        byUse.run();
+        QCOMPARE(byUse.layout().name, std::string("plain"));
     }
 
     void autoLayoutChoosesByWhatTheRunUses() {
