@@ -375,11 +375,12 @@ RunDemand CairoRunner::runDemand() const {
     std::uint64_t rcMax = m_vm->rcMax();
     for (const auto& builtin : m_builtins) {
         const std::uint64_t used = builtin->usedInstances(m_memory);
-        if (builtin->included() && (used > 0 || builtin->usedCells(m_memory) > 0)) {
+        const std::uint64_t cells = builtin->usedCells(m_memory); // read once: a segment scan
+        if (builtin->included() && (used > 0 || cells > 0)) {
             demand.required.push_back(builtin->name());
         }
         demand.instances[builtin->name()] = used;
-        demand.rangeCheckUnits += builtin->usedCells(m_memory) * builtin->rangeCheckUnitsPerCell();
+        demand.rangeCheckUnits += cells * builtin->rangeCheckUnitsPerCell();
         builtin->rangeCheckBounds(m_memory, &rcMin, &rcMax);
     }
     demand.rangeCheckSpan = rcMax >= rcMin ? rcMax - rcMin : 0;

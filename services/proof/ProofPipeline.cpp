@@ -19,6 +19,21 @@ namespace proofdesk::proof {
 
 namespace {
 
+// What a run asks of a layout, from its execution resources, needing every builtin of `declared`
+// too whether the run used it or not.
+cairo::RunDemand demandOf(const nlohmann::json& resources, std::uint64_t steps,
+                          const std::vector<std::string>& declared) {
+    cairo::RunDemand demand = cairo::runDemandOf(resources);
+    demand.steps = steps;
+    for (const std::string& name : declared) {
+        if (std::find(demand.required.begin(), demand.required.end(), name) ==
+            demand.required.end()) {
+            demand.required.push_back(name);
+        }
+    }
+    return demand;
+}
+
 // 0x + 64 hex digits.
 std::string bytes32Hex(const crypto::Felt& value) {
     return "0x" + crypto::toBytes32(value).toHex().toStdString();
@@ -151,6 +166,7 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
 void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& programHash,
                                       const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
                                       const nlohmann::json& executionResources,
+                                      const std::vector<std::string>& declared,
                                       const std::string& layout) {
     const crypto::Felt hash = *crypto::Felt::parse(programHash);
     api::ProofQuery& query = working.query;
@@ -162,9 +178,9 @@ void ProofPipeline::describeStatement(WorkingQuery& working, const std::string& 
     working.inputs.claimedOutput = output;
     working.inputs.claimedSteps = nSteps;
     nlohmann::json optimal = nlohmann::json::array();
-    cairo::RunDemand demand = cairo::runDemandOf(executionResources);
-    demand.steps = nSteps;
-    if (const std::string best = cairo::cheapestLayout(demand); !best.empty()) {
+    if (const std::string best =
+            cairo::cheapestLayout(demandOf(executionResources, nSteps, declared));
+        !best.empty()) {
         optimal.push_back(best);
     }
     const nlohmann::ordered_json metadata = {{"program_hash", programHash},
@@ -236,7 +252,7 @@ void ProofPipeline::traceGeneration(WorkingQuery& working, core::JobContext& con
     const std::string programHash =
         working.query.programHash ? *working.query.programHash : claims.programHash.toHex();
     describeStatement(working, programHash, claims.output, claims.nSteps, claims.resources,
-                      claims.layout);
+                      claims.builtins, claims.layout);
 }
 
 void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& context) {
@@ -258,24 +274,17 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& con
             // the task exactly those), and the output and Pedersen the bootloader itself uses;
             // not every builtin the bootloader declares (issue #48: the 18-step task that took
             // 110 s on starknet_with_keccak).
-            cairo::RunDemand demand = cairo::runDemandOf(pie.resources);
             std::vector<std::string> needed = pie.builtins;
             needed.emplace_back("output");
             needed.emplace_back("pedersen");
-            for (const std::string& name : needed) {
-                if (std::find(demand.required.begin(), demand.required.end(), name) ==
-                    demand.required.end()) {
-                    demand.required.emplace_back(name);
-                }
-            }
-            layout = cairo::cheapestLayout(demand);
+            layout = cairo::cheapestLayout(demandOf(pie.resources, pie.nSteps, needed));
             if (layout.empty()) {
                 throw StageFailure(false, "no layout has every builtin the PIE uses");
             }
         }
         m_stages.addStoredArtifact(working, "pie.zip", inputs.pie);
         describeStatement(working, pie.programHash.toHex(), pie.output, pie.nSteps, pie.resources,
-                          layout);
+                          pie.builtins, layout);
     }
     // A mocked fact needs no proof: mockFactHash=true gets the (visible) mock proof.
     const QString engine = inputs.mockProof || inputs.mockFactHash ? QStringLiteral("mock")

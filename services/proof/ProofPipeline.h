@@ -63,10 +63,12 @@ private:
     void proveWithStoneProver(WorkingQuery& working, core::JobContext& context,
                               const RunFilePaths& run);
     void proofVerification(WorkingQuery& working, core::JobContext& context);
-    // The record's statement, as a run (or a PIE, or a proof) states it.
+    // The record's statement, as a run (or a PIE, or a proof) states it; `declared`: the
+    // program's builtins, which its cheapest layout (metadata's optimal_layouts) must have.
     void describeStatement(WorkingQuery& working, const std::string& programHash,
                            const std::vector<crypto::Felt>& output, std::uint64_t nSteps,
-                           const nlohmann::json& executionResources, const std::string& layout);
+                           const nlohmann::json& executionResources,
+                           const std::vector<std::string>& declared, const std::string& layout);
 
     core::Store& m_store;
     core::JobEngine& m_jobs;
