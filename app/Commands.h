@@ -2,6 +2,8 @@
 
 // Entry points of the `proofdesk` subcommands; each returns the process exit code.
 int runServeCommand(int argc, char** argv);
+int runWorkerCommand(int argc, char** argv);
+int runStoreCommand(int argc, char** argv);
 int runKeysCommand(int argc, char** argv);
 int runCreditsCommand(int argc, char** argv);
 int runCairoRunCommand(int argc, char** argv);

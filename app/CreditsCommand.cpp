@@ -27,7 +27,9 @@ int runCreditsCommand(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("amount"),
                                  QStringLiteral("set: a whole number, or `unlimited`."));
     const QCommandLineOption dataDir = dataDirOption();
+    const QCommandLineOption store = storeOption();
     parser.addOption(dataDir);
+    parser.addOption(store);
     processCommandLine(parser, app);
     const QStringList args = parser.positionalArguments();
     const bool show = args.size() == 2 && args[0] == QStringLiteral("show");
@@ -54,7 +56,7 @@ int runCreditsCommand(int argc, char** argv) {
         return 1;
     }
     try {
-        OfflineStore offline(parser.value(dataDir));
+        OfflineStore offline(parser.value(dataDir), parser.value(store));
         auth::ApiKeyRegistry& keys = offline.keys;
         const std::optional<QString> project = keys.findProject(args[1]);
         if (!project) {

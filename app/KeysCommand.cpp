@@ -23,17 +23,20 @@ int runKeysCommand(int argc, char** argv) {
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("create"));
     const QCommandLineOption dataDir = dataDirOption();
+    const QCommandLineOption store = storeOption();
     const QCommandLineOption project(QStringLiteral("project"),
                                      QStringLiteral("Project name (created if absent)."),
                                      QStringLiteral("name"), QStringLiteral("CLI"));
     const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("Key name."),
                                   QStringLiteral("name"), QStringLiteral("CLI key"));
     parser.addOption(dataDir);
+    parser.addOption(store);
     parser.addOption(project);
     parser.addOption(name);
     processCommandLine(parser, app);
     if (parser.positionalArguments() != QStringList{QStringLiteral("create")}) {
-        err << "usage: proofdesk keys create [--data-dir DIR] [--project NAME]" << Qt::endl;
+        err << "usage: proofdesk keys create [--data-dir DIR | --store URL] [--project NAME]"
+            << Qt::endl;
         return 2;
     }
 
@@ -43,7 +46,7 @@ int runKeysCommand(int argc, char** argv) {
         return 1;
     }
     try {
-        OfflineStore offline(parser.value(dataDir));
+        OfflineStore offline(parser.value(dataDir), parser.value(store));
         auth::ApiKeyRegistry& keys = offline.keys;
         const QString projectId = keys.adminProjectNamed(parser.value(project));
         const api::ApiKeyRecord key =

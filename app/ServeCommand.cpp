@@ -2,9 +2,12 @@
 #include "CommandLine.h"
 #include "Commands.h"
 
+#include "OfflineStore.h"
 #include "core/DataDir.h"
+#include "core/Store.h"
 #include "http/LocalServer.h"
 #include "proof/ProofService.h"
+#include "server/ServiceSet.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -75,20 +78,46 @@ QString chainDescription(const chain::ChainRegistry& chains) {
                : parts.join(QStringLiteral(", "));
 }
 
-// The command's options; the prover's defaults come from the settings the console writes
-// (prover/engine, prover/stoneProver, prover/stoneVerifier, prover/verifier,
-// prover/bootloaderProgram), flags override them.
-void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
+// The listeners' options (serve only).
+void addListenOptions(QCommandLineParser& parser) {
     const QCommandLineOption listen(QStringLiteral("listen"),
                                     QStringLiteral("Address of the listener serving all three "
                                                    "APIs (port 0 picks a free port)."),
                                     QStringLiteral("host:port"), QStringLiteral("127.0.0.1:7300"));
-    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
-                                     QStringLiteral("Where the store and artifacts live."),
-                                     QStringLiteral("dir"), core::defaultDataDir());
     const QCommandLineOption allowRemote(
         QStringLiteral("allow-remote"),
         QStringLiteral("Allow listening on addresses other than loopback."));
+    const QCommandLineOption httpThreads(
+        QStringLiteral("http-threads"),
+        QStringLiteral("Handler threads per listener for requests that may wait (writes); "
+                       "connections themselves hold no thread."),
+        QStringLiteral("n"), QStringLiteral("16"));
+    const QCommandLineOption allowHost(
+        QStringLiteral("allow-host"),
+        QStringLiteral("A host name (besides localhost and loopback addresses) this server "
+                       "answers and whose web pages may send it requests (repeatable)."),
+        QStringLiteral("name"));
+    const QCommandLineOption noLocalWorkers(
+        QStringLiteral("no-local-workers"),
+        QStringLiteral("Run no jobs here: a front end of a team store, whose `proofdesk worker` "
+                       "processes run them (needs --store)."));
+    parser.addOptions({listen, allowRemote, httpThreads, allowHost, noLocalWorkers});
+    for (const char* name :
+         {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
+        parser.addOption(QCommandLineOption(
+            QLatin1String(name), QStringLiteral("An extra listener for one service only."),
+            QStringLiteral("host:port")));
+    }
+}
+
+// The options of what runs the jobs (serve and worker); the prover's defaults come from the
+// settings the console writes (prover/engine, prover/stoneProver, prover/stoneVerifier,
+// prover/verifier, prover/bootloaderProgram), flags override them.
+void addWorkOptions(QCommandLineParser& parser, const QSettings& settings) {
+    const QCommandLineOption dataDir(QStringLiteral("data-dir"),
+                                     QStringLiteral("Where the store and artifacts live (with "
+                                                    "--store: the artifacts and work files)."),
+                                     QStringLiteral("dir"), core::defaultDataDir());
     const QCommandLineOption prover(
         QStringLiteral("prover"),
         QStringLiteral("Proof generation: builtin (Proofdesk's own STARK prover, the default), "
@@ -141,16 +170,6 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
         QStringLiteral("max-steps"),
         QStringLiteral("Steps a submitted program may run before its query fails."),
         QStringLiteral("n"), QString::number(proof::ProverSettings{}.maxSteps));
-    const QCommandLineOption httpThreads(
-        QStringLiteral("http-threads"),
-        QStringLiteral("Handler threads per listener for requests that may wait (writes); "
-                       "connections themselves hold no thread."),
-        QStringLiteral("n"), QStringLiteral("16"));
-    const QCommandLineOption allowHost(
-        QStringLiteral("allow-host"),
-        QStringLiteral("A host name (besides localhost and loopback addresses) this server "
-                       "answers and whose web pages may send it requests (repeatable)."),
-        QStringLiteral("name"));
     const QCommandLineOption sandboxMemory(
         QStringLiteral("sandbox-memory-mib"),
         QStringLiteral("Memory one sandboxed run (a trace generation, reading a submitted file) "
@@ -179,16 +198,16 @@ void addServeOptions(QCommandLineParser& parser, const QSettings& settings) {
                        "is code from whoever submits it: default on for a loopback-only server, "
                        "off with --allow-remote."),
         QStringLiteral("on|off"));
-    parser.addOptions({pythonHints,   chainRpc,     listen,        dataDir,      allowRemote,
-                       prover,        stoneProver,  stoneVerifier, verifier,     bootloaderProgram,
-                       proverTimeout, securityBits, optimize,      proverMemory, maxSteps,
-                       httpThreads,   allowHost,    sandboxMemory, sandboxTime,  projectStorage});
-    for (const char* name :
-         {"request-listen", "request-alias-listen", "proof-listen", "auth-listen"}) {
-        parser.addOption(QCommandLineOption(
-            QLatin1String(name), QStringLiteral("An extra listener for one service only."),
-            QStringLiteral("host:port")));
-    }
+    const QCommandLineOption leaseSeconds(
+        QStringLiteral("lease-seconds"),
+        QStringLiteral("On a team store: how long a job stays claimed by a worker that stopped "
+                       "answering before another takes it over (heartbeats renew it six times "
+                       "as often)."),
+        QStringLiteral("seconds"), QStringLiteral("60"));
+    parser.addOptions({pythonHints, chainRpc, dataDir, storeOption(), prover, stoneProver,
+                       stoneVerifier, verifier, bootloaderProgram, proverTimeout, securityBits,
+                       optimize, proverMemory, maxSteps, sandboxMemory, sandboxTime, projectStorage,
+                       leaseSeconds});
 }
 
 // The prover, verifier and step-limit flags into `provers`; false, the reason written to `err`,
@@ -258,10 +277,51 @@ bool readProverOptions(const QCommandLineParser& parser, proof::ProverSettings& 
     return true;
 }
 
-// The handler threads, sandbox limits and per-service listeners into `options`; false, the
-// reason written to `err`, when one is wrong.
-bool readServerLimits(const QCommandLineParser& parser, http::ServerOptions& options,
-                      QTextStream& err) {
+// --lease-seconds; false, the reason written to `err`, when it is wrong.
+bool readLeases(const QCommandLineParser& parser, core::JobLeases& leases, QTextStream& err) {
+    bool numberOk = false;
+    const int seconds = parser.value(QStringLiteral("lease-seconds")).toInt(&numberOk);
+    if (!numberOk || seconds < 2 || seconds > 24 * 3600) {
+        err << "--lease-seconds expects a number from 2 to 86400" << Qt::endl;
+        return false;
+    }
+    leases = core::JobLeases::ofSeconds(seconds);
+    return true;
+}
+
+// The sandbox and storage limits into `provers`; false, the reason written to `err`, when one is
+// wrong.
+bool readSandboxLimits(const QCommandLineParser& parser, proof::ProverSettings& provers,
+                       QTextStream& err) {
+    bool numberOk = false;
+    const qulonglong memoryMib =
+        parser.value(QStringLiteral("sandbox-memory-mib")).toULongLong(&numberOk);
+    if (!numberOk || memoryMib < 64 || memoryMib > (qulonglong(1) << 20)) {
+        err << "--sandbox-memory-mib expects a number from 64 to 1048576" << Qt::endl;
+        return false;
+    }
+    provers.sandboxLimits.memoryBytes = std::uint64_t(memoryMib) << 20;
+    const int sandboxSeconds = parser.value(QStringLiteral("sandbox-time-limit")).toInt(&numberOk);
+    if (!numberOk || sandboxSeconds < 1 || sandboxSeconds > 7 * 24 * 3600) {
+        err << "--sandbox-time-limit expects seconds from 1 to 604800" << Qt::endl;
+        return false;
+    }
+    provers.sandboxLimits.wallSeconds = sandboxSeconds;
+    provers.sandboxLimits.cpuSeconds = sandboxSeconds;
+    const qulonglong storageMib =
+        parser.value(QStringLiteral("project-storage-mib")).toULongLong(&numberOk);
+    if (!numberOk || storageMib > (qulonglong(1) << 30)) {
+        err << "--project-storage-mib expects a number of MiB (0: no limit)" << Qt::endl;
+        return false;
+    }
+    provers.projectStorageBytes = std::uint64_t(storageMib) << 20;
+    return true;
+}
+
+// The handler threads and per-service listeners into `options`; false, the reason written to
+// `err`, when one is wrong.
+bool readHttpOptions(const QCommandLineParser& parser, http::ServerOptions& options,
+                     QTextStream& err) {
     bool numberOk = false;
     QString error;
     options.limits.threads = parser.value(QStringLiteral("http-threads")).toInt(&numberOk);
@@ -269,27 +329,6 @@ bool readServerLimits(const QCommandLineParser& parser, http::ServerOptions& opt
         err << "--http-threads expects a number from 1 to 1024" << Qt::endl;
         return false;
     }
-    const qulonglong memoryMib =
-        parser.value(QStringLiteral("sandbox-memory-mib")).toULongLong(&numberOk);
-    if (!numberOk || memoryMib < 64 || memoryMib > (qulonglong(1) << 20)) {
-        err << "--sandbox-memory-mib expects a number from 64 to 1048576" << Qt::endl;
-        return false;
-    }
-    options.provers.sandboxLimits.memoryBytes = std::uint64_t(memoryMib) << 20;
-    const int sandboxSeconds = parser.value(QStringLiteral("sandbox-time-limit")).toInt(&numberOk);
-    if (!numberOk || sandboxSeconds < 1 || sandboxSeconds > 7 * 24 * 3600) {
-        err << "--sandbox-time-limit expects seconds from 1 to 604800" << Qt::endl;
-        return false;
-    }
-    options.provers.sandboxLimits.wallSeconds = sandboxSeconds;
-    options.provers.sandboxLimits.cpuSeconds = sandboxSeconds;
-    const qulonglong storageMib =
-        parser.value(QStringLiteral("project-storage-mib")).toULongLong(&numberOk);
-    if (!numberOk || storageMib > (qulonglong(1) << 30)) {
-        err << "--project-storage-mib expects a number of MiB (0: no limit)" << Qt::endl;
-        return false;
-    }
-    options.provers.projectStorageBytes = std::uint64_t(storageMib) << 20;
     if (!readListen(parser, QStringLiteral("request-listen"), &options.requestListen, &error) ||
         !readListen(parser, QStringLiteral("request-alias-listen"), &options.requestAliasListen,
                     &error) ||
@@ -309,6 +348,12 @@ void printServing(QTextStream& out, http::LocalServer& server, const http::Serve
         << "  proof service:   " << server.proofUrl() << '\n'
         << "  sign-in service: " << server.authUrl() << '\n'
         << "  data dir:        " << options.dataDir << '\n'
+        << "  store:           "
+        << (options.store.isEmpty() ? QStringLiteral("SQLite in the data dir")
+                                    : core::StoreLocation::parse(options.store).describe())
+        << (options.localWorkers ? QString()
+                                 : QStringLiteral(" (front end only: workers run the jobs)"))
+        << '\n'
         << "  prover:          " << options.provers.description() << '\n'
         << "  chains:          " << chainDescription(options.requests.chains) << '\n'
         << "  sandbox:         "
@@ -343,11 +388,19 @@ int runServeCommand(int argc, char** argv) {
         QStringLiteral("Serve the request, proof and sign-in APIs (headless)."));
     parser.addHelpOption();
     const QSettings settings(QStringLiteral("Proofdesk"), QStringLiteral("proofdesk"));
-    addServeOptions(parser, settings);
+    addWorkOptions(parser, settings);
+    addListenOptions(parser);
     processCommandLine(parser, app);
 
     http::ServerOptions options;
     options.dataDir = parser.value(QStringLiteral("data-dir"));
+    options.store = parser.value(QStringLiteral("store"));
+    options.localWorkers = !parser.isSet(QStringLiteral("no-local-workers"));
+    if (!options.localWorkers && options.store.isEmpty()) {
+        err << "--no-local-workers needs --store postgresql://... (the workers' shared store)"
+            << Qt::endl;
+        return 2;
+    }
     options.allowRemote = parser.isSet(QStringLiteral("allow-remote"));
     options.allowedHosts = parser.values(QStringLiteral("allow-host"));
     if (parser.isSet(QStringLiteral("python-hints"))) {
@@ -368,7 +421,8 @@ int runServeCommand(int argc, char** argv) {
     }
     options.listen = *mainAddress;
     if (!readProverOptions(parser, options.provers, err) ||
-        !readServerLimits(parser, options, err)) {
+        !readSandboxLimits(parser, options.provers, err) ||
+        !readHttpOptions(parser, options, err) || !readLeases(parser, options.jobLeases, err)) {
         return 2;
     }
     QString error;
@@ -398,6 +452,95 @@ int runServeCommand(int argc, char** argv) {
     sigwait(&stopSignals, &received);
     out << "Stopping (signal " << received << ")..." << Qt::endl;
     server.stop();
+    out << "Stopped." << Qt::endl;
+    return 0;
+}
+
+int runWorkerCommand(int argc, char** argv) {
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("proofdesk"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PROOFDESK_VERSION));
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Run the jobs of a team store (trace generation, proofs, verifications, "
+                       "data requests) with no HTTP listener; untrusted work runs in the sandbox "
+                       "as under serve. Stop with Ctrl+C: running jobs go back to the queue."));
+    parser.addHelpOption();
+    const QSettings settings(QStringLiteral("Proofdesk"), QStringLiteral("proofdesk"));
+    addWorkOptions(parser, settings);
+    const QCommandLineOption name(QStringLiteral("name"),
+                                  QStringLiteral("This worker's name in `store status` and in "
+                                                 "the jobs it runs (default HOST/PID)."),
+                                  QStringLiteral("name"));
+    const QCommandLineOption threads(QStringLiteral("threads"),
+                                     QStringLiteral("Jobs run at once (default 3)."),
+                                     QStringLiteral("n"), QStringLiteral("3"));
+    parser.addOptions({name, threads});
+    processCommandLine(parser, app);
+
+    server::ServiceSettings settingsOfWork;
+    settingsOfWork.dataDir = parser.value(QStringLiteral("data-dir"));
+    settingsOfWork.store = parser.value(QStringLiteral("store"));
+    if (!core::StoreLocation::isPostgresUrl(settingsOfWork.store)) {
+        err << "proofdesk worker needs --store postgresql://USER@HOST:PORT/DB (or "
+               "PROOFDESK_STORE): the store its front ends share"
+            << Qt::endl;
+        return 2;
+    }
+    bool numberOk = false;
+    settingsOfWork.jobWorkers = parser.value(threads).toInt(&numberOk);
+    if (!numberOk || settingsOfWork.jobWorkers < 1 || settingsOfWork.jobWorkers > 256) {
+        err << "--threads expects a number from 1 to 256" << Qt::endl;
+        return 2;
+    }
+    // Submitted Python hints are code from whoever reached a front end: on only when asked.
+    settingsOfWork.provers.pythonHints =
+        parser.value(QStringLiteral("python-hints")) == QStringLiteral("on");
+    if (!readProverOptions(parser, settingsOfWork.provers, err) ||
+        !readSandboxLimits(parser, settingsOfWork.provers, err) ||
+        !readLeases(parser, settingsOfWork.jobLeases, err)) {
+        return 2;
+    }
+    QString error;
+    if (!loadChainRpcUrls(settings, parser.values(QStringLiteral("chain-rpc")),
+                          &settingsOfWork.requests.chains, &error)) {
+        err << "--chain-rpc: " << error << Qt::endl;
+        return 2;
+    }
+    if (!core::prepareDataDir(settingsOfWork.dataDir, &error)) {
+        err << "proofdesk worker: " << error << Qt::endl;
+        return 1;
+    }
+    core::SystemClock clock;
+    std::unique_ptr<server::ServiceSet> services;
+    try {
+        services = std::make_unique<server::ServiceSet>(settingsOfWork, clock);
+        services->jobs().setWorkerName(parser.value(name));
+        services->start({}, {});
+    } catch (const std::exception& failure) {
+        err << "proofdesk worker: " << failure.what() << Qt::endl;
+        return 1;
+    }
+    out << "Proofdesk " << QCoreApplication::applicationVersion() << " worker\n"
+        << "  store:    " << core::StoreLocation::parse(settingsOfWork.store).describe() << '\n'
+        << "  threads:  " << settingsOfWork.jobWorkers << '\n'
+        << "  data dir: " << settingsOfWork.dataDir << '\n'
+        << "  prover:   " << settingsOfWork.provers.description() << '\n'
+        << "Press Ctrl+C to stop." << Qt::endl;
+
+    int received = 0;
+    sigwait(&stopSignals, &received);
+    out << "Stopping (signal " << received << ")..." << Qt::endl;
+    services->stop();
     out << "Stopped." << Qt::endl;
     return 0;
 }

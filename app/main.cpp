@@ -9,6 +9,8 @@ void printUsage() {
     std::fputs(
         "Usage: proofdesk [--data-dir DIR]        open the console (embedded server)\n"
         "       proofdesk serve [options]          serve the three APIs headless\n"
+        "       proofdesk worker --store URL       run a team store's jobs (no listener)\n"
+        "       proofdesk store status|copy ...    a store's workers and queue; move data\n"
         "       proofdesk keys create [options]    mint an API key without a wallet\n"
         "       proofdesk credits show|set ...     a project's proof-service credits\n"
         "       proofdesk cairo-run --program P.json [cairo-run flags]\n"
@@ -27,6 +29,12 @@ int main(int argc, char** argv) {
     const char* command = argc > 1 ? argv[1] : "";
     if (std::strcmp(command, "serve") == 0) {
         return runServeCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "worker") == 0) {
+        return runWorkerCommand(argc - 1, argv + 1);
+    }
+    if (std::strcmp(command, "store") == 0) {
+        return runStoreCommand(argc - 1, argv + 1);
     }
     if (std::strcmp(command, "keys") == 0) {
         return runKeysCommand(argc - 1, argv + 1);

@@ -36,6 +36,11 @@ std::vector<core::Migration> authMigrations() {
                             " created_at TEXT NOT NULL)"),
              QStringLiteral("CREATE INDEX tokens_by_session ON tokens(session_id)"),
          }},
+        // SQLite's rowid ordered a wallet's challenges issued in the same millisecond; a column
+        // does it on both backends. Challenges stored before have 0 and expire within minutes.
+        {2,
+         QStringLiteral("challenges numbered per wallet in the order they were issued"),
+         {QStringLiteral("ALTER TABLE challenges ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")}},
     };
 }
 

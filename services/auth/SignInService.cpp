@@ -121,20 +121,22 @@ api::ChallengeResponse SignInService::issueChallenge(const QString& wallet,
         const QString walletHex = QString::fromLatin1(address.toHex());
         change -=
             m_store
-                .exec(QStringLiteral("DELETE FROM challenges WHERE token_hash IN (SELECT "
-                                     "token_hash FROM challenges WHERE wallet = ? AND used_at IS "
-                                     "NULL ORDER BY expires_at_ms DESC, rowid DESC LIMIT -1 "
-                                     "OFFSET ?)"),
-                      {walletHex, m_settings.maxOutstandingChallengesPerWallet - 1})
+                .exec(QStringLiteral("DELETE FROM challenges WHERE wallet = ? AND used_at IS "
+                                     "NULL AND token_hash NOT IN (SELECT token_hash FROM "
+                                     "challenges WHERE wallet = ? AND used_at IS NULL ORDER BY "
+                                     "expires_at_ms DESC, seq DESC LIMIT ?)"),
+                      {walletHex, walletHex, m_settings.maxOutstandingChallengesPerWallet - 1})
                 .numRowsAffected();
         if (m_storedChallenges + change >= m_settings.maxLiveChallenges) {
             refuse(core::ErrorKind::TooManyRequests, "TooManyChallenges",
                    "the server holds too many unused challenges; try again in a few minutes");
         }
         m_store.exec(QStringLiteral("INSERT INTO challenges (token_hash, wallet, typed_data, "
-                                    "expires_at_ms, created_at) VALUES (?, ?, ?, ?, ?)"),
+                                    "expires_at_ms, created_at, seq) VALUES (?, ?, ?, ?, ?, "
+                                    "(SELECT COALESCE(MAX(seq), 0) + 1 FROM challenges WHERE "
+                                    "wallet = ?))"),
                      {core::sha256Hex(token), walletHex, QString::fromStdString(typedData.dump()),
-                      expiresMs, issuedAt});
+                      expiresMs, issuedAt, walletHex});
         // Still under the store's write lock, once the rows are committed.
         m_store.afterCommit([this, change] { m_storedChallenges += change + 1; });
     });

@@ -3,7 +3,11 @@
 #include "ServiceError.h"
 #include "Ulid.h"
 
+#include <QCoreApplication>
+#include <QSqlDriver>
 #include <QSqlError>
+#include <QSysInfo>
+#include <QThread>
 
 namespace proofdesk::core {
 namespace {
@@ -29,7 +33,78 @@ QString dumpJson(const nlohmann::json& value) {
     return QString::fromStdString(value.dump());
 }
 
+[[noreturn]] void throwQuery(const QSqlQuery& query) {
+    throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
+                       query.lastError().text().toStdString());
+}
+
+QSqlQuery run(QSqlDatabase& db, const QString& sql, const QVariantList& bindings) {
+    QSqlQuery q(db);
+    if (!q.prepare(sql)) {
+        throwQuery(q);
+    }
+    for (const QVariant& value : bindings) {
+        q.addBindValue(value);
+    }
+    if (!q.exec()) {
+        throwQuery(q);
+    }
+    return q;
+}
+
+// The channel on which enqueues wake idle workers of every process on a PostgreSQL store.
+const QString kJobChannel = QStringLiteral("proofdesk_jobs");
+
 } // namespace
+
+// Listens for the store's job notifications on a connection of its own, in a thread with an event
+// loop (the driver reads notifications from its socket there), and wakes the engine's workers.
+class JobEngine::Notifications : public QThread {
+public:
+    Notifications(Store& store, JobEngine& engine) : m_store(store), m_engine(engine) {}
+    ~Notifications() override {
+        quit();
+        wait();
+    }
+
+protected:
+    void run() override {
+        try {
+            QSqlDatabase db = m_store.connection();
+            QSqlDriver* driver = db.driver();
+            QObject::connect(driver, &QSqlDriver::notification, driver,
+                             [this](const QString&) { m_engine.wake(); });
+            if (!driver->subscribeToNotification(kJobChannel)) {
+                return; // the workers' fallback poll still finds new jobs
+            }
+            m_engine.m_hearsOthers = true;
+            exec();
+            m_engine.m_hearsOthers = false;
+            driver->unsubscribeFromNotification(kJobChannel);
+            db.close(); // in the thread it belongs to
+        } catch (const std::exception&) {
+            // The store is unreachable now; the fallback poll takes over.
+        }
+    }
+
+private:
+    Store& m_store;
+    JobEngine& m_engine;
+};
+
+void JobContext::confirmHeldIn(QSqlDatabase& db) const {
+    if (m_lease.isEmpty()) {
+        return; // not a claimed job (a handler called directly)
+    }
+    QSqlQuery held = run(db,
+                         QStringLiteral("SELECT 1 FROM jobs WHERE id = ? AND lease = ? AND state "
+                                        "= 'running'"),
+                         {m_jobId, m_lease});
+    if (!held.next()) {
+        throw ServiceError(ErrorKind::Conflict, "JOB_LEASE_LOST",
+                           "this worker no longer holds the job: its result is not recorded");
+    }
+}
 
 QString jobStateName(JobState state) {
     switch (state) {
@@ -45,11 +120,20 @@ QString jobStateName(JobState state) {
     return {};
 }
 
-JobEngine::JobEngine(Store& store, const Clock& clock, int workerCount, int maxAttempts)
+JobEngine::JobEngine(Store& store, const Clock& clock, int workerCount, int maxAttempts,
+                     JobLeases leases)
     : m_store(store), m_clock(clock), m_workerCount(std::max(1, workerCount)),
-      m_maxAttempts(std::max(1, maxAttempts)),
-      m_perLaneLimit(m_workerCount > 1 ? m_workerCount - 1 : 1) {
+      m_maxAttempts(std::max(1, maxAttempts)), m_leases(leases),
+      m_perLaneLimit(m_workerCount > 1 ? m_workerCount - 1 : 1),
+      m_workerName(QSysInfo::machineHostName() + QLatin1Char('/') +
+                   QString::number(QCoreApplication::applicationPid())) {
     m_store.migrate(QStringLiteral("jobs"), migrations());
+}
+
+void JobEngine::setWorkerName(const QString& name) {
+    if (!name.isEmpty()) {
+        m_workerName = name;
+    }
 }
 
 JobEngine::~JobEngine() {
@@ -67,7 +151,16 @@ std::vector<Migration> JobEngine::migrations() {
             {2,
              QStringLiteral("jobs in lanes (one per project), taken in turn"),
              {QStringLiteral("ALTER TABLE jobs ADD COLUMN lane TEXT NOT NULL DEFAULT ''"),
-              QStringLiteral("CREATE INDEX jobs_by_lane ON jobs(state, lane, created_at, id)")}}};
+              QStringLiteral("CREATE INDEX jobs_by_lane ON jobs(state, lane, created_at, id)")}},
+            {3,
+             QStringLiteral("leases of running jobs, and the workers that hold them"),
+             {QStringLiteral("ALTER TABLE jobs ADD COLUMN lease TEXT"),
+              QStringLiteral("ALTER TABLE jobs ADD COLUMN lease_expires_ms INTEGER"),
+              QStringLiteral("ALTER TABLE jobs ADD COLUMN worker TEXT"),
+              QStringLiteral("CREATE INDEX jobs_by_lease ON jobs(state, lease_expires_ms)"),
+              QStringLiteral("CREATE TABLE job_workers (name TEXT PRIMARY KEY, host TEXT NOT "
+                             "NULL, pid INTEGER NOT NULL, threads INTEGER NOT NULL, started_at "
+                             "TEXT NOT NULL, heartbeat_ms INTEGER NOT NULL)")}}};
 }
 
 void JobEngine::registerHandler(const QString& kind, JobHandler handler) {
@@ -95,8 +188,11 @@ QString JobEngine::enqueueIn(QSqlDatabase& db, const QString& kind, const nlohma
     insert.addBindValue(toIsoTimestampMs(now));
     insert.addBindValue(lane.isNull() ? QStringLiteral("") : lane);
     if (!insert.exec()) {
-        throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                           insert.lastError().text().toStdString());
+        throwQuery(insert);
+    }
+    if (m_store.isShared()) {
+        // Delivered when the transaction commits, to every listening worker of every process.
+        run(db, QStringLiteral("SELECT pg_notify(?, ?)"), {kJobChannel, kind});
     }
     return id;
 }
@@ -122,7 +218,14 @@ void JobEngine::start() {
         return;
     }
     m_stopping = false;
-    recoverInterruptedJobs();
+    if (m_store.isShared()) {
+        heartbeat(); // registers this worker and recovers jobs of workers gone for a lease
+        m_heartbeat = std::thread([this] { heartbeatLoop(); });
+        m_notifications = std::make_unique<Notifications>(m_store, *this);
+        m_notifications->start();
+    } else {
+        recoverInterruptedJobs();
+    }
     m_pendingWake = true;
     for (int i = 0; i < m_workerCount; ++i) {
         m_workers.emplace_back([this] { workerLoop(); });
@@ -138,11 +241,173 @@ void JobEngine::stop() {
         m_stopping = true;
     }
     m_wakeup.notify_all();
+    m_heartbeatWakeup.notify_all();
     for (std::thread& worker : m_workers) {
         worker.join();
     }
     m_workers.clear();
+    if (m_heartbeat.joinable()) {
+        m_heartbeat.join();
+    }
+    m_notifications.reset();
+    if (m_store.isShared()) {
+        try {
+            m_store.exec(QStringLiteral("DELETE FROM job_workers WHERE name = ?"), {m_workerName});
+        } catch (const std::exception&) {
+            // The row ages out of liveWorkers() by itself.
+        }
+    }
     m_running = false;
+}
+
+void JobEngine::heartbeatLoop() {
+    std::unique_lock lock(m_mutex);
+    while (!m_stopping.load()) {
+        m_heartbeatWakeup.wait_for(lock, std::chrono::milliseconds(m_leases.heartbeatMs),
+                                   [this] { return m_stopping.load(); });
+        if (m_stopping.load()) {
+            break;
+        }
+        lock.unlock();
+        try {
+            heartbeat();
+        } catch (const std::exception&) {
+            // The store is unreachable: leases run out and other workers take the jobs over;
+            // a handler sees stopRequested() once its lease is found lost.
+        }
+        lock.lock();
+    }
+}
+
+void JobEngine::heartbeat() {
+    const qint64 now = m_clock.nowMs();
+    std::map<QString, std::shared_ptr<std::atomic<bool>>> held;
+    {
+        std::lock_guard lock(m_mutex);
+        held = m_heldLeases;
+    }
+    int liveThreads = 0;
+    m_store.write(
+        [&](QSqlDatabase& db) {
+            for (const auto& [lease, lost] : held) {
+                QSqlQuery renewed =
+                    run(db,
+                        QStringLiteral("UPDATE jobs SET lease_expires_ms = ? WHERE lease = ? "
+                                       "AND state = 'running'"),
+                        {now + m_leases.leaseMs, lease});
+                if (renewed.numRowsAffected() == 0) {
+                    lost->store(true);
+                }
+            }
+            run(db,
+                QStringLiteral("INSERT INTO job_workers (name, host, pid, threads, started_at, "
+                               "heartbeat_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO "
+                               "UPDATE SET host = excluded.host, pid = excluded.pid, threads = "
+                               "excluded.threads, heartbeat_ms = excluded.heartbeat_ms"),
+                {m_workerName, QSysInfo::machineHostName(),
+                 qint64(QCoreApplication::applicationPid()), m_workerCount, toIsoTimestampMs(now),
+                 now});
+            QSqlQuery threads = run(db,
+                                    QStringLiteral("SELECT COALESCE(SUM(threads), 0) FROM "
+                                                   "job_workers WHERE heartbeat_ms > ?"),
+                                    {now - 3 * m_leases.leaseMs});
+            liveThreads = threads.next() ? threads.value(0).toInt() : 0;
+        },
+        Store::Isolation::ReadCommitted);
+    // A lane never holds every worker thread of the whole team, as it never held all of one
+    // process's.
+    const int total = std::max(liveThreads, m_workerCount);
+    m_perLaneLimit = total > 1 ? total - 1 : 1;
+    requeueExpiredLeases();
+}
+
+int JobEngine::requeueExpiredLeases() {
+    const qint64 now = m_clock.nowMs();
+    const QString stamp = toIsoTimestamp(m_clock.now());
+    const QString reason = QStringLiteral("interrupted %1 times (its worker stopped, or stopped "
+                                          "answering until its lease ran out); no attempts left")
+                               .arg(m_maxAttempts);
+    std::vector<JobRecord> failed;
+    int requeued = 0;
+    m_store.write(
+        [&](QSqlDatabase& db) {
+            failed.clear();
+            QSqlQuery gone =
+                run(db,
+                    QStringLiteral("UPDATE jobs SET state = 'failed', error = ?, updated_at = ?, "
+                                   "lease = NULL, lease_expires_ms = NULL WHERE state = 'running' "
+                                   "AND COALESCE(lease_expires_ms, 0) < ? AND attempts >= ? "
+                                   "RETURNING id, kind, payload, attempts"),
+                    {reason, stamp, now, m_maxAttempts});
+            while (gone.next()) {
+                JobRecord job;
+                job.id = gone.value(0).toString();
+                job.kind = gone.value(1).toString();
+                job.payload = parseJson(gone.value(2).toString());
+                job.attempts = gone.value(3).toInt();
+                job.state = JobState::Failed;
+                job.error = reason;
+                failed.push_back(std::move(job));
+            }
+            requeued = run(db,
+                           QStringLiteral("UPDATE jobs SET state = 'queued', updated_at = ?, "
+                                          "lease = NULL, lease_expires_ms = NULL WHERE state = "
+                                          "'running' AND COALESCE(lease_expires_ms, 0) < ?"),
+                           {stamp, now})
+                           .numRowsAffected();
+            if (requeued > 0 && m_store.isShared()) {
+                run(db, QStringLiteral("SELECT pg_notify(?, ?)"),
+                    {kJobChannel, QStringLiteral("requeued")});
+            }
+        },
+        Store::Isolation::ReadCommitted);
+    for (const JobRecord& job : failed) {
+        notifyListener(job);
+    }
+    if (requeued > 0) {
+        wake();
+    }
+    return requeued;
+}
+
+std::vector<JobQueueDepth> JobEngine::queueDepth() {
+    QSqlQuery q = m_store.exec(QStringLiteral(
+        "SELECT kind, lane, SUM(CASE WHEN state = 'queued' THEN 1 ELSE 0 END), SUM(CASE WHEN "
+        "state = 'running' THEN 1 ELSE 0 END), MIN(CASE WHEN state = 'queued' THEN created_at "
+        "END) FROM jobs WHERE state IN ('queued', 'running') GROUP BY kind, lane ORDER BY kind, "
+        "lane"));
+    std::vector<JobQueueDepth> depths;
+    while (q.next()) {
+        JobQueueDepth depth;
+        depth.kind = q.value(0).toString();
+        depth.lane = q.value(1).toString();
+        depth.queued = q.value(2).toInt();
+        depth.running = q.value(3).toInt();
+        depth.oldestQueuedAt = q.value(4).toString();
+        depths.push_back(std::move(depth));
+    }
+    return depths;
+}
+
+std::vector<JobWorkerRecord> JobEngine::liveWorkers() {
+    const qint64 now = m_clock.nowMs();
+    QSqlQuery q = m_store.exec(
+        QStringLiteral("SELECT w.name, w.host, w.pid, w.threads, w.heartbeat_ms, (SELECT MIN(j.id) "
+                       "FROM jobs AS j WHERE j.state = 'running' AND j.worker = w.name) FROM "
+                       "job_workers AS w WHERE w.heartbeat_ms > ? ORDER BY w.name"),
+        {now - 3 * m_leases.leaseMs});
+    std::vector<JobWorkerRecord> workers;
+    while (q.next()) {
+        JobWorkerRecord worker;
+        worker.name = q.value(0).toString();
+        worker.host = q.value(1).toString();
+        worker.pid = q.value(2).toLongLong();
+        worker.threads = q.value(3).toInt();
+        worker.heartbeatMs = q.value(4).toLongLong();
+        worker.runningJob = q.value(5).toString();
+        workers.push_back(std::move(worker));
+    }
+    return workers;
 }
 
 void JobEngine::recoverInterruptedJobs() {
@@ -158,8 +423,8 @@ void JobEngine::recoverInterruptedJobs() {
         fail.addBindValue(now);
         fail.addBindValue(m_maxAttempts);
         QSqlQuery requeue(db);
-        requeue.prepare(QStringLiteral("UPDATE jobs SET state='queued', updated_at=? "
-                                       "WHERE state='running'"));
+        requeue.prepare(QStringLiteral("UPDATE jobs SET state='queued', updated_at=?, "
+                                       "lease=NULL, lease_expires_ms=NULL WHERE state='running'"));
         requeue.addBindValue(now);
         if (!fail.exec() || !requeue.exec()) {
             throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
@@ -168,86 +433,108 @@ void JobEngine::recoverInterruptedJobs() {
     });
 }
 
-std::optional<JobRecord> JobEngine::claimNext() {
-    std::optional<JobRecord> claimed;
-    m_store.write([&](QSqlDatabase& db) {
-        // Round robin over lanes: the oldest job of the next lane after the last one served,
-        // wrapping around to the first lane.
-        QSqlQuery q(db);
-        for (const bool wrapped : {false, true}) {
-            q.prepare(QStringLiteral("UPDATE jobs SET state='running', attempts=attempts+1, "
-                                     "updated_at=? WHERE id = (SELECT id FROM jobs WHERE "
-                                     "state='queued' AND ") +
-                      (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
-                      QStringLiteral(" AND (SELECT COUNT(*) FROM jobs AS busy WHERE busy.state = "
-                                     "'running' AND busy.lane = jobs.lane) < ? ORDER BY lane, "
-                                     "created_at, id LIMIT 1) "
-                                     "RETURNING id, kind, payload, attempts, lane"));
-            q.addBindValue(toIsoTimestamp(m_clock.now()));
-            q.addBindValue(wrapped ? QStringLiteral("") : m_lastLane);
-            q.addBindValue(m_perLaneLimit);
-            if (!q.exec()) {
-                throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                                   q.lastError().text().toStdString());
+std::optional<JobEngine::Claim> JobEngine::claimNext() {
+    std::optional<Claim> claimed;
+    const qint64 now = m_clock.nowMs();
+    const QString lease = newUlid(now);
+    m_store.write(
+        [&](QSqlDatabase& db) {
+            claimed.reset();
+            // Round robin over lanes: the oldest job of the next lane after the last one served,
+            // wrapping around to the first lane. On a shared store the inner SELECT locks the
+            // row it picks and skips rows other workers are claiming at this moment.
+            QSqlQuery q(db);
+            for (const bool wrapped : {false, true}) {
+                q = run(db,
+                        QStringLiteral("UPDATE jobs SET state='running', attempts=attempts+1, "
+                                       "updated_at=?, lease=?, lease_expires_ms=?, worker=? WHERE "
+                                       "id = (SELECT id FROM jobs WHERE state='queued' AND ") +
+                            (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
+                            QStringLiteral(" AND (SELECT COUNT(*) FROM jobs AS busy WHERE "
+                                           "busy.state = 'running' AND busy.lane = jobs.lane) < "
+                                           "? ORDER BY lane, created_at, id LIMIT 1") +
+                            m_store.skipLockedSuffix() +
+                            QStringLiteral(") RETURNING id, kind, payload, attempts, lane"),
+                        {toIsoTimestamp(m_clock.now()), lease, now + m_leases.leaseMs, m_workerName,
+                         wrapped ? QStringLiteral("") : m_lastLane, m_perLaneLimit.load()});
+                if (q.next()) {
+                    break;
+                }
             }
-            if (q.next()) {
-                break;
+            if (q.isValid()) {
+                Claim claim;
+                claim.job.id = q.value(0).toString();
+                claim.job.kind = q.value(1).toString();
+                claim.job.payload = parseJson(q.value(2).toString());
+                claim.job.attempts = q.value(3).toInt();
+                claim.job.state = JobState::Running;
+                claim.lease = lease;
+                claim.lost = std::make_shared<std::atomic<bool>>(false);
+                m_lastLane = q.value(4).toString();
+                claimed = std::move(claim);
             }
-        }
-        if (q.isValid()) {
-            JobRecord job;
-            job.id = q.value(0).toString();
-            job.kind = q.value(1).toString();
-            job.payload = parseJson(q.value(2).toString());
-            job.attempts = q.value(3).toInt();
-            job.state = JobState::Running;
-            m_lastLane = q.value(4).toString();
-            claimed = std::move(job);
-        }
-    });
+        },
+        Store::Isolation::ReadCommitted);
+    if (claimed) {
+        std::lock_guard lock(m_mutex);
+        m_heldLeases[claimed->lease] = claimed->lost;
+    }
     return claimed;
 }
 
 void JobEngine::workerLoop() {
     while (!m_stopping.load()) {
-        std::optional<JobRecord> job;
+        std::optional<Claim> claim;
         try {
-            job = claimNext();
+            claim = claimNext();
         } catch (const std::exception&) {
-            job.reset(); // the store is busy or failing; wait for the next wake-up
+            claim.reset(); // the store is busy or failing; wait for the next wake-up
         }
-        if (!job) {
+        if (!claim) {
             std::unique_lock lock(m_mutex);
-            m_wakeup.wait(lock, [this] { return m_stopping.load() || m_pendingWake; });
+            const auto woken = [this] { return m_stopping.load() || m_pendingWake; };
+            if (m_store.isShared()) {
+                // Another process may enqueue; its notification wakes us, this poll is the
+                // fallback when one was missed (a reconnect, a listener that could not start).
+                m_wakeup.wait_for(lock, std::chrono::milliseconds(m_leases.idlePollMs), woken);
+            } else {
+                m_wakeup.wait(lock, woken);
+            }
             m_pendingWake = false;
             continue;
         }
+        const JobRecord& job = claim->job;
         JobHandler handler;
         {
             std::lock_guard lock(m_mutex);
-            auto it = m_handlers.find(job->kind);
+            auto it = m_handlers.find(job.kind);
             if (it != m_handlers.end()) {
                 handler = it->second;
             }
         }
         JobOutcome outcome;
         if (!handler) {
-            outcome = JobOutcome::permanent(QStringLiteral("no handler for job kind ") + job->kind);
+            outcome = JobOutcome::permanent(QStringLiteral("no handler for job kind ") + job.kind);
         } else {
-            JobContext context(m_stopping);
+            JobContext context(m_stopping, claim->lost.get(), job.id, claim->lease);
             try {
-                outcome = handler(*job, context);
+                outcome = handler(job, context);
             } catch (const std::exception& error) {
                 outcome = JobOutcome::transient(QString::fromUtf8(error.what()));
             }
         }
-        finish(*job, outcome);
+        try {
+            finish(*claim, outcome);
+        } catch (const std::exception&) {
+            // The store failed to take the outcome: the lease runs out and the job is run again.
+        }
+        std::lock_guard lock(m_mutex);
+        m_heldLeases.erase(claim->lease);
     }
 }
 
-void JobEngine::finish(const JobRecord& claimed, const JobOutcome& outcome) {
-    JobRecord job = claimed;
-    QString sql;
+void JobEngine::finish(const Claim& claim, const JobOutcome& outcome) {
+    JobRecord job = claim.job;
     switch (outcome.type) {
     case JobOutcome::Type::Done:
         job.state = JobState::Done;
@@ -266,24 +553,36 @@ void JobEngine::finish(const JobRecord& claimed, const JobOutcome& outcome) {
         job.attempts -= 1;
         break;
     }
-    m_store.write([&](QSqlDatabase& db) {
-        QSqlQuery q(db);
-        q.prepare(QStringLiteral("UPDATE jobs SET state=?, attempts=?, error=?, result=?, "
-                                 "updated_at=? WHERE id=?"));
-        q.addBindValue(jobStateName(job.state));
-        q.addBindValue(job.attempts);
-        q.addBindValue(job.error.isNull() ? QVariant() : QVariant(job.error));
-        q.addBindValue(job.state == JobState::Done ? QVariant(dumpJson(job.result)) : QVariant());
-        q.addBindValue(toIsoTimestamp(m_clock.now()));
-        q.addBindValue(job.id);
-        if (!q.exec()) {
-            throw ServiceError(ErrorKind::Internal, "INTERNAL_SERVER_ERROR",
-                               q.lastError().text().toStdString());
-        }
-    });
+    bool held = false;
+    m_store.write(
+        [&](QSqlDatabase& db) {
+            // Only while this claim still holds the job: after its lease ran out another worker
+            // may have it, and a second result must not overwrite (or repeat) the first.
+            held = run(db,
+                       QStringLiteral("UPDATE jobs SET state=?, attempts=?, error=?, result=?, "
+                                      "updated_at=?, lease=NULL, lease_expires_ms=NULL WHERE "
+                                      "id=? AND lease=? AND state='running'"),
+                       {jobStateName(job.state), job.attempts,
+                        job.error.isNull() ? QVariant() : QVariant(job.error),
+                        job.state == JobState::Done ? QVariant(dumpJson(job.result)) : QVariant(),
+                        toIsoTimestamp(m_clock.now()), job.id, claim.lease})
+                       .numRowsAffected() > 0;
+            if (held && job.state == JobState::Queued && m_store.isShared()) {
+                run(db, QStringLiteral("SELECT pg_notify(?, ?)"), {kJobChannel, job.kind});
+            }
+        },
+        Store::Isolation::ReadCommitted);
+    if (!held) {
+        claim.lost->store(true);
+        return;
+    }
     if (job.state == JobState::Queued) {
         wake();
     }
+    notifyListener(job);
+}
+
+void JobEngine::notifyListener(const JobRecord& job) {
     JobListener listener;
     {
         std::lock_guard lock(m_mutex);

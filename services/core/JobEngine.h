@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -53,12 +54,61 @@ struct JobOutcome {
 
 class JobContext {
 public:
-    explicit JobContext(const std::atomic<bool>& stopping) : m_stopping(stopping) {}
-    // Long handlers poll this and return JobOutcome::interrupted() when it turns true.
-    bool stopRequested() const { return m_stopping.load(); }
+    explicit JobContext(const std::atomic<bool>& stopping,
+                        const std::atomic<bool>* leaseLost = nullptr, QString jobId = {},
+                        QString lease = {})
+        : m_stopping(stopping), m_leaseLost(leaseLost), m_jobId(std::move(jobId)),
+          m_lease(std::move(lease)) {}
+    // Long handlers poll this and return JobOutcome::interrupted() when it turns true: the
+    // engine is stopping, or (on a shared store) this worker no longer holds the job's lease,
+    // so another worker may have it by now.
+    bool stopRequested() const { return m_stopping.load() || (m_leaseLost && m_leaseLost->load()); }
+
+    // Call first in the transaction that records what the job did: throws
+    // ServiceError(Conflict, "JOB_LEASE_LOST") when this claim no longer holds the job (its
+    // lease ran out and another worker may have it), so nothing of a late run is recorded.
+    void confirmHeldIn(QSqlDatabase& db) const;
 
 private:
     const std::atomic<bool>& m_stopping;
+    const std::atomic<bool>* m_leaseLost;
+    QString m_jobId;
+    QString m_lease;
+};
+
+// Leases of jobs on a shared store (PostgreSQL: several processes on several machines). A claim
+// holds its job for `leaseMs`; the worker's heartbeat extends it every `heartbeatMs`; a job whose
+// lease ran out (its worker was killed, its machine went away, its network was cut) is queued
+// again by any other worker, the interrupted attempt counted. Idle workers wake on the store's
+// notification of new jobs, and poll every `idlePollMs` in case one was missed. Workers' clocks
+// are assumed to agree to well within a lease (NTP).
+struct JobLeases {
+    qint64 leaseMs = 60'000;
+    qint64 heartbeatMs = 10'000;
+    qint64 idlePollMs = 5'000;
+    // A lease of `seconds`, renewed six times within it.
+    static JobLeases ofSeconds(int seconds) {
+        return {qint64(seconds) * 1000, qint64(seconds) * 1000 / 6, 5'000};
+    }
+};
+
+// Jobs waiting and running of one kind in one lane: for `proofdesk store status`.
+struct JobQueueDepth {
+    QString kind;
+    QString lane;
+    int queued = 0;
+    int running = 0;
+    QString oldestQueuedAt; // ISO time of the oldest waiting job; empty when none waits
+};
+
+// A worker process seen by the store (job_workers): for `proofdesk store status`.
+struct JobWorkerRecord {
+    QString name;
+    QString host;
+    qint64 pid = 0;
+    int threads = 0;
+    qint64 heartbeatMs = 0;
+    QString runningJob; // one of its running jobs, if any
 };
 
 using JobHandler = std::function<JobOutcome(const JobRecord&, JobContext&)>;
@@ -70,9 +120,15 @@ using JobListener = std::function<void(const JobRecord&)>;
 // Lanes (whose job it is) are served in turn, and with more than one worker a lane never holds
 // them all: one worker is always left for the other lanes (a project's long jobs cannot hold up
 // another project's).
+//
+// On a shared store (Store::isShared) other processes claim from the same table: a claim skips
+// rows another worker is claiming, holds a lease (JobLeases), and the result of a worker that no
+// longer holds its job's lease is refused (its listener is not called), so no job is finished
+// twice. start() then recovers only jobs whose lease ran out, never those of live workers.
 class JobEngine {
 public:
-    JobEngine(Store& store, const Clock& clock, int workerCount = 3, int maxAttempts = 3);
+    JobEngine(Store& store, const Clock& clock, int workerCount = 3, int maxAttempts = 3,
+              JobLeases leases = {});
     ~JobEngine();
     JobEngine(const JobEngine&) = delete;
     JobEngine& operator=(const JobEngine&) = delete;
@@ -91,6 +147,9 @@ public:
                       const QString& lane = {});
     void wake();
 
+    // How this process appears in job_workers and in a job's `worker` (default host/pid).
+    void setWorkerName(const QString& name);
+
     void start();
     void stop();
     bool isRunning() const { return m_running.load(); }
@@ -98,24 +157,51 @@ public:
     std::optional<JobRecord> job(const QString& id);
     int maxAttempts() const { return m_maxAttempts; }
 
+    // On a shared store: whether new jobs of other processes wake this one now (its
+    // notification listener is subscribed); otherwise it finds them by polling.
+    bool hearsOtherProcesses() const { return m_hearsOthers.load(); }
+    // Workers whose heartbeat is younger than three leases.
+    std::vector<JobWorkerRecord> liveWorkers();
+    // Unfinished jobs per kind and lane.
+    std::vector<JobQueueDepth> queueDepth();
+    // Queues again the running jobs whose lease has run out (or fails those without attempts
+    // left, calling the listener); returns how many were queued again. The heartbeat does this.
+    int requeueExpiredLeases();
+
 private:
+    struct Claim {
+        JobRecord job;
+        QString lease;
+        std::shared_ptr<std::atomic<bool>> lost;
+    };
     void recoverInterruptedJobs();
     void workerLoop();
-    std::optional<JobRecord> claimNext();
-    void finish(const JobRecord& job, const JobOutcome& outcome);
+    void heartbeatLoop();
+    void heartbeat();
+    std::optional<Claim> claimNext();
+    void finish(const Claim& claim, const JobOutcome& outcome);
+    void notifyListener(const JobRecord& job);
 
     Store& m_store;
     const Clock& m_clock;
     int m_workerCount;
     int m_maxAttempts;
-    int m_perLaneLimit; // running jobs one lane may have at once
+    JobLeases m_leases;
+    std::atomic<int> m_perLaneLimit; // running jobs one lane may have at once
+    QString m_workerName;
 
     std::mutex m_mutex;
     std::condition_variable m_wakeup;
     bool m_pendingWake = false;
     std::atomic<bool> m_stopping{false};
     std::atomic<bool> m_running{false};
+    std::atomic<bool> m_hearsOthers{false};
     std::vector<std::thread> m_workers;
+    std::thread m_heartbeat;
+    std::condition_variable m_heartbeatWakeup;
+    std::map<QString, std::shared_ptr<std::atomic<bool>>> m_heldLeases; // lease -> lost
+    class Notifications;
+    std::unique_ptr<Notifications> m_notifications;
     std::map<QString, JobHandler> m_handlers;
     QString m_lastLane; // the lane of the latest claim (under the store's write lock)
     JobListener m_listener;

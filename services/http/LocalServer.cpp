@@ -62,11 +62,14 @@ bool LocalServer::start(QString* error) {
     try {
         m_services = std::make_unique<server::ServiceSet>(
             server::ServiceSettings{m_options.dataDir, m_options.jobWorkers, m_options.provers,
-                                    m_options.requests},
+                                    m_options.requests, m_options.store, m_options.localWorkers,
+                                    m_options.jobLeases},
             *clock);
     } catch (const std::exception& failure) {
-        *error = QStringLiteral("cannot open the store in %1: %2")
-                     .arg(m_options.dataDir, QString::fromUtf8(failure.what()));
+        *error = QStringLiteral("cannot open the store %1: %2")
+                     .arg(m_options.store.isEmpty() ? QStringLiteral("in ") + m_options.dataDir
+                                                    : m_options.store.section(QLatin1Char('@'), -1),
+                          QString::fromUtf8(failure.what()));
         return false;
     }
 

@@ -32,6 +32,11 @@ struct ServerOptions {
     int jobWorkers = 3; // a project runs at most 2 at once (JobEngine)
     proof::ProverSettings provers;
     request::RequestSettings requests; // chain RPC URLs, RPC limits, grow-order polling
+    // Empty: the SQLite store in dataDir. A postgresql:// URL: a team store (docs/team.md).
+    QString store;
+    // False: a front end only; `proofdesk worker` processes run the jobs.
+    bool localWorkers = true;
+    core::JobLeases jobLeases; // on a team store (docs/team.md)
 };
 
 // The three APIs for real, on one or more listeners: `proofdesk serve` and the console's

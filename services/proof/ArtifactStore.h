@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/Store.h"
+
 #include <QString>
 
 #include <map>
@@ -18,9 +20,15 @@ namespace proofdesk::proof {
 // A file stays until nothing names it: the rows that name a file are written after it, so a file
 // being stored for rows not yet committed is pinned meanwhile (`Pin`), and removeUnlessPinned
 // (the collector's, ArtifactCollector) never takes a pinned file.
+//
+// On a shared store (a team's PostgreSQL: workers and front ends on several machines) every file
+// is also kept in the store, in chunks of 1 MiB (artifact_blobs, artifact_chunks), written after
+// the local file and before any row names it; a machine that lacks a file locally fetches it
+// chunk by chunk into its own directory (never whole in memory) and checks its SHA-256 before
+// using it. The directory is then a cache of the store.
 class ArtifactStore {
 public:
-    explicit ArtifactStore(QString directory);
+    explicit ArtifactStore(QString directory, core::Store* shared = nullptr);
 
     // While a pin lives, its file is not removed. Take it before storing: a removal that raced
     // the store then either ran before (and the file is written again) or sees the pin.
@@ -44,14 +52,29 @@ public:
     };
     std::vector<Stored> list() const;
     std::optional<std::string> get(const std::string& sha256) const;
+    // Where the file is (or would be) in the local directory; call contains() first, which
+    // fetches it from a shared store when only the store has it.
     QString pathOf(const std::string& sha256) const;
     bool contains(const std::string& sha256) const;
 
     static std::string sha256Of(const std::string& bytes);
     static std::string sha256OfFile(const std::string& path);
 
+    // On a shared store: copies every local file the store lacks into it (`store copy`); the
+    // number of files the directory holds.
+    int publishAll();
+
+    static constexpr qint64 kChunkBytes = 1 << 20;
+
 private:
+    bool inShared(const std::string& sha256) const;
+    // Copies a local file into the shared store, unless it is there already.
+    void publish(const std::string& sha256) const;
+    // Fetches a file from the shared store into the directory; false when the store lacks it.
+    bool fetch(const std::string& sha256) const;
+
     QString m_directory;
+    core::Store* m_shared;
     std::mutex m_pinsMutex;
     std::map<std::string, int> m_pins;
 };

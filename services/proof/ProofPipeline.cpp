@@ -131,8 +131,12 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
             m_collector.releaseUnreferenced(working.released);
         }
     };
+    // What the stage did is recorded only while this worker still holds the job's lease.
     if (failure.empty()) {
-        m_store.write([&](QSqlDatabase&) { m_stages.finishStageIn(working); });
+        m_store.write([&](QSqlDatabase& db) {
+            context.confirmHeldIn(db);
+            m_stages.finishStageIn(working);
+        });
         released();
         m_jobs.wake();
         return core::JobOutcome::done();
@@ -141,7 +145,8 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
         return core::JobOutcome::interrupted();
     }
     if (transient && job.attempts < m_jobs.maxAttempts()) {
-        m_store.write([&](QSqlDatabase&) {
+        m_store.write([&](QSqlDatabase& db) {
+            context.confirmHeldIn(db);
             working.newArtifacts.clear();
             working.query.errorReason = failure + " (will retry)";
             working.query.retryCount = job.attempts;
@@ -149,7 +154,8 @@ core::JobOutcome ProofPipeline::runStage(const core::JobRecord& job, core::JobCo
         });
         return core::JobOutcome::transient(core::qstr(failure));
     }
-    m_store.write([&](QSqlDatabase&) {
+    m_store.write([&](QSqlDatabase& db) {
+        context.confirmHeldIn(db);
         if (transient) {
             m_stages.failIn(
                 working, failure + " (gave up after " + std::to_string(job.attempts) + " attempts)",

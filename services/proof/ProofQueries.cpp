@@ -172,15 +172,19 @@ api::CoreQueryResponse ProofQueries::coreQuery(const std::string& id) {
 }
 
 std::string ProofQueries::coreQueryBody(const std::string& id) {
-    if (auto cached = m_bodies.get(id)) {
-        return *cached;
+    // On a shared store other processes (workers, other front ends) change queries too, and
+    // this process would not hear of it: no cache there, every read goes to the store.
+    const bool cached = !m_store.isShared();
+    if (auto body = cached ? m_bodies.get(id) : std::nullopt) {
+        return *body;
     }
     const std::uint64_t readAt = m_bodies.version();
     // The stored doc is api::toJson(query) in the full view: the response's coreQuery as is.
     QSqlQuery row = m_store.exec(
-        QStringLiteral("SELECT doc, (SELECT group_concat(name, ' ') FROM (SELECT name FROM "
-                       "proof_artifacts WHERE query_id = q.id ORDER BY position)) FROM "
-                       "proof_queries q WHERE q.id = ?"),
+        QStringLiteral("SELECT doc, (SELECT %1 FROM (SELECT name, position FROM proof_artifacts "
+                       "WHERE query_id = q.id ORDER BY position) AS artifact) FROM proof_queries "
+                       "q WHERE q.id = ?")
+            .arg(m_store.orderedTextAggregate(QStringLiteral("name"), QStringLiteral("position"))),
         {core::qstr(id)});
     if (!row.next()) {
         throw core::ServiceError(core::ErrorKind::NotFound, "CORE_QUERY_NOT_FOUND");
@@ -196,7 +200,9 @@ std::string ProofQueries::coreQueryBody(const std::string& id) {
         body.append(nlohmann::json(artifactUrl(id, names[i].toStdString())).dump());
     }
     body.append("]}");
-    m_bodies.put(id, body, readAt);
+    if (cached) {
+        m_bodies.put(id, body, readAt);
+    }
     return body;
 }
 
@@ -220,8 +226,9 @@ std::pair<std::vector<api::ProofQuery>, int> ProofQueries::list(const QString& p
     if (filter.search && !filter.search->empty()) {
         // A prefix of the id (any case: ids are Crockford base 32), the dedup id or the external
         // id, as the console's search field says.
-        where += QStringLiteral(" AND (id LIKE ? ESCAPE '\\' OR dedup_id LIKE ? ESCAPE '\\' "
-                                "OR external_id LIKE ? ESCAPE '\\')");
+        where += QStringLiteral(" AND (id %1 ? ESCAPE '\\' OR dedup_id %1 ? ESCAPE '\\' "
+                                "OR external_id %1 ? ESCAPE '\\')")
+                     .arg(m_store.likeAnyCase());
         QString like = core::qstr(*filter.search);
         like.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
             .replace(QLatin1Char('%'), QStringLiteral("\\%"))
@@ -234,7 +241,8 @@ std::pair<std::vector<api::ProofQuery>, int> ProofQueries::list(const QString& p
         bindings << core::qstr(*filter.status);
     }
     if (filter.network) {
-        where += QStringLiteral(" AND json_extract(doc, '$.network') = ?");
+        where += QStringLiteral(" AND %1 = ?")
+                     .arg(m_store.jsonTextField(QStringLiteral("doc"), QStringLiteral("network")));
         bindings << core::qstr(*filter.network);
     }
     QSqlQuery count =
@@ -300,7 +308,7 @@ std::uint64_t ProofQueries::storedBytesOf(const QString& projectId) {
             "proof_query_files f JOIN proof_queries q ON q.id = f.query_id WHERE "
             "q.project_id = ? UNION SELECT a.sha256, a.size FROM proof_artifacts a "
             "JOIN proof_queries q ON q.id = a.query_id WHERE q.project_id = ? UNION SELECT "
-            "sha256, size FROM proof_project_programs WHERE project_id = ?)"),
+            "sha256, size FROM proof_project_programs WHERE project_id = ?) AS stored"),
         {projectId, projectId, projectId});
     return row.next() ? std::uint64_t(std::max<qlonglong>(0, row.value(0).toLongLong())) : 0;
 }

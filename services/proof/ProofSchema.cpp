@@ -3,6 +3,7 @@
 #include "QueryInputs.h"
 #include "core/QtText.h"
 
+#include <QDateTime>
 #include <QSqlQuery>
 
 namespace proofdesk::proof {
@@ -46,11 +47,11 @@ void backfillQueryFilesAndProjectPrograms(core::Store& store) {
             store.exec(QStringLiteral("INSERT INTO proof_project_programs (project_id, "
                                       "program_hash, sha256, cairo_version, size, created_at) "
                                       "SELECT ?, ?, ?, ?, COALESCE((SELECT size FROM "
-                                      "proof_programs WHERE sha256 = ? LIMIT 1), 0), "
-                                      "strftime('%Y-%m-%dT%H:%M:%fZ','now') ON CONFLICT DO "
-                                      "NOTHING"),
+                                      "proof_programs WHERE sha256 = ? LIMIT 1), 0), ? ON "
+                                      "CONFLICT DO NOTHING"),
                        {row.project, core::qstr(row.programHash), core::qstr(row.inputs.program),
-                        core::qstr(row.cairoVersion), core::qstr(row.inputs.program)});
+                        core::qstr(row.cairoVersion), core::qstr(row.inputs.program),
+                        QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs)});
         }
     }
     store.exec(QStringLiteral("DROP TABLE proof_programs"));

@@ -6,7 +6,7 @@ namespace proofdesk::proof {
 
 ProofService::ProofService(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                            const QString& dataDir, ProverSettings provers)
-    : m_provers(std::move(provers)), m_artifacts(dataDir + QStringLiteral("/artifacts")),
+    : m_provers(std::move(provers)), m_artifacts(dataDir + QStringLiteral("/artifacts"), &store),
       m_sandbox(m_provers, QString(dataDir + QStringLiteral("/work/sandbox")).toStdString()),
       m_credits(store), // applies the proof service's migrations (its tables are theirs)
       m_facts(store, clock), m_queries(store, m_artifacts), m_programs(store, clock, m_artifacts),

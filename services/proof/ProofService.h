@@ -48,6 +48,7 @@ public:
     sandbox::Confinement sandboxReport() const { return m_sandbox.runner().probe(); }
 
     ProofIntake& intake() { return m_intake; }
+    ArtifactStore& artifacts() { return m_artifacts; }
     ProofQueries& queries() { return m_queries; }
     BucketAggregation& buckets() { return m_buckets; }
     // The local fact registry, where verified (and mocked) facts are registered.

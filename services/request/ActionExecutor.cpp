@@ -5,6 +5,8 @@
 #include "core/QtText.h"
 #include "core/ServiceError.h"
 
+#include <functional>
+
 namespace proofdesk::request {
 
 using namespace detail;
@@ -50,9 +52,16 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
     if (action.status != "PENDING" && action.status != "IN_PROGRESS") {
         return core::JobOutcome::done({{"skipped", action.status}}); // cancelled meanwhile
     }
-    m_store.write([&](QSqlDatabase&) { m_queries.startIn(queryId, index, job.id); });
+    // What the action did is recorded only while this worker still holds the job's lease.
+    const auto recordHeld = [&](const std::function<void()>& record) {
+        m_store.write([&](QSqlDatabase& db) {
+            context.confirmHeldIn(db);
+            record();
+        });
+    };
+    recordHeld([&] { m_queries.startIn(queryId, index, job.id); });
     if (query->deadlineMs && m_clock.nowMs() > *query->deadlineMs) {
-        m_store.write([&](QSqlDatabase&) {
+        recordHeld([&] {
             failIn(queryId, index,
                    "the request's settings.max_time ran out before " +
                        action.method["name"].get<std::string>() + " could start");
@@ -61,7 +70,7 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
     }
     try {
         Outcome outcome = perform(*query, action, context);
-        m_store.write([&](QSqlDatabase&) { completeIn(*query, action, outcome); });
+        recordHeld([&] { completeIn(*query, action, outcome); });
         m_jobs.wake();
         return core::JobOutcome::done();
     } catch (const chain::ChainError& failure) {
@@ -75,10 +84,10 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
         if (failure.transient()) {
             reason += " (gave up after " + std::to_string(job.attempts) + " attempts)";
         }
-        m_store.write([&](QSqlDatabase&) { failIn(queryId, index, reason); });
+        recordHeld([&] { failIn(queryId, index, reason); });
         return core::JobOutcome::done({{"failed", reason}});
     } catch (const core::ServiceError& failure) {
-        m_store.write([&](QSqlDatabase&) { failIn(queryId, index, failure.what()); });
+        recordHeld([&] { failIn(queryId, index, failure.what()); });
         return core::JobOutcome::done({{"failed", failure.what()}});
     } catch (const std::exception& failure) {
         // A defect here or an answer of a shape nothing checked: the action fails visibly
@@ -86,7 +95,7 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
         const std::string reason = std::string("internal error in ") +
                                    action.method.value("name", std::string("action")) + ": " +
                                    failure.what();
-        m_store.write([&](QSqlDatabase&) { failIn(queryId, index, reason); });
+        recordHeld([&] { failIn(queryId, index, reason); });
         return core::JobOutcome::done({{"failed", reason}});
     }
 }

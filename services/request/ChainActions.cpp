@@ -306,9 +306,9 @@ ActionExecutor::Outcome ActionExecutor::proveHeaders(const StoredQuery& /*query*
         m_store.write([&](QSqlDatabase&) {
             for (const chain::BlockHeader& header : headers) {
                 m_store.exec(
-                    QStringLiteral("INSERT OR REPLACE INTO verified_headers "
-                                   "(chain_id, number, hash, rlp) VALUES (?, ?, ?, "
-                                   "?)"),
+                    QStringLiteral("INSERT INTO verified_headers (chain_id, number, hash, "
+                                   "rlp) VALUES (?, ?, ?, ?) ON CONFLICT (chain_id, number) DO "
+                                   "UPDATE SET hash = excluded.hash, rlp = excluded.rlp"),
                     {core::qstr(chainId), qulonglong(header.number), header.hash, header.rlp});
             }
         });

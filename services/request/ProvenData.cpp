@@ -58,8 +58,8 @@ std::vector<MmrStateView> ProvenData::mmrStates(const std::optional<std::string>
     std::vector<MmrStateView> out;
     QSqlQuery rows = m_store.exec(
         QStringLiteral("SELECT chain_id, hashing_function, leaves, size, root, peaks, updated_at "
-                       "FROM mmr_state WHERE ? IS NULL OR chain_id = ? ORDER BY chain_id, "
-                       "hashing_function"),
+                       "FROM mmr_state WHERE CAST(? AS TEXT) IS NULL OR chain_id = ? ORDER BY "
+                       "chain_id, hashing_function"),
         {chainId ? QVariant(core::qstr(*chainId)) : QVariant(),
          chainId ? QVariant(core::qstr(*chainId)) : QVariant()});
     while (rows.next()) {

@@ -93,9 +93,12 @@ ActionExecutor::Outcome ActionExecutor::accumulateMmr(const StoredQuery& /*query
             peaks.push_back(chain::toHex(peak).toStdString());
         }
         const std::string root = chain::toHex(mmr->root()).toStdString();
-        m_store.exec(QStringLiteral("INSERT OR REPLACE INTO mmr_state (chain_id, "
-                                    "hashing_function, leaves, size, root, peaks, "
-                                    "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+        m_store.exec(QStringLiteral("INSERT INTO mmr_state (chain_id, hashing_function, "
+                                    "leaves, size, root, peaks, updated_at) VALUES (?, ?, ?, "
+                                    "?, ?, ?, ?) ON CONFLICT (chain_id, hashing_function) DO "
+                                    "UPDATE SET leaves = excluded.leaves, size = excluded.size, "
+                                    "root = excluded.root, peaks = excluded.peaks, updated_at "
+                                    "= excluded.updated_at"),
                      {core::qstr(chainId), core::qstr(functionName), qulonglong(mmr->leaves()),
                       qulonglong(mmr->size()), core::qstr(root), core::qstr(peaks.dump()),
                       core::toIsoTimestamp(m_clock.now())});

@@ -14,6 +14,10 @@ RequestService::RequestService(core::Store& store, const core::Clock& clock, cor
     });
 }
 
+void RequestService::settleFailedJobs() {
+    m_actions.settleInterrupted();
+}
+
 void RequestService::start() {
     m_actions.settleInterrupted();
     m_growOrders.start();

@@ -33,6 +33,8 @@ public:
     // After the job engine has started: settles actions whose job ran out of attempts while the
     // server was down, and starts the grow-order scheduler.
     void start();
+    // Settles actions whose job the engine failed (out of attempts, its workers gone).
+    void settleFailedJobs();
     void stop() { m_growOrders.stop(); }
 
     RequestIntake& intake() { return m_intake; }

@@ -19,6 +19,13 @@ struct ServiceSettings {
     int jobWorkers = 3; // a project runs at most 2 at once (JobEngine)
     proof::ProverSettings provers;
     request::RequestSettings requests; // chain RPC URLs, RPC limits, grow-order polling
+    // Empty: the SQLite store in dataDir. A postgresql:// URL: a team store shared with other
+    // front ends and `proofdesk worker` processes (docs/team.md).
+    QString store;
+    // False: this process only enqueues; workers elsewhere run the jobs.
+    bool runJobs = true;
+    // On a team store: how long a claim holds a job without a heartbeat (docs/team.md).
+    core::JobLeases jobLeases;
 };
 
 // The one place the services are wired: it owns the store, the project and key registry, the
@@ -49,6 +56,7 @@ public:
     request::RequestService& requests() { return m_requests; }
 
 private:
+    bool m_runJobs;
     core::Store m_store;
     auth::ApiKeyRegistry m_keys;
     auth::SignInService m_signIn;

@@ -1,5 +1,6 @@
 #include "TestServer.h"
 
+#include "TestStore.h"
 #include "auth/ApiKeyRegistry.h"
 
 namespace proofdesk::test {
@@ -7,6 +8,9 @@ namespace proofdesk::test {
 TestServer::TestServer(http::ServerOptions options) {
     if (options.dataDir.isEmpty()) {
         options.dataDir = m_dir.path();
+    }
+    if (options.store.isEmpty() && testStoreIsPostgres()) {
+        options.store = testStoreLocation(options.dataDir);
     }
     options.listen = {QStringLiteral("127.0.0.1"), 0};
     options.clock = &m_clock;

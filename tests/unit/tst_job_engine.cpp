@@ -1,3 +1,4 @@
+#include "TestStore.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
 #include "core/Store.h"
@@ -10,7 +11,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <thread>
 
 using namespace proofdesk;
 
@@ -37,15 +40,14 @@ class JobEngineTest : public QObject {
 private:
     QTemporaryDir m_dir;
     core::ManualClock m_clock;
-    QString storePath() const { return m_dir.filePath(QStringLiteral("jobs.sqlite")); }
-
-private slots:
-    void init() {
-        QFile::remove(storePath());
-        QFile::remove(storePath() + QStringLiteral("-wal"));
-        QFile::remove(storePath() + QStringLiteral("-shm"));
+    // One store per test function: a file here, or a database of the throwaway PostgreSQL
+    // cluster when the run has one (the suite runs on both; see tests/CMakeLists.txt).
+    QString storePath() const {
+        return test::testStoreLocation(m_dir.filePath(
+            QString::fromLatin1(QTest::currentTestFunction()) + QStringLiteral(".sqlite")));
     }
 
+private slots:
     void runsAJobAndStoresItsResult() {
         core::Store store(storePath());
         core::JobEngine engine(store, m_clock, 2);
@@ -200,6 +202,160 @@ private slots:
         std::lock_guard lock(mutex);
         const std::vector<std::string> first(order.begin(), order.begin() + 6);
         QCOMPARE(first, (std::vector<std::string>{"a", "b", "c", "a", "c", "a"}));
+    }
+
+    void aLateResultIsRefused() {
+        // A worker whose lease ran out while it worked (a stall, a cut network) finds its job
+        // held by another: its result must not finish the job a second time.
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1);
+        std::atomic<bool> started{false};
+        std::atomic<bool> release{false};
+        std::atomic<int> finished{0};
+        engine.setListener([&](const core::JobRecord&) { ++finished; });
+        engine.registerHandler(QStringLiteral("slow"),
+                               [&](const core::JobRecord&, core::JobContext&) {
+                                   started = true;
+                                   while (!release.load()) {
+                                       std::this_thread::yield();
+                                   }
+                                   return core::JobOutcome::done({{"by", "late worker"}});
+                               });
+        engine.start();
+        const QString id = engine.enqueue(QStringLiteral("slow"), {});
+        QTRY_VERIFY_WITH_TIMEOUT(started.load(), 10000);
+        // What a take-over leaves: another claim's lease on the row.
+        store.exec(QStringLiteral("UPDATE jobs SET lease = 'the-new-holder' WHERE id = ?"), {id});
+        release = true;
+        engine.stop(); // joins the worker: its finish has run
+        const auto job = engine.job(id);
+        QCOMPARE(job->state, core::JobState::Running);
+        QVERIFY(job->result.is_null());
+        QCOMPARE(finished.load(), 0);
+    }
+
+    void aDeadWorkersJobIsTakenOverWhenItsLeaseRunsOut() {
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1, 3, core::JobLeases{60'000, 10'000, 5'000});
+        engine.registerHandler(
+            QStringLiteral("work"),
+            [](const core::JobRecord&, core::JobContext&) { return core::JobOutcome::done(); });
+        const QString id = engine.enqueue(QStringLiteral("work"), {});
+        // A worker on another machine claimed it and died: its lease is still 60 s long.
+        store.exec(QStringLiteral("UPDATE jobs SET state = 'running', attempts = 1, lease = "
+                                  "'ghost', lease_expires_ms = ?, worker = 'gone/1' WHERE id = ?"),
+                   {m_clock.nowMs() + 60'000, id});
+        QCOMPARE(engine.requeueExpiredLeases(), 0);
+        QCOMPARE(engine.job(id)->state, core::JobState::Running);
+        m_clock.advanceSeconds(61);
+        QCOMPARE(engine.requeueExpiredLeases(), 1);
+        QCOMPARE(engine.job(id)->state, core::JobState::Queued);
+        engine.start();
+        QVERIFY(waitForState(engine, id, core::JobState::Done));
+        QCOMPARE(engine.job(id)->attempts, 2);
+    }
+
+    void workersOfTwoProcessesRunEveryJobOnce() {
+        if (!test::testStoreIsPostgres()) {
+            QSKIP("needs the PostgreSQL store (tests/support/with-postgres.sh)");
+        }
+        // Two stores on one database are what two processes have: their own connections.
+        const QString location = storePath();
+        core::Store storeA(location);
+        core::Store storeB(location);
+        core::JobEngine engineA(storeA, m_clock, 2);
+        core::JobEngine engineB(storeB, m_clock, 2);
+        engineA.setWorkerName(QStringLiteral("a"));
+        engineB.setWorkerName(QStringLiteral("b"));
+        std::mutex mutex;
+        std::map<std::string, int> runs;
+        const auto count = [&](const core::JobRecord& job, core::JobContext&) {
+            std::lock_guard lock(mutex);
+            ++runs[job.id.toStdString()];
+            return core::JobOutcome::done();
+        };
+        engineA.registerHandler(QStringLiteral("count"), count);
+        engineB.registerHandler(QStringLiteral("count"), count);
+        engineA.start();
+        engineB.start();
+        std::vector<QString> ids;
+        for (int i = 0; i < 200; ++i) {
+            ids.push_back((i % 2 ? engineA : engineB)
+                              .enqueue(QStringLiteral("count"), {{"i", i}},
+                                       QStringLiteral("project-%1").arg(i % 3)));
+        }
+        for (const QString& id : ids) {
+            QVERIFY(waitForState(engineA, id, core::JobState::Done));
+        }
+        std::lock_guard lock(mutex);
+        QCOMPARE(int(runs.size()), 200);
+        for (const auto& [id, times] : runs) {
+            QVERIFY2(times == 1, id.c_str());
+        }
+        QSqlQuery workers = storeA.exec(
+            QStringLiteral("SELECT COUNT(DISTINCT worker) FROM jobs WHERE state = 'done'"));
+        QVERIFY(workers.next());
+        QVERIFY(workers.value(0).toInt() >= 1);
+        QCOMPARE(int(engineA.liveWorkers().size()), 2);
+    }
+
+    void anIdleWorkerWakesOnAnotherProcesssJob() {
+        if (!test::testStoreIsPostgres()) {
+            QSKIP("needs the PostgreSQL store (tests/support/with-postgres.sh)");
+        }
+        const QString location = storePath();
+        core::Store frontStore(location);
+        core::Store workerStore(location);
+        core::JobEngine front(frontStore, m_clock, 1); // enqueues only, never started
+        // A ten-minute fallback poll: only the notification can wake it within the test.
+        core::JobEngine worker(workerStore, m_clock, 1, 3,
+                               core::JobLeases{60'000, 10'000, 600'000});
+        worker.registerHandler(
+            QStringLiteral("work"),
+            [](const core::JobRecord&, core::JobContext&) { return core::JobOutcome::done(); });
+        worker.start();
+        QTRY_VERIFY_WITH_TIMEOUT(worker.hearsOtherProcesses(), 10000);
+        const QString id = front.enqueue(QStringLiteral("work"), {});
+        QVERIFY(waitForState(front, id, core::JobState::Done));
+    }
+
+    void startingLeavesLiveWorkersJobsAlone() {
+        if (!test::testStoreIsPostgres()) {
+            QSKIP("needs the PostgreSQL store (tests/support/with-postgres.sh)");
+        }
+        const QString location = storePath();
+        core::Store storeA(location);
+        core::Store storeB(location);
+        core::JobEngine engineA(storeA, m_clock, 1);
+        std::atomic<bool> started{false};
+        engineA.registerHandler(QStringLiteral("long"),
+                                [&](const core::JobRecord&, core::JobContext& ctx) {
+                                    started = true;
+                                    while (!ctx.stopRequested()) {
+                                        std::this_thread::yield();
+                                    }
+                                    return core::JobOutcome::interrupted();
+                                });
+        engineA.start();
+        const QString id = engineA.enqueue(QStringLiteral("long"), {});
+        QTRY_VERIFY_WITH_TIMEOUT(started.load(), 10000);
+        // A second process starting (a restart elsewhere) must not take a live worker's job.
+        core::JobEngine engineB(storeB, m_clock, 1);
+        std::atomic<int> runsB{0};
+        engineB.registerHandler(QStringLiteral("long"),
+                                [&](const core::JobRecord&, core::JobContext&) {
+                                    ++runsB;
+                                    return core::JobOutcome::done();
+                                });
+        engineB.start();
+        QCOMPARE(engineB.requeueExpiredLeases(), 0);
+        QCOMPARE(engineB.job(id)->state, core::JobState::Running);
+        QCOMPARE(runsB.load(), 0);
+        // Stopping A hands the job back (not counting the attempt); B's notification takes it.
+        engineA.stop();
+        QVERIFY(waitForState(engineB, id, core::JobState::Done));
+        QCOMPARE(runsB.load(), 1);
+        QCOMPARE(engineB.job(id)->attempts, 1);
     }
 };
 

@@ -1,0 +1,282 @@
+// Issue #45: a team's server — front ends and workers on one PostgreSQL store, each with a data
+// dir of its own (as on different machines). Runs only on a throwaway cluster
+// (tests/support/with-postgres.sh; registered as tst_team_server_postgres).
+
+#include "ProofHttpSupport.h"
+#include "ProofTestData.h"
+#include "TestStore.h"
+
+#include "cairo/outputs/CairoPie.h"
+#include "core/Store.h"
+#include "stark/verifier/ProofVerifier.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <csignal>
+
+using namespace proofdesk;
+using namespace proofdesk::test;
+
+namespace {
+
+const QString kBinary = QStringLiteral(PROOFDESK_BINARY);
+
+// Starts `proofdesk worker` and waits (bounded) until it says it runs.
+bool startWorker(QProcess& process, const QStringList& arguments) {
+    process.start(kBinary, QStringList{QStringLiteral("worker")} + arguments);
+    if (!process.waitForStarted(10000)) {
+        return false;
+    }
+    QByteArray printed;
+    QDeadlineTimer deadline(scaledDeadline(20000));
+    while (!deadline.hasExpired() && !printed.contains("Press Ctrl+C")) {
+        if (!process.waitForReadyRead(int(deadline.remainingTime()))) {
+            return false;
+        }
+        printed += process.readAllStandardOutput();
+    }
+    return printed.contains("Press Ctrl+C");
+}
+
+// The sample program with a hint that sleeps `seconds` before it lets the run go on.
+std::string sleepingProgram(int seconds) {
+    QFile sample(QStringLiteral(PROOFDESK_SOURCE_DIR "/resources/samples/sum_of_squares.json"));
+    if (!sample.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    json program = json::parse(sample.readAll().toStdString());
+    program["hints"]["8"][0]["code"] =
+        "import time\ntime.sleep(" + std::to_string(seconds) + ")\nids.n = 1";
+    return program.dump();
+}
+
+} // namespace
+
+class TeamServerTest : public QObject {
+    Q_OBJECT
+private:
+    // A front end that runs no jobs, and a worker-bearing server, on one store.
+    struct Team {
+        QString store;
+        std::unique_ptr<TestServer> front;
+        std::unique_ptr<TestServer> worker;
+    };
+    static Team team() {
+        Team made;
+        QTemporaryDir scratch;
+        made.store = testStoreLocation(scratch.path() + QStringLiteral("/team"));
+        http::ServerOptions frontOptions;
+        frontOptions.store = made.store;
+        frontOptions.localWorkers = false;
+        made.front = std::make_unique<TestServer>(frontOptions);
+        http::ServerOptions workerOptions;
+        workerOptions.store = made.store;
+        made.worker = std::make_unique<TestServer>(workerOptions);
+        return made;
+    }
+
+private slots:
+    void initTestCase() {
+        if (!testStoreIsPostgres()) {
+            QSKIP("needs the PostgreSQL store (tests/support/with-postgres.sh)");
+        }
+    }
+
+    void aProofMadeByAWorkerIsServedByAnyFrontEnd() {
+        Team servers = team();
+        QVERIFY2(servers.front->ok(), qPrintable(servers.front->error()));
+        QVERIFY2(servers.worker->ok(), qPrintable(servers.worker->error()));
+        QVERIFY(servers.front->dataDir() != servers.worker->dataDir());
+        // One set of projects and keys: minted through one, accepted by the other.
+        const Project alpha = newProject(*servers.front, QStringLiteral("alpha"));
+        TestHttp front(servers.front->url());
+        TestHttp worker(servers.worker->url());
+        const Reply submitted = front.postMultipart(
+            "/core-query",
+            {file("programFile", proofModeOutputProgram(11), "p.json"), text("layout", "small"),
+             text("result", "PROOF_VERIFICATION_ON_L1")},
+            keyHeader(alpha));
+        QCOMPARE(submitted.status, 201);
+        const std::string id = submitted.json()["coreQueryId"];
+        // Read (and, on one machine, cached) while it waits: the front end must not keep
+        // answering this once the worker has moved it on.
+        const std::string early = front.get("/core-query/" + id).json()["coreQuery"]["status"];
+        QVERIFY(early == "RECEIVED" || early == "IN_PROGRESS");
+        const json done = waitForEnd(front, id, 120000);
+        QVERIFY(!done.is_null());
+        QVERIFY2(done["coreQuery"]["status"] == "DONE", done.dump().c_str());
+        QCOMPARE(done["coreQuery"]["isProofMocked"].get<bool>(), false);
+        // Both answer the same record.
+        COMPARE_JSON(worker.get("/core-query/" + id).json()["coreQuery"], done["coreQuery"]);
+
+        // The proof was written on the worker's disk; the front end fetches it from the store.
+        const Reply fromFront = front.get("/artifacts/" + id + "/proof.json", keyHeader(alpha));
+        QCOMPARE(fromFront.status, 200);
+        const Reply fromWorker = worker.get("/artifacts/" + id + "/proof.json", keyHeader(alpha));
+        QCOMPARE(fromWorker.status, 200);
+        QCOMPARE(fromFront.body, fromWorker.body);
+        const stark::Verdict verdict = stark::verifyStoneProof(json::parse(fromFront.body));
+        QVERIFY2(verdict.valid, verdict.failedCheck.c_str());
+        QCOMPARE(verdict.statement->sharpFactHash,
+                 done["coreQuery"]["sharpFactHash"].get<std::string>());
+        // The fact is registered for every front end.
+        const std::string fact = done["coreQuery"]["sharpFactHash"];
+        QCOMPARE(front.get("/fact-registry/L1/" + fact).json()["valid"].get<bool>(), true);
+    }
+
+    void aFrontEndAloneQueuesWorkUntilAWorkerComes() {
+        QTemporaryDir scratch;
+        const QString store = testStoreLocation(scratch.path() + QStringLiteral("/queue"));
+        http::ServerOptions frontOptions;
+        frontOptions.store = store;
+        frontOptions.localWorkers = false;
+        TestServer front(frontOptions);
+        QVERIFY2(front.ok(), qPrintable(front.error()));
+        const Project alpha = newProject(front, QStringLiteral("alpha"));
+        TestHttp http(front.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query",
+            {file("programFile", outputProgram(42), "p.json"), text("result", "TRACE_GENERATION")},
+            keyHeader(alpha));
+        QCOMPARE(submitted.status, 201);
+        const std::string id = submitted.json()["coreQueryId"];
+        QCOMPARE(http.get("/core-query/" + id).json()["coreQuery"]["status"].get<std::string>(),
+                 std::string("RECEIVED"));
+        // A worker joins later (another machine): the uploaded program reaches it via the store.
+        http::ServerOptions workerOptions;
+        workerOptions.store = store;
+        TestServer worker(workerOptions);
+        QVERIFY2(worker.ok(), qPrintable(worker.error()));
+        const json done = waitForEnd(http, id);
+        QVERIFY(!done.is_null());
+        QCOMPARE(done["coreQuery"]["status"].get<std::string>(), std::string("DONE"));
+        const Reply pie = http.get("/artifacts/" + id + "/pie.zip", keyHeader(alpha));
+        QCOMPARE(pie.status, 200);
+        QCOMPARE(cairo::CairoPie::fromZip(pie.body).output()[0].toHex(), std::string("0x2a"));
+    }
+
+    void aKilledWorkersJobIsFinishedByAnother() {
+        QTemporaryDir scratch;
+        const QString store = testStoreLocation(scratch.path() + QStringLiteral("/kill"));
+        http::ServerOptions frontOptions;
+        frontOptions.store = store;
+        frontOptions.localWorkers = false;
+        frontOptions.provers.pythonHints = true;
+        TestServer front(frontOptions);
+        QVERIFY2(front.ok(), qPrintable(front.error()));
+        const Project alpha = newProject(front, QStringLiteral("alpha"));
+        TestHttp http(front.url());
+
+        // A worker process on "another machine" (its own data dir), with 3 s leases.
+        QProcess doomed;
+        QVERIFY2(
+            startWorker(doomed, {QStringLiteral("--store"), store, QStringLiteral("--data-dir"),
+                                 scratch.path() + QStringLiteral("/doomed"),
+                                 QStringLiteral("--name"), QStringLiteral("doomed"),
+                                 QStringLiteral("--lease-seconds"), QStringLiteral("3"),
+                                 QStringLiteral("--python-hints"), QStringLiteral("on")}),
+            doomed.readAllStandardError().constData());
+        const Reply submitted =
+            http.postMultipart("/core-query",
+                               {file("programFile", sleepingProgram(6), "s.json"),
+                                text("cairoVm", "python"), text("result", "TRACE_GENERATION")},
+                               keyHeader(alpha));
+        QCOMPARE(submitted.status, 201);
+        const std::string id = submitted.json()["coreQueryId"];
+        QTRY_VERIFY_WITH_TIMEOUT(
+            http.get("/core-query/" + id).json()["coreQuery"].value("status", "") == "IN_PROGRESS",
+            scaledDeadline(20000));
+        core::Store view(store);
+        QSqlQuery holder = view.exec(QStringLiteral("SELECT worker FROM jobs WHERE state = "
+                                                    "'running'"));
+        QVERIFY(holder.next());
+        QCOMPARE(holder.value(0).toString(), QStringLiteral("doomed"));
+        holder.finish();
+        // The machine dies mid-run: no stop, no heartbeat, its lease left to run out.
+        ::kill(static_cast<pid_t>(doomed.processId()), SIGKILL);
+        QVERIFY(doomed.waitForFinished(10000));
+
+        http::ServerOptions survivorOptions;
+        survivorOptions.store = store;
+        survivorOptions.provers.pythonHints = true;
+        survivorOptions.jobLeases = core::JobLeases::ofSeconds(3);
+        TestServer survivor(survivorOptions);
+        QVERIFY2(survivor.ok(), qPrintable(survivor.error()));
+        // The survivor's (test) clock passes the dead worker's last lease; its next heartbeat
+        // finds the lease run out.
+        survivor.clock().advanceSeconds(10);
+        const json done = waitForEnd(http, id, 90000);
+        QVERIFY(!done.is_null());
+        QVERIFY2(done["coreQuery"]["status"] == "DONE", done.dump().c_str());
+        QCOMPARE(done["coreQuery"]["retryCount"].get<int>(), 1); // the killed attempt counted
+        // The job itself ends just after the stage has recorded the query's end.
+        const QString doneJob =
+            QStringLiteral("SELECT attempts, worker FROM jobs WHERE state = 'done'");
+        QTRY_VERIFY_WITH_TIMEOUT(view.exec(doneJob).next(), scaledDeadline(10000));
+        QSqlQuery finished = view.exec(doneJob);
+        QVERIFY(finished.next());
+        QCOMPARE(finished.value(0).toInt(), 2);
+        QVERIFY(finished.value(1).toString() != QStringLiteral("doomed"));
+    }
+
+    void aDesktopsDataMovesIntoATeamStore() {
+        QTemporaryDir desktopDir;
+        std::string id;
+        std::string key;
+        std::string pieBytes;
+        {
+            http::ServerOptions desktop;
+            desktop.dataDir = desktopDir.path();
+            // The data dir's own SQLite file, named (an empty store would take the cluster's).
+            desktop.store = desktopDir.filePath(QStringLiteral("proofdesk.sqlite"));
+            TestServer server(desktop);
+            QVERIFY2(server.ok(), qPrintable(server.error()));
+            const Project alpha = newProject(server, QStringLiteral("alpha"));
+            key = alpha.key;
+            TestHttp http(server.url());
+            id = http.postMultipart("/core-query",
+                                    {file("programFile", outputProgram(42), "p.json"),
+                                     text("result", "TRACE_GENERATION")},
+                                    keyHeader(alpha))
+                     .json()["coreQueryId"];
+            QVERIFY(!waitForEnd(http, id).is_null());
+            pieBytes = http.get("/artifacts/" + id + "/pie.zip", keyHeader(alpha)).body;
+            QVERIFY(!pieBytes.empty());
+        }
+        QTemporaryDir scratch;
+        const QString team = testStoreLocation(scratch.path() + QStringLiteral("/moved"));
+        QProcess copy;
+        copy.start(kBinary,
+                   {QStringLiteral("store"), QStringLiteral("copy"), QStringLiteral("--from"),
+                    desktopDir.path(), QStringLiteral("--to"), team});
+        QVERIFY(copy.waitForFinished(60000));
+        const QByteArray said = copy.readAllStandardOutput() + copy.readAllStandardError();
+        QVERIFY2(copy.exitCode() == 0, said.constData());
+        QVERIFY2(said.contains("counts and samples match"), said.constData());
+
+        // A team front end with a data dir of its own serves the moved records and files.
+        http::ServerOptions teamOptions;
+        teamOptions.store = team;
+        TestServer server(teamOptions);
+        QVERIFY2(server.ok(), qPrintable(server.error()));
+        TestHttp http(server.url());
+        const json moved = http.get("/core-query/" + id).json();
+        QCOMPARE(moved["coreQuery"]["status"].get<std::string>(), std::string("DONE"));
+        const Reply pie = http.get("/artifacts/" + id + "/pie.zip", {{"api-key", key}});
+        QCOMPARE(pie.status, 200);
+        QVERIFY(pie.body == pieBytes);
+        // The moved key works; a copy into a store that holds data is refused.
+        QCOMPARE(http.get("/core-queries", {{"api-key", key}}).json()["total"].get<int>(), 1);
+        QProcess again;
+        again.start(kBinary,
+                    {QStringLiteral("store"), QStringLiteral("copy"), QStringLiteral("--from"),
+                     desktopDir.path(), QStringLiteral("--to"), team});
+        QVERIFY(again.waitForFinished(60000));
+        QCOMPARE(again.exitCode(), 1);
+        QVERIFY(again.readAllStandardError().contains("already holds"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TeamServerTest)
+#include "tst_team_server.moc"
