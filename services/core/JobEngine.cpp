@@ -8,6 +8,7 @@
 #include <QSqlError>
 #include <QSysInfo>
 #include <QThread>
+#include <QTimer>
 
 namespace proofdesk::core {
 namespace {
@@ -63,33 +64,57 @@ class JobEngine::Notifications : public QThread {
 public:
     Notifications(Store& store, JobEngine& engine) : m_store(store), m_engine(engine) {}
     ~Notifications() override {
-        quit();
+        m_leaving = true;
         wait();
     }
 
 protected:
     void run() override {
+        while (!m_leaving.load()) {
+            listenUntilLost();
+            m_engine.m_hearsOthers = false;
+            m_engine.wake(); // a job enqueued while this was deaf is found by a claim
+            for (int i = 0; i < 10 && !m_leaving.load(); ++i) {
+                QThread::msleep(100); // before connecting again
+            }
+        }
+    }
+
+private:
+    // Subscribes on this thread's connection and serves its notifications until the engine
+    // stops or the connection is found lost (a ping every few seconds); then drops it.
+    void listenUntilLost() {
         try {
             QSqlDatabase db = m_store.connection();
             QSqlDriver* driver = db.driver();
             QObject::connect(driver, &QSqlDriver::notification, driver,
                              [this](const QString&) { m_engine.wake(); });
-            if (!driver->subscribeToNotification(kJobChannel)) {
-                return; // the workers' fallback poll still finds new jobs
+            if (driver->subscribeToNotification(kJobChannel)) {
+                m_engine.m_hearsOthers = true;
+                QTimer check;
+                int ticks = 0;
+                QObject::connect(&check, &QTimer::timeout, [&] {
+                    if (m_leaving.load()) {
+                        exit();
+                    } else if (++ticks % 25 == 0 &&
+                               !QSqlQuery(db).exec(QStringLiteral("SELECT 1"))) {
+                        exit(); // lost (the server restarted, the network broke)
+                    }
+                });
+                check.start(200);
+                exec();
+                driver->unsubscribeFromNotification(kJobChannel);
             }
-            m_engine.m_hearsOthers = true;
-            exec();
-            m_engine.m_hearsOthers = false;
-            driver->unsubscribeFromNotification(kJobChannel);
             db.close(); // in the thread it belongs to
         } catch (const std::exception&) {
-            // The store is unreachable now; the fallback poll takes over.
+            // The store is unreachable now; the workers' fallback poll finds new jobs meanwhile.
         }
+        m_store.dropConnectionOfThisThread();
     }
 
-private:
     Store& m_store;
     JobEngine& m_engine;
+    std::atomic<bool> m_leaving{false};
 };
 
 void JobContext::confirmHeldIn(QSqlDatabase& db) const {
@@ -437,44 +462,72 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
     std::optional<Claim> claimed;
     const qint64 now = m_clock.nowMs();
     const QString lease = newUlid(now);
-    m_store.write(
-        [&](QSqlDatabase& db) {
-            claimed.reset();
-            // Round robin over lanes: the oldest job of the next lane after the last one served,
-            // wrapping around to the first lane. On a shared store the inner SELECT locks the
-            // row it picks and skips rows other workers are claiming at this moment.
-            QSqlQuery q(db);
-            for (const bool wrapped : {false, true}) {
-                q = run(db,
-                        QStringLiteral("UPDATE jobs SET state='running', attempts=attempts+1, "
-                                       "updated_at=?, lease=?, lease_expires_ms=?, worker=? WHERE "
-                                       "id = (SELECT id FROM jobs WHERE state='queued' AND ") +
-                            (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
-                            QStringLiteral(" AND (SELECT COUNT(*) FROM jobs AS busy WHERE "
-                                           "busy.state = 'running' AND busy.lane = jobs.lane) < "
-                                           "? ORDER BY lane, created_at, id LIMIT 1") +
-                            m_store.skipLockedSuffix() +
-                            QStringLiteral(") RETURNING id, kind, payload, attempts, lane"),
-                        {toIsoTimestamp(m_clock.now()), lease, now + m_leases.leaseMs, m_workerName,
-                         wrapped ? QStringLiteral("") : m_lastLane, m_perLaneLimit.load()});
-                if (q.next()) {
-                    break;
-                }
+    // Round robin over lanes: the oldest job of the next lane after the last one served, wrapping
+    // around to the first lane. `statement` runs one statement.
+    const auto claimWith = [&](const auto& statement, const QString& lastLane) {
+        claimed.reset();
+        QSqlQuery q;
+        for (const bool wrapped : {false, true}) {
+            q = statement(
+                QStringLiteral(
+                    "UPDATE jobs SET state='running', attempts=attempts+1, updated_at=?, "
+                    "lease=?, lease_expires_ms=?, worker=? WHERE id = (SELECT id FROM "
+                    "jobs WHERE state='queued' AND ") +
+                    (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
+                    QStringLiteral(" AND (SELECT COUNT(*) FROM jobs AS busy WHERE busy.state = "
+                                   "'running' AND busy.lane = jobs.lane) < ? ORDER BY lane, "
+                                   "created_at, id LIMIT 1") +
+                    m_store.skipLockedSuffix() +
+                    QStringLiteral(") RETURNING id, kind, payload, attempts, lane"),
+                QVariantList{toIsoTimestamp(m_clock.now()), lease, now + m_leases.leaseMs,
+                             m_workerName, wrapped ? QStringLiteral("") : lastLane,
+                             m_perLaneLimit.load()});
+            if (q.next()) {
+                break;
             }
-            if (q.isValid()) {
-                Claim claim;
-                claim.job.id = q.value(0).toString();
-                claim.job.kind = q.value(1).toString();
-                claim.job.payload = parseJson(q.value(2).toString());
-                claim.job.attempts = q.value(3).toInt();
-                claim.job.state = JobState::Running;
-                claim.lease = lease;
-                claim.lost = std::make_shared<std::atomic<bool>>(false);
-                m_lastLane = q.value(4).toString();
-                claimed = std::move(claim);
+        }
+        if (!q.isValid()) {
+            return QString();
+        }
+        Claim claim;
+        claim.job.id = q.value(0).toString();
+        claim.job.kind = q.value(1).toString();
+        claim.job.payload = parseJson(q.value(2).toString());
+        claim.job.attempts = q.value(3).toInt();
+        claim.job.state = JobState::Running;
+        claim.lease = lease;
+        claim.lost = std::make_shared<std::atomic<bool>>(false);
+        claimed = std::move(claim);
+        return q.value(4).toString();
+    };
+    if (m_store.isShared()) {
+        // One statement, atomic by itself, in no transaction of ours: the inner SELECT locks the
+        // row it picks and skips rows other workers are claiming at this moment.
+        QString lastLane;
+        {
+            std::lock_guard lock(m_mutex);
+            lastLane = m_lastLane;
+        }
+        const QString lane =
+            claimWith([&](const QString& sql,
+                          const QVariantList& bindings) { return m_store.exec(sql, bindings); },
+                      lastLane);
+        if (claimed) {
+            std::lock_guard lock(m_mutex);
+            m_lastLane = lane;
+        }
+    } else {
+        // Under the store's write lock, which also orders the lanes' turns.
+        m_store.write([&](QSqlDatabase& db) {
+            const QString lane =
+                claimWith([&](const QString& sql,
+                              const QVariantList& bindings) { return run(db, sql, bindings); },
+                          m_lastLane);
+            if (claimed) {
+                m_lastLane = lane;
             }
-        },
-        Store::Isolation::ReadCommitted);
+        });
+    }
     if (claimed) {
         std::lock_guard lock(m_mutex);
         m_heldLeases[claimed->lease] = claimed->lost;
@@ -553,25 +606,30 @@ void JobEngine::finish(const Claim& claim, const JobOutcome& outcome) {
         job.attempts -= 1;
         break;
     }
+    // Only while this claim still holds the job: after its lease ran out another worker may have
+    // it, and a second result must not overwrite (or repeat) the first. One statement.
+    const QString finishSql =
+        QStringLiteral("UPDATE jobs SET state=?, attempts=?, error=?, result=?, updated_at=?, "
+                       "lease=NULL, lease_expires_ms=NULL WHERE id=? AND lease=? AND "
+                       "state='running'");
+    const QVariantList bindings{jobStateName(job.state),
+                                job.attempts,
+                                job.error.isNull() ? QVariant() : QVariant(job.error),
+                                job.state == JobState::Done ? QVariant(dumpJson(job.result))
+                                                            : QVariant(),
+                                toIsoTimestamp(m_clock.now()),
+                                job.id,
+                                claim.lease};
     bool held = false;
-    m_store.write(
-        [&](QSqlDatabase& db) {
-            // Only while this claim still holds the job: after its lease ran out another worker
-            // may have it, and a second result must not overwrite (or repeat) the first.
-            held = run(db,
-                       QStringLiteral("UPDATE jobs SET state=?, attempts=?, error=?, result=?, "
-                                      "updated_at=?, lease=NULL, lease_expires_ms=NULL WHERE "
-                                      "id=? AND lease=? AND state='running'"),
-                       {jobStateName(job.state), job.attempts,
-                        job.error.isNull() ? QVariant() : QVariant(job.error),
-                        job.state == JobState::Done ? QVariant(dumpJson(job.result)) : QVariant(),
-                        toIsoTimestamp(m_clock.now()), job.id, claim.lease})
-                       .numRowsAffected() > 0;
-            if (held && job.state == JobState::Queued && m_store.isShared()) {
-                run(db, QStringLiteral("SELECT pg_notify(?, ?)"), {kJobChannel, job.kind});
-            }
-        },
-        Store::Isolation::ReadCommitted);
+    if (m_store.isShared()) {
+        held = m_store.exec(finishSql, bindings).numRowsAffected() > 0;
+        if (held && job.state == JobState::Queued) {
+            m_store.exec(QStringLiteral("SELECT pg_notify(?, ?)"), {kJobChannel, job.kind});
+        }
+    } else {
+        m_store.write(
+            [&](QSqlDatabase& db) { held = run(db, finishSql, bindings).numRowsAffected() > 0; });
+    }
     if (!held) {
         claim.lost->store(true);
         return;

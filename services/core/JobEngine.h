@@ -203,7 +203,8 @@ private:
     class Notifications;
     std::unique_ptr<Notifications> m_notifications;
     std::map<QString, JobHandler> m_handlers;
-    QString m_lastLane; // the lane of the latest claim (under the store's write lock)
+    QString m_lastLane; // the lane of the latest claim (SQLite: under the store's write lock; else
+                        // m_mutex)
     JobListener m_listener;
 };
 

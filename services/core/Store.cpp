@@ -15,7 +15,9 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
+#include <thread>
 
 namespace proofdesk::core {
 namespace {
@@ -254,13 +256,16 @@ void Store::configure(QSqlDatabase& db) {
 namespace {
 // The actions waiting for the commit of this thread's write transaction, if one is open.
 thread_local std::vector<std::function<void()>>* t_afterCommit = nullptr;
+// Lost connections met by this thread's write now being replayed (each waits a little longer).
+thread_local int t_lostConnections = 0;
 } // namespace
 
 QSqlQuery Store::exec(const QString& sql, const QVariantList& bindings) {
-    // Outside a transaction a read whose PostgreSQL connection was lost runs again on a new one
-    // (a read changes nothing; a lone write is not replayed, as it may have committed).
-    const bool mayReconnect = m_location.dialect == StoreDialect::Postgres && !t_afterCommit &&
-                              sql.startsWith(QLatin1String("SELECT"));
+    // Outside a transaction a lost PostgreSQL connection is dropped (the next statement opens a
+    // new one), and a read runs again on the new one at once (a read changes nothing; a lone
+    // write is not replayed, as it may have committed).
+    const bool outsideWrite = m_location.dialect == StoreDialect::Postgres && !t_afterCommit;
+    const bool mayRetry = outsideWrite && sql.startsWith(QLatin1String("SELECT"));
     for (int attempt = 1;; ++attempt) {
         QSqlQuery query(connection());
         QSqlError error;
@@ -282,10 +287,12 @@ QSqlQuery Store::exec(const QString& sql, const QVariantList& bindings) {
             }
             error = query.lastError();
         }
-        if (mayReconnect && attempt == 1 && isLostConnection(error.text())) {
+        if (outsideWrite && isLostConnection(error.text())) {
             query = QSqlQuery();
             dropConnectionOfThisThread();
-            continue;
+            if (mayRetry && attempt == 1) {
+                continue;
+            }
         }
         throwSql(QStringLiteral("running ") + sql, error);
     }
@@ -326,6 +333,7 @@ void Store::afterCommit(std::function<void()> action) {
 
 void Store::write(const std::function<void(QSqlDatabase&)>& work, Isolation isolation) {
     constexpr int kAttempts = 6;
+    t_lostConnections = 0;
     for (int attempt = 1; !writeOnce(work, isolation, attempt == kAttempts); ++attempt) {
     }
 }
@@ -340,6 +348,9 @@ bool Store::writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation 
         }
         if (isLostConnection(text)) {
             dropConnectionOfThisThread();
+            // The server may be restarting: give it a moment before the next attempt.
+            t_lostConnections += 1;
+            std::this_thread::sleep_for(std::chrono::milliseconds(250 * t_lostConnections));
             return true;
         }
         return isConflict(text);

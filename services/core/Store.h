@@ -104,10 +104,12 @@ public:
     // Prepares and runs one statement with positional bindings; throws ServiceError on failure.
     QSqlQuery exec(const QString& sql, const QVariantList& bindings = {});
 
+    // Closes and forgets this thread's connection (one found lost); the next use opens another.
+    void dropConnectionOfThisThread();
+
 private:
     QString connectionNameForThisThread() const;
     void configure(QSqlDatabase& db);
-    void dropConnectionOfThisThread();
     bool writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation isolation,
                    bool lastAttempt);
     QString dialectDdl(const QString& statement) const;

@@ -19,6 +19,8 @@ echo "== load (wrk)"; tests/bench/proof_load.sh build-rel/app/proofdesk "$LOAD_S
 echo "== HTTP edge (wrk vs nginx, slow clients, uploads)"; tests/bench/edge_bench.sh build-rel/app/proofdesk "$LOAD_SECONDS" | tee "$OUT/edge.txt"
 echo "== sandboxed trace generation"; build-rel/tests/sandbox_bench --runs 50 | tee "$OUT/sandbox.txt"
 echo "== STARK verifier (fixture proofs)"; build-rel/tests/stark_verifier_bench | tee "$OUT/stark.txt"
+echo "== team store (a throwaway PostgreSQL cluster)"
+tests/support/with-postgres.sh build-rel/tests/team_store_bench | tee "$OUT/team.txt" || true
 # The prover on the Fibonacci statement of ../shared/fixtures, one process per size:
 # PROVER_LOG_STEPS lists the sizes (default 16, about 50 s; "14 16 18 20" for the whole table —
 # 2^18 takes ~3.5 min and 2^20 ~17 min and ~15 GiB on 2 cores with AVX-512 IFMA).
@@ -67,6 +69,9 @@ row() { # name value comparison threshold
     printf '%-58s %14s %12s  %s\n' "$1" "${2:-n/a}" "${3:+$3 ${4:-}}" "${2:+$result}"
 }
 row "sign-in round trips/s (8 clients)" "$(value signin.txt signin_roundtrips_per_second)" ">=" 300
+row "team store: trivial jobs claimed/s, 4 workers" "$(value team.txt team_claims_per_second_4_workers)" ">=" 500
+row "team store: submit-to-claim p99 (ms, NOTIFY)" "$(value team.txt team_submit_to_claim_p99_ms)" "<" 50
+row "team store: killed worker's job runs again (s, 3 s lease)" "$(value team.txt team_rerun_after_kill_seconds)" "<" 8
 row "VM steps/s, no trace" "$(value vm.txt vm_steps_per_second_no_trace)" ">=" 5000000
 row "VM steps/s, trace and memory files" "$(value vm.txt vm_steps_per_second_with_trace_and_memory_files)" ">=" 2000000
 row "VM proof-mode peak RSS bytes/step" "$(value vm.txt vm_proof_mode_peak_rss_bytes_per_step)" "<" 120

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 
 #include <csignal>
+#include <map>
 
 using namespace proofdesk;
 using namespace proofdesk::test;
@@ -154,6 +155,59 @@ private slots:
         const Reply pie = http.get("/artifacts/" + id + "/pie.zip", keyHeader(alpha));
         QCOMPARE(pie.status, 200);
         QCOMPARE(cairo::CairoPie::fromZip(pie.body).output()[0].toHex(), std::string("0x2a"));
+    }
+
+    void nothingIsLostWhenTheStoreRestarts() {
+        const QString restart = qEnvironmentVariable("PROOFDESK_TEST_PG_RESTART");
+        if (restart.isEmpty()) {
+            QSKIP("needs tests/support/with-postgres.sh's restart script");
+        }
+        Team servers = team();
+        QVERIFY2(servers.worker->ok(), qPrintable(servers.worker->error()));
+        const Project alpha = newProject(*servers.front, QStringLiteral("alpha"));
+        TestHttp front(servers.front->url());
+        TestHttp worker(servers.worker->url());
+        std::vector<std::string> ids;
+        const auto submit = [&](TestHttp& http, int value) {
+            const Reply reply = http.postMultipart(
+                "/core-query",
+                {file("programFile", outputProgram(std::uint64_t(value)), "p.json"),
+                 text("result", "TRACE_GENERATION")},
+                keyHeader(alpha));
+            QCOMPARE(reply.status, 201);
+            ids.push_back(reply.json()["coreQueryId"]);
+        };
+        for (int i = 0; i < 6; ++i) {
+            submit(front, i);
+        }
+        // A fast restart cuts every connection of both servers while jobs run.
+        QProcess restarting;
+        restarting.start(restart, {});
+        QVERIFY(restarting.waitForFinished(90000));
+        QVERIFY2(restarting.exitCode() == 0, restarting.readAllStandardError().constData());
+        for (int i = 6; i < 12; ++i) {
+            submit(i % 2 ? front : worker, i);
+        }
+        for (const std::string& id : ids) {
+            const json done = waitForEnd(front, id, 120000);
+            QVERIFY2(!done.is_null(), id.c_str());
+            QVERIFY2(done["coreQuery"]["status"] == "DONE", done.dump().c_str());
+        }
+        // Each query's one job ran to its end once; none failed or is left over.
+        core::Store view(servers.store);
+        const auto unfinished = [&view] {
+            QSqlQuery left =
+                view.exec(QStringLiteral("SELECT COUNT(*) FROM jobs WHERE state <> 'done'"));
+            return left.next() ? left.value(0).toInt() : -1;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(unfinished(), 0, scaledDeadline(10000));
+        QSqlQuery jobs = view.exec(
+            QStringLiteral("SELECT state, COUNT(*) FROM jobs GROUP BY state ORDER BY state"));
+        std::map<std::string, int> byState;
+        while (jobs.next()) {
+            byState[jobs.value(0).toString().toStdString()] = jobs.value(1).toInt();
+        }
+        QCOMPARE(byState, (std::map<std::string, int>{{"done", 12}}));
     }
 
     void aKilledWorkersJobIsFinishedByAnother() {

@@ -46,6 +46,15 @@ as_server_user "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
 as_server_user "$bindir/createdb" -h "$dir" -U proofdesk proofdesk
 
 export PROOFDESK_TEST_STORE="postgresql://proofdesk@localhost/proofdesk?host=$dir"
+# Restarts the server (fast: open connections are cut), for tests of what survives that.
+cat >"$dir/restart.sh" <<RESTART
+#!/usr/bin/env bash
+set -e
+if [ "\$(id -u)" -eq 0 ]; then as=(runuser -u postgres --); else as=(); fi
+"\${as[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+RESTART
+chmod 755 "$dir/restart.sh"
+export PROOFDESK_TEST_PG_RESTART="$dir/restart.sh"
 status=0
 "$@" || status=$?
 if [ "$status" -ne 0 ] && [ -n "${PROOFDESK_PG_LOG_ON_FAILURE:-1}" ]; then

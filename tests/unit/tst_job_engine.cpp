@@ -3,6 +3,7 @@
 #include "core/JobEngine.h"
 #include "core/Store.h"
 
+#include <QProcess>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 
@@ -315,6 +316,33 @@ private slots:
             [](const core::JobRecord&, core::JobContext&) { return core::JobOutcome::done(); });
         worker.start();
         QTRY_VERIFY_WITH_TIMEOUT(worker.hearsOtherProcesses(), 10000);
+        const QString id = front.enqueue(QStringLiteral("work"), {});
+        QVERIFY(waitForState(front, id, core::JobState::Done));
+    }
+
+    void anIdleWorkerHearsAgainAfterTheStoreRestarts() {
+        const QString restart = qEnvironmentVariable("PROOFDESK_TEST_PG_RESTART");
+        if (!test::testStoreIsPostgres() || restart.isEmpty()) {
+            QSKIP("needs the PostgreSQL store and its restart script (with-postgres.sh)");
+        }
+        const QString location = storePath();
+        core::Store frontStore(location);
+        core::Store workerStore(location);
+        core::JobEngine front(frontStore, m_clock, 1);
+        core::JobEngine worker(workerStore, m_clock, 1, 3,
+                               core::JobLeases{60'000, 10'000, 600'000});
+        worker.registerHandler(
+            QStringLiteral("work"),
+            [](const core::JobRecord&, core::JobContext&) { return core::JobOutcome::done(); });
+        worker.start();
+        QTRY_VERIFY_WITH_TIMEOUT(worker.hearsOtherProcesses(), 10000);
+        QProcess restarting;
+        restarting.start(restart, {});
+        QVERIFY(restarting.waitForFinished(90000));
+        QCOMPARE(restarting.exitCode(), 0);
+        // The listener finds its connection gone, connects again and subscribes again.
+        QTRY_VERIFY_WITH_TIMEOUT(!worker.hearsOtherProcesses(), 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(worker.hearsOtherProcesses(), 15000);
         const QString id = front.enqueue(QStringLiteral("work"), {});
         QVERIFY(waitForState(front, id, core::JobState::Done));
     }
