@@ -53,6 +53,19 @@ QSqlQuery run(QSqlDatabase& db, const QString& sql, const QVariantList& bindings
     return q;
 }
 
+// The planner's figures of the jobs table. A claim walks the waiting jobs' index in its order
+// and stops at the first; without figures (a new table that filled faster than autovacuum looks)
+// PostgreSQL sorted every waiting job instead, on every claim (442 claims/s at 4,000 jobs).
+void refreshJobStatistics(Store& store) {
+    try {
+        store.exec(QStringLiteral("ANALYZE jobs"));
+    } catch (const std::exception&) {
+        // Figures are an optimisation; autovacuum refreshes them too.
+    }
+}
+
+constexpr int kBeatsBetweenStatistics = 30; // five minutes at the default heartbeat
+
 // The channel on which enqueues wake idle workers of every process on a PostgreSQL store.
 const QString kJobChannel = QStringLiteral("proofdesk_jobs");
 
@@ -185,7 +198,13 @@ std::vector<Migration> JobEngine::migrations() {
               QStringLiteral("CREATE INDEX jobs_by_lease ON jobs(state, lease_expires_ms)"),
               QStringLiteral("CREATE TABLE job_workers (name TEXT PRIMARY KEY, host TEXT NOT "
                              "NULL, pid INTEGER NOT NULL, threads INTEGER NOT NULL, started_at "
-                             "TEXT NOT NULL, heartbeat_ms INTEGER NOT NULL)")}}};
+                             "TEXT NOT NULL, heartbeat_ms INTEGER NOT NULL)")}},
+            // A claim reads only waiting and running rows (the waiting in the claim's order).
+            {4,
+             QStringLiteral("indexes of the waiting and the running jobs alone"),
+             {QStringLiteral("CREATE INDEX jobs_waiting ON jobs(lane, created_at, id) WHERE "
+                             "state = 'queued'"),
+              QStringLiteral("CREATE INDEX jobs_running ON jobs(lane) WHERE state = 'running'")}}};
 }
 
 void JobEngine::registerHandler(const QString& kind, JobHandler handler) {
@@ -244,6 +263,7 @@ void JobEngine::start() {
     }
     m_stopping = false;
     if (m_store.isShared()) {
+        refreshJobStatistics(m_store);
         heartbeat(); // registers this worker and recovers jobs of workers gone for a lease
         m_heartbeat = std::thread([this] { heartbeatLoop(); });
         m_notifications = std::make_unique<Notifications>(m_store, *this);
@@ -287,6 +307,7 @@ void JobEngine::stop() {
 
 void JobEngine::heartbeatLoop() {
     std::unique_lock lock(m_mutex);
+    int beats = 0;
     while (!m_stopping.load()) {
         m_heartbeatWakeup.wait_for(lock, std::chrono::milliseconds(m_leases.heartbeatMs),
                                    [this] { return m_stopping.load(); });
@@ -294,6 +315,9 @@ void JobEngine::heartbeatLoop() {
             break;
         }
         lock.unlock();
+        if (++beats % kBeatsBetweenStatistics == 0) {
+            refreshJobStatistics(m_store);
+        }
         try {
             heartbeat();
         } catch (const std::exception&) {
@@ -474,8 +498,10 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
                     "lease=?, lease_expires_ms=?, worker=? WHERE id = (SELECT id FROM "
                     "jobs WHERE state='queued' AND ") +
                     (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
-                    QStringLiteral(" AND (SELECT COUNT(*) FROM jobs AS busy WHERE busy.state = "
-                                   "'running' AND busy.lane = jobs.lane) < ? ORDER BY lane, "
+                    // The full lanes once (not a count per candidate row: that made every
+                    // claim scan the table once per waiting job).
+                    QStringLiteral(" AND lane NOT IN (SELECT lane FROM jobs WHERE state = "
+                                   "'running' GROUP BY lane HAVING COUNT(*) >= ?) ORDER BY lane, "
                                    "created_at, id LIMIT 1") +
                     m_store.skipLockedSuffix() +
                     QStringLiteral(") RETURNING id, kind, payload, attempts, lane"),
