@@ -279,7 +279,9 @@ core::JobOutcome BucketAggregation::aggregate(const core::JobRecord& job,
             std::to_string(member.bucketJobIndex.value_or(0)) + ") " +
             (member.status == "FAILED" ? "failed: " + member.errorReason.value_or("")
                                        : "has no fact hash");
-        m_store.write([&](QSqlDatabase&) {
+        // Recorded only while this worker still holds the job's lease (docs/team.md).
+        m_store.write([&](QSqlDatabase& db) {
+            context.confirmHeldIn(db);
             aggregator->query.step = "FACT_HASH_REGISTRATION";
             m_stages.failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
             setStatusIn(bucket, "FAILED");
@@ -309,7 +311,8 @@ core::JobOutcome BucketAggregation::aggregate(const core::JobRecord& job,
                 const std::string reason = "member query " + member.id + " (bucketJobIndex " +
                                            std::to_string(member.bucketJobIndex.value_or(0)) +
                                            ") " + why;
-                m_store.write([&](QSqlDatabase&) {
+                m_store.write([&](QSqlDatabase& db) {
+                    context.confirmHeldIn(db);
                     aggregator->query.step = "FACT_HASH_REGISTRATION";
                     m_stages.failIn(*aggregator, reason, "NON_RETRIABLE_ERROR");
                     setStatusIn(bucket, "FAILED");
@@ -351,7 +354,8 @@ core::JobOutcome BucketAggregation::aggregate(const core::JobRecord& job,
                                          {"levels", levels},      {"root", root},
                                          {"mocked", mocked}};
     m_stages.addArtifact(*aggregator, "tree.json", tree.dump(2));
-    m_store.write([&](QSqlDatabase&) {
+    m_store.write([&](QSqlDatabase& db) {
+        context.confirmHeldIn(db);
         aggregator->query.status = "IN_PROGRESS";
         aggregator->query.sharpFactHash = root;
         aggregator->newFact = NewFact{bucket.chain, root, mocked};

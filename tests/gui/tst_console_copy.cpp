@@ -3,6 +3,7 @@
 // command the shell accepts (sh -n) that names its route and carries the key. A table's right-click
 // menu offers the same copies for its row, and the query's artifacts.
 #include "ConsoleHarness.h"
+#include "TestTiming.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -110,7 +111,9 @@ private slots:
         QCOMPARE(clipboard->text(), id);
         auto* artifacts = menu->findChild<QMenu*>(QStringLiteral("downloadArtifactMenu"));
         QVERIFY(artifacts);
-        QTRY_VERIFY(child<QListWidget>(&window, "artifactsListWidget")->count() > 0);
+        // The job's artifacts arrive with a poll of the server (slow in a sanitizer build).
+        QTRY_VERIFY_WITH_TIMEOUT(child<QListWidget>(&window, "artifactsListWidget")->count() > 0,
+                                 test::scaledDeadline(10000));
         emit artifacts->aboutToShow();
         QStringList downloads;
         for (QAction* action : artifacts->actions()) {
