@@ -277,6 +277,39 @@ bool readProverOptions(const QCommandLineParser& parser, proof::ProverSettings& 
     return true;
 }
 
+// Blocks SIGINT and SIGTERM before any thread starts, so that every thread inherits the mask and
+// the main thread alone receives them, in waitForStopSignal.
+sigset_t blockStopSignals() {
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    return stopSignals;
+}
+
+void waitForStopSignal(const sigset_t& stopSignals, QTextStream& out) {
+    int received = 0;
+    sigwait(&stopSignals, &received);
+    out << "Stopping (signal " << received << ")..." << Qt::endl;
+}
+
+// --python-hints into `on` (`fallback` when not given); false, the reason written to `err`, when
+// it is neither on nor off.
+bool readPythonHints(const QCommandLineParser& parser, bool fallback, bool& on, QTextStream& err) {
+    if (!parser.isSet(QStringLiteral("python-hints"))) {
+        on = fallback;
+        return true;
+    }
+    const QString value = parser.value(QStringLiteral("python-hints"));
+    if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
+        err << "--python-hints is on or off, got " << value << Qt::endl;
+        return false;
+    }
+    on = value == QStringLiteral("on");
+    return true;
+}
+
 // --lease-seconds; false, the reason written to `err`, when it is wrong.
 bool readLeases(const QCommandLineParser& parser, core::JobLeases& leases, QTextStream& err) {
     bool numberOk = false;
@@ -369,13 +402,7 @@ void printServing(QTextStream& out, http::LocalServer& server, const http::Serve
 } // namespace
 
 int runServeCommand(int argc, char** argv) {
-    // Block the stop signals before any thread starts, so every thread inherits the mask and the
-    // main thread alone receives them through sigwait.
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    sigaddset(&stopSignals, SIGINT);
-    sigaddset(&stopSignals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    const sigset_t stopSignals = blockStopSignals();
 
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("proofdesk"));
@@ -403,15 +430,9 @@ int runServeCommand(int argc, char** argv) {
     }
     options.allowRemote = parser.isSet(QStringLiteral("allow-remote"));
     options.allowedHosts = parser.values(QStringLiteral("allow-host"));
-    if (parser.isSet(QStringLiteral("python-hints"))) {
-        const QString value = parser.value(QStringLiteral("python-hints"));
-        if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
-            err << "--python-hints is on or off, got " << value << Qt::endl;
-            return 2;
-        }
-        options.provers.pythonHints = value == QStringLiteral("on");
-    } else {
-        options.provers.pythonHints = !options.allowRemote;
+    // Default on for a loopback-only server (its users' own code), off with --allow-remote.
+    if (!readPythonHints(parser, !options.allowRemote, options.provers.pythonHints, err)) {
+        return 2;
     }
     const auto mainAddress = http::parseListenAddress(parser.value(QStringLiteral("listen")));
     if (!mainAddress) {
@@ -448,20 +469,14 @@ int runServeCommand(int argc, char** argv) {
     }
     printServing(out, server, options);
 
-    int received = 0;
-    sigwait(&stopSignals, &received);
-    out << "Stopping (signal " << received << ")..." << Qt::endl;
+    waitForStopSignal(stopSignals, out);
     server.stop();
     out << "Stopped." << Qt::endl;
     return 0;
 }
 
 int runWorkerCommand(int argc, char** argv) {
-    sigset_t stopSignals;
-    sigemptyset(&stopSignals);
-    sigaddset(&stopSignals, SIGINT);
-    sigaddset(&stopSignals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+    const sigset_t stopSignals = blockStopSignals();
 
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("proofdesk"));
@@ -503,9 +518,8 @@ int runWorkerCommand(int argc, char** argv) {
         return 2;
     }
     // Submitted Python hints are code from whoever reached a front end: on only when asked.
-    settingsOfWork.provers.pythonHints =
-        parser.value(QStringLiteral("python-hints")) == QStringLiteral("on");
-    if (!readProverOptions(parser, settingsOfWork.provers, err) ||
+    if (!readPythonHints(parser, false, settingsOfWork.provers.pythonHints, err) ||
+        !readProverOptions(parser, settingsOfWork.provers, err) ||
         !readSandboxLimits(parser, settingsOfWork.provers, err) ||
         !readLeases(parser, settingsOfWork.jobLeases, err)) {
         return 2;
@@ -537,9 +551,7 @@ int runWorkerCommand(int argc, char** argv) {
         << "  prover:   " << settingsOfWork.provers.description() << '\n'
         << "Press Ctrl+C to stop." << Qt::endl;
 
-    int received = 0;
-    sigwait(&stopSignals, &received);
-    out << "Stopping (signal " << received << ")..." << Qt::endl;
+    waitForStopSignal(stopSignals, out);
     services->stop();
     out << "Stopped." << Qt::endl;
     return 0;
