@@ -648,7 +648,19 @@ void JobEngine::finish(const Claim& claim, const JobOutcome& outcome) {
                                 claim.lease};
     bool held = false;
     if (m_store.isShared()) {
-        held = m_store.exec(finishSql, bindings).numRowsAffected() > 0;
+        // The statement may be run again: after a commit whose answer was lost it changes
+        // nothing (and the claim counts as lost). A store restarting is given a few seconds.
+        for (int attempt = 1;; ++attempt) {
+            try {
+                held = m_store.exec(finishSql, bindings).numRowsAffected() > 0;
+                break;
+            } catch (const std::exception&) {
+                if (attempt == 5) {
+                    throw;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(300 * attempt));
+            }
+        }
         if (held && job.state == JobState::Queued) {
             m_store.exec(QStringLiteral("SELECT pg_notify(?, ?)"), {kJobChannel, job.kind});
         }

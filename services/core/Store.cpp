@@ -341,7 +341,8 @@ void Store::write(const std::function<void(QSqlDatabase&)>& work, Isolation isol
 bool Store::writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation isolation,
                       bool lastAttempt) {
     const bool postgres = m_location.dialect == StoreDialect::Postgres;
-    // Whether a failure with this text may replay the transaction (dropping a lost connection).
+    // Whether a failure with this text, met before `work` ran, may start the transaction again
+    // (dropping a lost connection).
     const auto replayable = [&](const QString& text) {
         if (!postgres || lastAttempt) {
             return false;
@@ -354,6 +355,20 @@ bool Store::writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation 
             return true;
         }
         return isConflict(text);
+    };
+    const auto throwIfTransient = [&](const QString& text) {
+        if (!postgres) {
+            return;
+        }
+        if (isLostConnection(text)) {
+            dropConnectionOfThisThread();
+        } else if (!isConflict(text)) {
+            return;
+        }
+        throw ServiceError(ErrorKind::Unavailable, "STORE_BUSY",
+                           "the store could not take this write now (another writer changed the "
+                           "same records, or the connection was lost); nothing of it was kept, "
+                           "try again");
     };
     std::lock_guard writeLock(m_writeMutex);
     QSqlDatabase db;
@@ -383,13 +398,15 @@ bool Store::writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation 
             }
             throwSql(QStringLiteral("beginning a write"), error);
         }
+        // Once `work` has run, what it changed in its callers' memory cannot be undone here, so
+        // the transaction is not run again: it is rolled back and the failure, when another
+        // writer won or the connection went, is said as such (503: the client tries again; a
+        // job's handler is retried with the state read afresh).
         try {
             work(db);
         } catch (const std::exception& failure) {
             control.exec(QStringLiteral("ROLLBACK"));
-            if (replayable(QString::fromUtf8(failure.what()))) {
-                return false;
-            }
+            throwIfTransient(QString::fromUtf8(failure.what()));
             throw;
         } catch (...) {
             control.exec(QStringLiteral("ROLLBACK"));
@@ -398,9 +415,7 @@ bool Store::writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation 
         if (!control.exec(QStringLiteral("COMMIT"))) {
             const QSqlError error = control.lastError();
             control.exec(QStringLiteral("ROLLBACK"));
-            if (replayable(error.text())) {
-                return false;
-            }
+            throwIfTransient(error.text());
             throwSql(QStringLiteral("committing"), error);
         }
     }

@@ -89,9 +89,10 @@ public:
     // sleeping in a busy handler. SQLite: BEGIN IMMEDIATE; other processes meet the busy timeout;
     // the calling thread must not hold an unfinished read query (its WAL snapshot could not be
     // upgraded to a write). PostgreSQL: SERIALIZABLE, so that what another process commits
-    // meanwhile cannot interleave; a serialization failure, a deadlock or a lost connection
-    // replays the whole of `work` (up to a few times), so `work` must only touch the store and
-    // its own locals (what must happen after the commit goes in afterCommit()).
+    // meanwhile cannot interleave; a lost connection before `work` runs is met by trying again
+    // (a few times, waiting longer each time); once `work` has run, a serialization failure, a
+    // deadlock or a lost connection rolls it back and throws ServiceError(Unavailable,
+    // "STORE_BUSY"), since what `work` changed in its callers' memory cannot be undone here.
     // `ReadCommitted` is for work of single statements that lock the rows they change (a job's
     // claim, lease and finish), which SERIALIZABLE would only make conflict; SQLite ignores it.
     enum class Isolation { Serializable, ReadCommitted };

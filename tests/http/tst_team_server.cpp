@@ -274,6 +274,114 @@ private slots:
         QVERIFY(finished.value(1).toString() != QStringLiteral("doomed"));
     }
 
+    void twoFrontEndsAndThreeWorkersLoseNothingThroughAKillAndARestart() {
+        const QString restart = qEnvironmentVariable("PROOFDESK_TEST_PG_RESTART");
+        if (restart.isEmpty()) {
+            QSKIP("needs tests/support/with-postgres.sh's restart script");
+        }
+        QTemporaryDir scratch;
+        const QString store = testStoreLocation(scratch.path() + QStringLiteral("/chaos"));
+        http::ServerOptions frontOptions;
+        frontOptions.store = store;
+        frontOptions.localWorkers = false;
+        TestServer frontA(frontOptions);
+        TestServer frontB(frontOptions);
+        QVERIFY2(frontA.ok() && frontB.ok(), qPrintable(frontA.error() + frontB.error()));
+        const Project alpha = newProject(frontA, QStringLiteral("alpha"));
+        // Three worker processes, as on three machines, with 3 s leases and 32-bit proofs.
+        std::vector<std::unique_ptr<QProcess>> workers;
+        const auto startWorkerNumbered = [&](int i) {
+            workers.push_back(std::make_unique<QProcess>());
+            QVERIFY(startWorker(*workers.back(),
+                                {QStringLiteral("--store"), store, QStringLiteral("--data-dir"),
+                                 scratch.path() + QStringLiteral("/worker-%1").arg(i),
+                                 QStringLiteral("--name"), QStringLiteral("worker-%1").arg(i),
+                                 QStringLiteral("--threads"), QStringLiteral("2"),
+                                 QStringLiteral("--lease-seconds"), QStringLiteral("3"),
+                                 QStringLiteral("--security-bits"), QStringLiteral("32")}));
+        };
+        startWorkerNumbered(0); // the others join once it holds a job
+        std::vector<std::string> ids;
+        int proofs = 0;
+        for (int i = 0; i < 12; ++i) {
+            TestHttp http((i % 2 ? frontA : frontB).url());
+            const bool prove = i % 3 == 0;
+            proofs += prove ? 1 : 0;
+            const Reply reply = http.postMultipart(
+                "/core-query",
+                {file("programFile",
+                      prove ? proofModeOutputProgram(std::uint64_t(i))
+                            : outputProgram(std::uint64_t(i)),
+                      "p.json"),
+                 text("layout", "small"),
+                 text("result", prove ? "PROOF_VERIFICATION_ON_L1" : "TRACE_GENERATION")},
+                keyHeader(alpha));
+            QCOMPARE(reply.status, 201);
+            ids.push_back(reply.json()["coreQueryId"]);
+        }
+        TestHttp http(frontA.url());
+        // One worker dies as soon as it holds a job; the store restarts meanwhile.
+        core::Store view(store);
+        const auto holds = [&view](const QString& worker) {
+            return view
+                .exec(QStringLiteral("SELECT 1 FROM jobs WHERE state = 'running' AND "
+                                     "worker = ?"),
+                      {worker})
+                .next();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(holds(QStringLiteral("worker-0")), scaledDeadline(60000));
+        startWorkerNumbered(1);
+        startWorkerNumbered(2);
+        ::kill(static_cast<pid_t>(workers[0]->processId()), SIGKILL);
+        QVERIFY(workers[0]->waitForFinished(10000));
+        // What the dead worker still holds now was cut off mid-run (it can finish nothing).
+        std::vector<QString> interrupted;
+        {
+            QSqlQuery cut = view.exec(QStringLiteral("SELECT id FROM jobs WHERE state = "
+                                                     "'running' AND worker = 'worker-0'"));
+            while (cut.next()) {
+                interrupted.push_back(cut.value(0).toString());
+            }
+        }
+        QProcess restarting;
+        restarting.start(restart, {});
+        QVERIFY(restarting.waitForFinished(90000));
+        QCOMPARE(restarting.exitCode(), 0);
+
+        for (const std::string& id : ids) {
+            const json done = waitForEnd(http, id, 180000);
+            QVERIFY2(!done.is_null(), id.c_str());
+            QVERIFY2(done["coreQuery"]["status"] == "DONE", done.dump().c_str());
+        }
+        // Every job ended once; the killed worker's job was run again by another.
+        const auto count = [&view](const QString& sql) {
+            QSqlQuery q = view.exec(sql);
+            return q.next() ? q.value(0).toInt() : -1;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(count(QStringLiteral("SELECT COUNT(*) FROM jobs WHERE state "
+                                                       "<> 'done'")),
+                                  0, scaledDeadline(10000));
+        for (const QString& job : interrupted) {
+            QSqlQuery rerun =
+                view.exec(QStringLiteral("SELECT attempts, worker FROM jobs WHERE id = ?"), {job});
+            QVERIFY(rerun.next());
+            QCOMPARE(rerun.value(0).toInt(), 2);
+            QVERIFY(rerun.value(1).toString() != QStringLiteral("worker-0"));
+        }
+        // One proof and one registered fact per proven query.
+        QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM proof_artifacts WHERE name = "
+                                      "'proof.json'")),
+                 proofs);
+        QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM fact_registry")), proofs);
+        for (auto& worker : workers) {
+            if (worker->state() == QProcess::Running) {
+                ::kill(static_cast<pid_t>(worker->processId()), SIGTERM);
+                QVERIFY(worker->waitForFinished(30000));
+                QCOMPARE(worker->exitCode(), 0);
+            }
+        }
+    }
+
     void aDesktopsDataMovesIntoATeamStore() {
         QTemporaryDir desktopDir;
         std::string id;
