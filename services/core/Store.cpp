@@ -341,20 +341,17 @@ void Store::write(const std::function<void(QSqlDatabase&)>& work, Isolation isol
 bool Store::writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation isolation,
                       bool lastAttempt) {
     const bool postgres = m_location.dialect == StoreDialect::Postgres;
-    // Whether a failure with this text, met before `work` ran, may start the transaction again
-    // (dropping a lost connection).
+    // Whether a failure met before `work` ran (opening the connection, BEGIN: only a lost
+    // connection fails there) may start the transaction again, on a new connection.
     const auto replayable = [&](const QString& text) {
-        if (!postgres || lastAttempt) {
+        if (!postgres || lastAttempt || !isLostConnection(text)) {
             return false;
         }
-        if (isLostConnection(text)) {
-            dropConnectionOfThisThread();
-            // The server may be restarting: give it a moment before the next attempt.
-            t_lostConnections += 1;
-            std::this_thread::sleep_for(std::chrono::milliseconds(250 * t_lostConnections));
-            return true;
-        }
-        return isConflict(text);
+        dropConnectionOfThisThread();
+        // The server may be restarting: give it a moment before the next attempt.
+        t_lostConnections += 1;
+        std::this_thread::sleep_for(std::chrono::milliseconds(250 * t_lostConnections));
+        return true;
     };
     const auto throwIfTransient = [&](const QString& text) {
         if (!postgres) {
