@@ -119,6 +119,45 @@ private slots:
         QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     }
 
+    void teamStoreCommandsRefuseBadArguments() {
+        // Issue #45: each says what it needs, with exit code 2 for usage and 1 for a bad store.
+        QTemporaryDir dir;
+        const auto run = [&](const QStringList& arguments, int code, const QByteArray& says) {
+            QProcess process;
+            QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+            environment.remove(QStringLiteral("PROOFDESK_STORE"));
+            process.setProcessEnvironment(environment);
+            process.start(kBinary, arguments);
+            if (!process.waitForFinished(20000)) {
+                return false;
+            }
+            const QByteArray printed = process.readAllStandardError();
+            if (process.exitCode() != code || !printed.contains(says)) {
+                qWarning() << arguments << process.exitCode() << printed;
+                return false;
+            }
+            return true;
+        };
+        QVERIFY(run({QStringLiteral("worker"), QStringLiteral("--data-dir"), dir.path()}, 2,
+                    "needs --store postgresql://"));
+        QVERIFY(run({QStringLiteral("serve"), QStringLiteral("--no-local-workers"),
+                     QStringLiteral("--data-dir"), dir.path()},
+                    2, "--no-local-workers needs --store"));
+        QVERIFY(run({QStringLiteral("worker"), QStringLiteral("--store"),
+                     QStringLiteral("postgresql://u@localhost/db"),
+                     QStringLiteral("--lease-seconds"), QStringLiteral("1")},
+                    2, "--lease-seconds expects"));
+        QVERIFY(run({QStringLiteral("store"), QStringLiteral("status"), QStringLiteral("--store"),
+                     QStringLiteral("postgresql://u@localhost/")},
+                    1, "postgresql://USER@HOST:PORT/DATABASE"));
+        QVERIFY(run(
+            {QStringLiteral("store"), QStringLiteral("copy"), QStringLiteral("--from"), dir.path()},
+            2, "usage: proofdesk store copy"));
+        QVERIFY(run({QStringLiteral("store"), QStringLiteral("copy"), QStringLiteral("--from"),
+                     dir.path(), QStringLiteral("--to"), QStringLiteral("postgresql://u@h/db")},
+                    1, "holds no Proofdesk store"));
+    }
+
     void serveRefusesBadArguments() {
         QTemporaryDir dir;
         QProcess badListen;
