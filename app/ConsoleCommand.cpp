@@ -3,7 +3,6 @@
 #include "Commands.h"
 #include "EmbeddedServer.h"
 
-#include "auth/ApiKeyRegistry.h"
 #include "client/AuthClient.h"
 #include "client/ProofClient.h"
 #include "client/RequestClient.h"
@@ -28,18 +27,6 @@
 using namespace proofdesk;
 
 namespace {
-
-// The Local profile's API key until a wallet sign-in picks another: the embedded server's
-// "Console" project, minted once and reused.
-QString consoleKey(http::LocalServer& server) {
-    auth::ApiKeyRegistry& keys = server.apiKeys();
-    const QString project = keys.adminProjectNamed(QStringLiteral("Console"));
-    const api::ApiKeyPage existing = keys.listKeys(project, 1, 0);
-    return QString::fromStdString(
-        existing.data.empty()
-            ? keys.mintKey(project, QStringLiteral("Console"), QStringLiteral("#2563eb")).apiKey
-            : existing.data.front().apiKey);
-}
 
 // The console's HTTP clients, pointed at the embedded server once it listens.
 struct ConsoleClients {
@@ -70,7 +57,8 @@ std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
         clients.auth->setBaseUrl(QUrl(started.authUrl()));
         clients.requests->setBaseUrl(QUrl(started.requestUrl()));
         if (clients.proofs->apiKey().isEmpty()) {
-            clients.proofs->setApiKey(consoleKey(started));
+            // The Local profile's key until a wallet sign-in picks another.
+            clients.proofs->setApiKey(consoleAdminKey(started));
         }
         started.requestLog().setSink([&requestLog](const http::RequestLogEntry& entry) {
             const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs),

@@ -12,6 +12,19 @@ proof::ProverSettings withProverChoice(proof::ProverSettings settings,
     return settings;
 }
 
+QString consoleAdminKey(http::LocalServer& server) {
+    auth::ApiKeyRegistry& keys = server.apiKeys();
+    const QString project = keys.adminProjectNamed(QStringLiteral("Console"));
+    const api::ApiKeyPage existing = keys.listKeys(project, 1, 0);
+    if (existing.data.empty()) {
+        return QString::fromStdString(keys.mintKey(project, QStringLiteral("Console"),
+                                                   QStringLiteral("#2563eb"), auth::KeyRole::Admin)
+                                          .apiKey);
+    }
+    keys.grantAdmin(QString::fromStdString(existing.data.front().id)); // minted before admin keys
+    return QString::fromStdString(existing.data.front().apiKey);
+}
+
 EmbeddedServer::EmbeddedServer(http::ServerOptions options,
                                std::function<void(http::LocalServer&)> onStarted, QObject* parent)
     : ui::LocalServerControl(parent), m_options(std::move(options)),
@@ -39,6 +52,7 @@ bool EmbeddedServer::start(QString* error) {
     }
     m_server = std::move(server);
     m_last = {m_server->requestUrl(), m_server->proofUrl(), m_server->authUrl(), m_options.dataDir};
+    m_adminKey = consoleAdminKey(*m_server);
     if (m_onStarted) {
         m_onStarted(*m_server);
     }
@@ -56,6 +70,7 @@ void EmbeddedServer::stop() {
     m_server->requestLog().setSink({});
     m_server->stop();
     m_server.reset();
+    m_adminKey.clear();
     emit runningChanged(false);
 }
 

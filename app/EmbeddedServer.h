@@ -29,6 +29,7 @@ public:
     QString proverSummary() const override;
     void setChainRpcUrls(const std::map<QString, QString>& urls) override;
     bool setProvers(const proofdesk::ui::ProverChoice& provers, QString* error) override;
+    QString adminKey() const override { return m_adminKey; }
     proofdesk::http::LocalServer* server() { return m_server.get(); }
     // Runs before each stop: the app closes its clients' idle keep-alive connections there, so
     // the server's workers need not wait out the keep-alive timeout.
@@ -40,4 +41,9 @@ private:
     std::function<void()> m_beforeStop;
     std::unique_ptr<proofdesk::http::LocalServer> m_server;
     proofdesk::ui::ServerEndpoints m_last;
+    QString m_adminKey;
 };
+
+// The console's own key on its embedded server: the "Console" project's, minted once and reused,
+// an admin key (the console runs this server; its Local server page reads the server's status).
+QString consoleAdminKey(proofdesk::http::LocalServer& server);

@@ -33,9 +33,15 @@ int runKeysCommand(int argc, char** argv) {
     parser.addOption(store);
     parser.addOption(project);
     parser.addOption(name);
+    const QCommandLineOption admin(
+        QStringLiteral("admin"),
+        QStringLiteral("An admin key: it also reads the server's status (GET /admin/status: "
+                       "workers, queue), as the console's Local server page shows it."));
+    parser.addOption(admin);
     processCommandLine(parser, app);
     if (parser.positionalArguments() != QStringList{QStringLiteral("create")}) {
-        err << "usage: proofdesk keys create [--data-dir DIR | --store URL] [--project NAME]"
+        err << "usage: proofdesk keys create [--data-dir DIR | --store URL] [--project NAME] "
+               "[--admin]"
             << Qt::endl;
         return 2;
     }
@@ -49,10 +55,12 @@ int runKeysCommand(int argc, char** argv) {
         OfflineStore offline(parser.value(dataDir), parser.value(store));
         auth::ApiKeyRegistry& keys = offline.keys;
         const QString projectId = keys.adminProjectNamed(parser.value(project));
+        const bool adminKey = parser.isSet(admin);
         const api::ApiKeyRecord key =
-            keys.mintKey(projectId, parser.value(name), QStringLiteral("#64748b"));
-        err << "Minted key " << QString::fromStdString(key.id) << " for project "
-            << parser.value(project) << " (" << projectId << ")" << Qt::endl;
+            keys.mintKey(projectId, parser.value(name), QStringLiteral("#64748b"),
+                         adminKey ? auth::KeyRole::Admin : auth::KeyRole::Project);
+        err << "Minted " << (adminKey ? "admin key " : "key ") << QString::fromStdString(key.id)
+            << " for project " << parser.value(project) << " (" << projectId << ")" << Qt::endl;
         out << QString::fromStdString(key.apiKey) << Qt::endl;
     } catch (const std::exception& failure) {
         err << "proofdesk keys create: " << failure.what() << Qt::endl;

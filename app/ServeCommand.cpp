@@ -5,6 +5,7 @@
 #include "OfflineStore.h"
 #include "core/DataDir.h"
 #include "core/Store.h"
+#include "core/WorkKinds.h"
 #include "http/LocalServer.h"
 #include "proof/ProofService.h"
 #include "server/ServiceSet.h"
@@ -499,7 +500,12 @@ int runWorkerCommand(int argc, char** argv) {
     const QCommandLineOption threads(QStringLiteral("threads"),
                                      QStringLiteral("Jobs run at once (default 3)."),
                                      QStringLiteral("n"), QStringLiteral("3"));
-    parser.addOptions({name, threads});
+    const QCommandLineOption kinds(
+        QStringLiteral("kinds"),
+        QStringLiteral("The kinds of work this worker takes, comma separated: ") +
+            core::work_kinds::all().join(QLatin1Char(',')) + QStringLiteral(" (default all)."),
+        QStringLiteral("list"));
+    parser.addOptions({name, threads, kinds});
     processCommandLine(parser, app);
 
     server::ServiceSettings settingsOfWork;
@@ -516,6 +522,16 @@ int runWorkerCommand(int argc, char** argv) {
     if (!numberOk || settingsOfWork.jobWorkers < 1 || settingsOfWork.jobWorkers > 256) {
         err << "--threads expects a number from 1 to 256" << Qt::endl;
         return 2;
+    }
+    if (parser.isSet(kinds)) {
+        settingsOfWork.workKinds = parser.value(kinds).split(QLatin1Char(','));
+        for (const QString& kind : settingsOfWork.workKinds) {
+            if (!core::work_kinds::all().contains(kind)) {
+                err << "--kinds: \"" << kind << "\" is not a kind of work; the kinds are "
+                    << core::work_kinds::all().join(QStringLiteral(", ")) << Qt::endl;
+                return 2;
+            }
+        }
     }
     // Submitted Python hints are code from whoever reached a front end: on only when asked.
     if (!readPythonHints(parser, false, settingsOfWork.provers.pythonHints, err) ||
@@ -547,6 +563,11 @@ int runWorkerCommand(int argc, char** argv) {
     out << "Proofdesk " << QCoreApplication::applicationVersion() << " worker\n"
         << "  store:    " << core::StoreLocation::parse(settingsOfWork.store).describe() << '\n'
         << "  threads:  " << settingsOfWork.jobWorkers << '\n'
+        << "  kinds:    "
+        << (settingsOfWork.workKinds.isEmpty()
+                ? QStringLiteral("all")
+                : settingsOfWork.workKinds.join(QStringLiteral(", ")))
+        << '\n'
         << "  data dir: " << settingsOfWork.dataDir << '\n'
         << "  prover:   " << settingsOfWork.provers.description() << '\n'
         << "Press Ctrl+C to stop." << Qt::endl;

@@ -8,6 +8,7 @@
 #include "core/Store.h"
 #include "core/StoreCopy.h"
 #include "server/ServiceSet.h"
+#include "server/StoreStatus.h"
 
 #include <QDir>
 
@@ -21,54 +22,26 @@ using namespace proofdesk;
 
 namespace {
 
-nlohmann::json statusJson(core::Store& store, core::JobEngine& jobs, const core::Clock& clock) {
-    nlohmann::json workers = nlohmann::json::array();
-    for (const core::JobWorkerRecord& worker : jobs.liveWorkers()) {
-        workers.push_back({{"name", worker.name.toStdString()},
-                           {"host", worker.host.toStdString()},
-                           {"pid", worker.pid},
-                           {"threads", worker.threads},
-                           {"lastHeartbeatMsAgo", clock.nowMs() - worker.heartbeatMs},
-                           {"runningJob", worker.runningJob.toStdString()}});
-    }
-    nlohmann::json queue = nlohmann::json::array();
-    for (const core::JobQueueDepth& depth : jobs.queueDepth()) {
-        queue.push_back({{"kind", depth.kind.toStdString()},
-                         {"project", depth.lane.toStdString()},
-                         {"queued", depth.queued},
-                         {"running", depth.running},
-                         {"oldestQueuedAt", depth.oldestQueuedAt.toStdString()}});
-    }
-    return {{"store", store.path().toStdString()},
-            {"shared", store.isShared()},
-            {"workers", workers},
-            {"queue", queue}};
-}
-
-void printStatus(QTextStream& out, const nlohmann::json& status) {
-    out << "Store: " << QString::fromStdString(status["store"].get<std::string>())
-        << (status["shared"].get<bool>() ? " (team store)" : " (this machine's)") << '\n';
-    out << "Workers alive: " << status["workers"].size() << '\n';
-    for (const auto& worker : status["workers"]) {
-        out << "  " << QString::fromStdString(worker["name"].get<std::string>()) << " on "
-            << QString::fromStdString(worker["host"].get<std::string>()) << ", "
-            << worker["threads"].get<int>() << " threads, heartbeat "
-            << worker["lastHeartbeatMsAgo"].get<qint64>() / 1000 << " s ago"
-            << (worker["runningJob"].get<std::string>().empty()
+void printStatus(QTextStream& out, const api::ServerStatus& status) {
+    out << "Store: " << QString::fromStdString(status.store)
+        << (status.shared ? " (team store)" : " (this machine's)") << '\n';
+    out << "Workers alive: " << status.workers.size() << '\n';
+    for (const api::WorkerStatus& worker : status.workers) {
+        out << "  " << QString::fromStdString(worker.name) << " on "
+            << QString::fromStdString(worker.host) << ", " << worker.threads
+            << " threads, heartbeat " << worker.lastHeartbeatMsAgo / 1000 << " s ago"
+            << (worker.runningJob.empty()
                     ? QString()
-                    : QStringLiteral(", running ") +
-                          QString::fromStdString(worker["runningJob"].get<std::string>()))
+                    : QStringLiteral(", running ") + QString::fromStdString(worker.runningJob))
             << '\n';
     }
-    out << "Queue:" << (status["queue"].empty() ? " empty" : "") << '\n';
-    for (const auto& depth : status["queue"]) {
-        out << "  " << QString::fromStdString(depth["kind"].get<std::string>()) << " / project "
-            << QString::fromStdString(depth["project"].get<std::string>()) << ": "
-            << depth["queued"].get<int>() << " waiting, " << depth["running"].get<int>()
-            << " running";
-        if (!depth["oldestQueuedAt"].get<std::string>().empty()) {
-            out << ", oldest waiting since "
-                << QString::fromStdString(depth["oldestQueuedAt"].get<std::string>());
+    out << "Queue:" << (status.queue.empty() ? " empty" : "") << '\n';
+    for (const api::QueueDepth& depth : status.queue) {
+        out << "  " << QString::fromStdString(depth.kind) << " / project "
+            << QString::fromStdString(depth.project) << ": " << depth.queued << " waiting, "
+            << depth.running << " running";
+        if (!depth.oldestQueuedAt.empty()) {
+            out << ", oldest waiting since " << QString::fromStdString(depth.oldestQueuedAt);
         }
         out << '\n';
     }
@@ -153,9 +126,9 @@ int runStoreCommand(int argc, char** argv) {
     try {
         OfflineStore offline(parser.value(dataDir), parser.value(store));
         core::JobEngine jobs(offline.store, offline.clock);
-        const nlohmann::json status = statusJson(offline.store, jobs, offline.clock);
+        const api::ServerStatus status = server::storeStatus(offline.store, jobs, offline.clock);
         if (parser.isSet(json)) {
-            out << QString::fromStdString(status.dump(2)) << Qt::endl;
+            out << QString::fromStdString(api::toJson(status).dump(2)) << Qt::endl;
         } else {
             printStatus(out, status);
         }

@@ -35,6 +35,9 @@ public:
     // URLs may change; runningChanged says when it stops and starts). False, with the reason,
     // when it does not start again.
     virtual bool setProvers(const ProverChoice& provers, QString* error) = 0;
+    // An admin key of this server (it reads GET /admin/status), whatever key the console's
+    // pages use now (a wallet sign-in's project key is not one); empty while it is stopped.
+    virtual QString adminKey() const = 0;
 
 signals:
     void runningChanged(bool running);

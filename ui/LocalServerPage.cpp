@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace proofdesk::ui {
@@ -27,6 +28,47 @@ QLabel* selectableLabel(const QString& objectName) {
     label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     return label;
 }
+
+// The server's store, job workers and queue, a line each, as `proofdesk store status` prints them.
+QString jobsText(const api::ServerStatus& status) {
+    QStringList lines;
+    lines << (status.shared ? QObject::tr("Team store %1")
+                            : QObject::tr("Store %1 (this machine's)"))
+                 .arg(QString::fromStdString(status.store));
+    if (status.workers.empty()) {
+        lines << QObject::tr("No job worker alive: submitted jobs wait until one starts.");
+    }
+    for (const api::WorkerStatus& worker : status.workers) {
+        const QString threads = worker.threads == 1 ? QObject::tr("1 thread")
+                                                    : QObject::tr("%1 threads").arg(worker.threads);
+        QString line =
+            QObject::tr("Worker %1 on %2: %3, heartbeat %4 s ago")
+                .arg(QString::fromStdString(worker.name), QString::fromStdString(worker.host),
+                     threads, QString::number(worker.lastHeartbeatMsAgo / 1000));
+        if (!worker.runningJob.empty()) {
+            line += QObject::tr(", running job %1").arg(QString::fromStdString(worker.runningJob));
+        }
+        lines << line;
+    }
+    if (status.queue.empty()) {
+        lines << QObject::tr("Queue empty.");
+    }
+    for (const api::QueueDepth& depth : status.queue) {
+        QString line =
+            QObject::tr("Queue %1 of %2: %3 waiting, %4 running")
+                .arg(QString::fromStdString(depth.kind), QString::fromStdString(depth.project))
+                .arg(depth.queued)
+                .arg(depth.running);
+        if (!depth.oldestQueuedAt.empty()) {
+            line += QObject::tr(", the oldest since %1")
+                        .arg(QString::fromStdString(depth.oldestQueuedAt));
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+constexpr int kJobsRefreshMs = 5000;
 
 } // namespace
 
@@ -61,6 +103,12 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     form->addRow(tr("Prover"), m_prover);
     m_credits = selectableLabel(QStringLiteral("creditsLabel"));
     form->addRow(tr("Credits"), m_credits);
+    m_jobs = selectableLabel(QStringLiteral("serverJobsLabel"));
+    m_jobs->setTextFormat(Qt::PlainText);
+    form->addRow(tr("Jobs"), m_jobs);
+    m_jobsTimer = new QTimer(this);
+    m_jobsTimer->setInterval(kJobsRefreshMs);
+    connect(m_jobsTimer, &QTimer::timeout, this, &LocalServerPage::refreshJobs);
     layout->addLayout(form);
     if (!m_server) {
         setRemoteEndpoints(remote);
@@ -79,6 +127,11 @@ LocalServerPage::LocalServerPage(LocalServerControl* server, const ServerEndpoin
     if (m_server) {
         connect(m_toggle, &QPushButton::clicked, this, &LocalServerPage::toggle);
         connect(m_server, &LocalServerControl::runningChanged, this, &LocalServerPage::showState);
+        connect(m_server, &LocalServerControl::runningChanged, this, [this] {
+            if (isVisible()) {
+                refreshJobs();
+            }
+        });
     }
     if (m_proofs) {
         // Hidden, the page asks when it is next shown (showEvent): the status bar's identity
@@ -104,6 +157,44 @@ void LocalServerPage::setRemoteEndpoints(const ServerEndpoints& remote) {
 void LocalServerPage::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     refreshCredits();
+    refreshJobs();
+    m_jobsTimer->start();
+}
+
+void LocalServerPage::hideEvent(QHideEvent* event) {
+    QWidget::hideEvent(event);
+    m_jobsTimer->stop();
+}
+
+void LocalServerPage::refreshJobs() {
+    if (m_server && !m_server->isRunning()) {
+        m_jobs->setText(tr("(stopped)"));
+        return;
+    }
+    const QString key = m_server ? m_server->adminKey() : QString();
+    if (!m_proofs || (key.isEmpty() && m_proofs->apiKey().isEmpty())) {
+        m_jobs->setText(tr("(no API key yet)"));
+        return;
+    }
+    m_proofs->serverStatus(
+        this,
+        [this](client::Result<api::ServerStatus> answer) {
+            if (auto* error = std::get_if<client::ApiError>(&answer)) {
+                if (error->status == 403) {
+                    m_jobs->setText(tr("Only an admin key reads this server's jobs. Its operator "
+                                       "makes one with: proofdesk keys create --admin (with the "
+                                       "server's --store); paste it with Paste key."));
+                } else if (error->status == 404) {
+                    m_jobs->setText(tr("This server does not report its jobs (it has no "
+                                       "/admin/status)."));
+                } else {
+                    m_jobs->setText(tr("unknown: %1").arg(error->message()));
+                }
+                return;
+            }
+            m_jobs->setText(jobsText(std::get<api::ServerStatus>(answer)));
+        },
+        key);
 }
 
 void LocalServerPage::refreshCredits() {

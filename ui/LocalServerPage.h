@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QLabel;
+class QTimer;
 class QPushButton;
 
 namespace proofdesk::client {
@@ -19,7 +20,8 @@ namespace proofdesk::ui {
 // The local server: its state with start/stop, where each service listens, the data dir, the
 // prover setting, and the live request log (method, path, status, ms). On the Remote profile
 // (no control) it says which deployment the console talks to instead. Both show the credits of
-// the project the console's API key belongs to, read when the page is shown.
+// the project the console's API key belongs to, read when the page is shown, and the server's
+// jobs (its store, the workers alive, the queue) when the server reports them to the key.
 class LocalServerPage : public QWidget {
     Q_OBJECT
 public:
@@ -28,11 +30,16 @@ public:
                     QWidget* parent = nullptr);
 
     void refreshCredits();
+    // Asks the server for its job workers and queue (GET /admin/status, with the Local server's
+    // admin key or else the console's key); the page does this when shown and every few seconds
+    // while it is visible.
+    void refreshJobs();
     // The Remote profile's deployment moved (Settings): shows its new URLs.
     void setRemoteEndpoints(const ServerEndpoints& remote);
 
 protected:
     void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
 
 private:
     void showState();
@@ -49,6 +56,8 @@ private:
     QLabel* m_authUrl;
     QLabel* m_dataDir;
     QLabel* m_prover;
+    QLabel* m_jobs;
+    QTimer* m_jobsTimer;
 };
 
 } // namespace proofdesk::ui

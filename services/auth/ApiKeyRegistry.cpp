@@ -35,13 +35,14 @@ KeyIdentity ApiKeyRegistry::authenticate(const QString& apiKey) {
     // Looked up by the SHA-256 of the key: the comparison is on a hash index, so its timing says
     // nothing about how much of a guessed key was right.
     QSqlQuery q = m_store.exec(
-        QStringLiteral("SELECT id, project_id, name FROM api_keys WHERE key_hash = ? AND "
+        QStringLiteral("SELECT id, project_id, name, admin FROM api_keys WHERE key_hash = ? AND "
                        "active = 1"),
         {core::sha256Hex(apiKey)});
     if (!q.next()) {
         throw core::ServiceError(core::ErrorKind::Unauthenticated, "INVALID_API_KEY");
     }
-    return {q.value(0).toString(), q.value(1).toString(), q.value(2).toString()};
+    return {q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+            q.value(3).toInt() == 1 ? KeyRole::Admin : KeyRole::Project};
 }
 
 QString ApiKeyRegistry::createProjectIn(const QString& name, const QString& ownerUserId) {
@@ -58,14 +59,16 @@ QString ApiKeyRegistry::createProjectIn(const QString& name, const QString& owne
 }
 
 api::ApiKeyRecord ApiKeyRegistry::mintKeyIn(const QString& projectId, const QString& name,
-                                            const QString& color) {
+                                            const QString& color, KeyRole role) {
     api::ApiKeyRecord key;
     const QString id = core::newUlid(m_clock.nowMs());
     const QString secret = core::secureRandomToken(QStringLiteral("pdk_"), 24);
     const QString now = core::toIsoTimestamp(m_clock.now());
     m_store.exec(QStringLiteral("INSERT INTO api_keys (id, project_id, key_hash, api_key, name,"
-                                " color, active, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)"),
-                 {id, projectId, core::sha256Hex(secret), secret, name, color, now});
+                                " color, active, created_at, admin) VALUES (?, ?, ?, ?, ?, ?, 1, "
+                                "?, ?)"),
+                 {id, projectId, core::sha256Hex(secret), secret, name, color, now,
+                  role == KeyRole::Admin ? 1 : 0});
     key.id = id.toStdString();
     key.apiKey = secret.toStdString();
     key.name = name.toStdString();
@@ -77,10 +80,16 @@ api::ApiKeyRecord ApiKeyRegistry::mintKeyIn(const QString& projectId, const QStr
 }
 
 api::ApiKeyRecord ApiKeyRegistry::mintKey(const QString& projectId, const QString& name,
-                                          const QString& color) {
+                                          const QString& color, KeyRole role) {
     api::ApiKeyRecord key;
-    m_store.write([&](QSqlDatabase&) { key = mintKeyIn(projectId, name, color); });
+    m_store.write([&](QSqlDatabase&) { key = mintKeyIn(projectId, name, color, role); });
     return key;
+}
+
+void ApiKeyRegistry::grantAdmin(const QString& keyId) {
+    m_store.write([&](QSqlDatabase&) {
+        m_store.exec(QStringLiteral("UPDATE api_keys SET admin = 1 WHERE id = ?"), {keyId});
+    });
 }
 
 api::ApiKeyPage ApiKeyRegistry::listKeys(const QString& projectId, int limit, int offset) {

@@ -10,11 +10,18 @@
 
 namespace proofdesk::auth {
 
+// What a key may do besides its project's work.
+enum class KeyRole {
+    Project, // the request and proof APIs, as its project
+    Admin,   // the same, and the server's own status (GET /admin/status, docs/api.md)
+};
+
 // Who an API key speaks for.
 struct KeyIdentity {
     QString keyId;
     QString projectId;
     QString keyName;
+    KeyRole role = KeyRole::Project;
 };
 
 // Projects, their members and their API keys. Also the one place that checks an API key for the
@@ -29,10 +36,13 @@ public:
     // Called inside a Store::write transaction (this thread's connection): a project owned by
     // `ownerUserId` (may be empty for admin projects), its owner membership; returns its id.
     QString createProjectIn(const QString& name, const QString& ownerUserId);
-    api::ApiKeyRecord mintKeyIn(const QString& projectId, const QString& name,
-                                const QString& color);
+    api::ApiKeyRecord mintKeyIn(const QString& projectId, const QString& name, const QString& color,
+                                KeyRole role = KeyRole::Project);
 
-    api::ApiKeyRecord mintKey(const QString& projectId, const QString& name, const QString& color);
+    api::ApiKeyRecord mintKey(const QString& projectId, const QString& name, const QString& color,
+                              KeyRole role = KeyRole::Project);
+    // Offline admin: makes an existing key an admin key (the console's key of its own server).
+    void grantAdmin(const QString& keyId);
     api::ApiKeyPage listKeys(const QString& projectId, int limit, int offset);
 
     bool isMember(const QString& userId, const QString& projectId);

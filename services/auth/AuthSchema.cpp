@@ -41,6 +41,10 @@ std::vector<core::Migration> authMigrations() {
         {2,
          QStringLiteral("challenges numbered per wallet in the order they were issued"),
          {QStringLiteral("ALTER TABLE challenges ADD COLUMN seq INTEGER NOT NULL DEFAULT 0")}},
+        // Keys before were project keys.
+        {3,
+         QStringLiteral("admin keys, which also read the server's status"),
+         {QStringLiteral("ALTER TABLE api_keys ADD COLUMN admin INTEGER NOT NULL DEFAULT 0")}},
     };
 }
 

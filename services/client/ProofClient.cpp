@@ -318,6 +318,16 @@ void ProofClient::credits(QObject* context, std::function<void(Result<api::Proje
         failWith(done));
 }
 
+void ProofClient::serverStatus(QObject* context,
+                               std::function<void(Result<api::ServerStatus>)> done,
+                               const QString& apiKey) {
+    handle(
+        get(QStringLiteral("/admin/status"), {},
+            apiKey.isEmpty() ? keyHeader() : keyHeaderOf(apiKey)),
+        context, [done](const nlohmann::json& answer) { done(api::serverStatusFromJson(answer)); },
+        failWith(done));
+}
+
 void ProofClient::listBuckets(QObject* context,
                               std::function<void(Result<std::vector<api::ProofBucket>>)> done) {
     handle(

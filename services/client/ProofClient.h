@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ServiceClient.h"
+#include "api/AdminWire.h"
 #include "api/ProofWire.h"
 
 #include <QString>
@@ -135,6 +136,10 @@ public:
     // asks about that key instead of the console's (a pasted key, checked before it is used).
     void credits(QObject* context, std::function<void(Result<api::ProjectCredits>)> done,
                  const QString& apiKey = {});
+    // GET /admin/status (ours, an admin key only): the server's store, job workers and queue.
+    // With `apiKey`, asks with that key instead of the console's.
+    void serverStatus(QObject* context, std::function<void(Result<api::ServerStatus>)> done,
+                      const QString& apiKey = {});
     void createBucket(const BucketForm& form, QObject* context,
                       std::function<void(Result<api::ProofBucket>)> done);
     void listBuckets(QObject* context,

@@ -204,7 +204,11 @@ std::vector<Migration> JobEngine::migrations() {
              QStringLiteral("indexes of the waiting and the running jobs alone"),
              {QStringLiteral("CREATE INDEX jobs_waiting ON jobs(lane, created_at, id) WHERE "
                              "state = 'queued'"),
-              QStringLiteral("CREATE INDEX jobs_running ON jobs(lane) WHERE state = 'running'")}}};
+              QStringLiteral("CREATE INDEX jobs_running ON jobs(lane) WHERE state = 'running'")}},
+            // Jobs queued before have none: any worker takes them.
+            {5,
+             QStringLiteral("the kind of work of each job, for workers that take only some"),
+             {QStringLiteral("ALTER TABLE jobs ADD COLUMN work_kind TEXT NOT NULL DEFAULT ''")}}};
 }
 
 void JobEngine::registerHandler(const QString& kind, JobHandler handler) {
@@ -218,19 +222,20 @@ void JobEngine::setListener(JobListener listener) {
 }
 
 QString JobEngine::enqueueIn(QSqlDatabase& db, const QString& kind, const nlohmann::json& payload,
-                             const QString& lane) {
+                             const QString& lane, const QString& workKind) {
     const qint64 now = m_clock.nowMs();
     const QString id = newUlid(now);
     QSqlQuery insert(db);
     insert.prepare(QStringLiteral("INSERT INTO jobs (id, kind, payload, state, attempts, "
-                                  "created_at, updated_at, lane) VALUES (?, ?, ?, 'queued', 0, ?, "
-                                  "?, ?)"));
+                                  "created_at, updated_at, lane, work_kind) VALUES (?, ?, ?, "
+                                  "'queued', 0, ?, ?, ?, ?)"));
     insert.addBindValue(id);
     insert.addBindValue(kind);
     insert.addBindValue(dumpJson(payload));
     insert.addBindValue(toIsoTimestampMs(now));
     insert.addBindValue(toIsoTimestampMs(now));
     insert.addBindValue(lane.isNull() ? QStringLiteral("") : lane);
+    insert.addBindValue(workKind.isNull() ? QStringLiteral("") : workKind);
     if (!insert.exec()) {
         throwQuery(insert);
     }
@@ -241,10 +246,10 @@ QString JobEngine::enqueueIn(QSqlDatabase& db, const QString& kind, const nlohma
     return id;
 }
 
-QString JobEngine::enqueue(const QString& kind, const nlohmann::json& payload,
-                           const QString& lane) {
+QString JobEngine::enqueue(const QString& kind, const nlohmann::json& payload, const QString& lane,
+                           const QString& workKind) {
     QString id;
-    m_store.write([&](QSqlDatabase& db) { id = enqueueIn(db, kind, payload, lane); });
+    m_store.write([&](QSqlDatabase& db) { id = enqueueIn(db, kind, payload, lane, workKind); });
     wake();
     return id;
 }
@@ -421,10 +426,10 @@ int JobEngine::requeueExpiredLeases() {
 
 std::vector<JobQueueDepth> JobEngine::queueDepth() {
     QSqlQuery q = m_store.exec(QStringLiteral(
-        "SELECT kind, lane, SUM(CASE WHEN state = 'queued' THEN 1 ELSE 0 END), SUM(CASE WHEN "
-        "state = 'running' THEN 1 ELSE 0 END), MIN(CASE WHEN state = 'queued' THEN created_at "
-        "END) FROM jobs WHERE state IN ('queued', 'running') GROUP BY kind, lane ORDER BY kind, "
-        "lane"));
+        "SELECT CASE WHEN work_kind = '' THEN kind ELSE work_kind END AS work, lane, SUM(CASE "
+        "WHEN state = 'queued' THEN 1 ELSE 0 END), SUM(CASE WHEN state = 'running' THEN 1 ELSE 0 "
+        "END), MIN(CASE WHEN state = 'queued' THEN created_at END) FROM jobs WHERE state IN "
+        "('queued', 'running') GROUP BY work, lane ORDER BY work, lane"));
     std::vector<JobQueueDepth> depths;
     while (q.next()) {
         JobQueueDepth depth;
@@ -440,6 +445,17 @@ std::vector<JobQueueDepth> JobEngine::queueDepth() {
 
 std::vector<JobWorkerRecord> JobEngine::liveWorkers() {
     const qint64 now = m_clock.nowMs();
+    if (!m_store.isShared()) {
+        // One process has the file: its workers are this engine's threads, while it runs.
+        if (!m_running.load()) {
+            return {};
+        }
+        QSqlQuery running =
+            m_store.exec(QStringLiteral("SELECT MIN(id) FROM jobs WHERE state = 'running'"));
+        return {{m_workerName, QSysInfo::machineHostName(),
+                 qint64(QCoreApplication::applicationPid()), m_workerCount, now,
+                 running.next() ? running.value(0).toString() : QString()}};
+    }
     QSqlQuery q = m_store.exec(
         QStringLiteral("SELECT w.name, w.host, w.pid, w.threads, w.heartbeat_ms, (SELECT MIN(j.id) "
                        "FROM jobs AS j WHERE j.state = 'running' AND j.worker = w.name) FROM "
@@ -486,6 +502,18 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
     std::optional<Claim> claimed;
     const qint64 now = m_clock.nowMs();
     const QString lease = newUlid(now);
+    // A worker that takes only some kinds of work: those, and jobs queued before kinds existed.
+    QString kindFilter;
+    QVariantList kindBindings;
+    if (!m_workKinds.isEmpty()) {
+        QStringList marks;
+        for (const QString& workKind : m_workKinds) {
+            marks << QStringLiteral("?");
+            kindBindings << workKind;
+        }
+        kindFilter = QStringLiteral(" AND (work_kind = '' OR work_kind IN (") +
+                     marks.join(QLatin1Char(',')) + QStringLiteral("))");
+    }
     // Round robin over lanes: the oldest job of the next lane after the last one served, wrapping
     // around to the first lane. `statement` runs one statement.
     const auto claimWith = [&](const auto& statement, const QString& lastLane) {
@@ -498,6 +526,7 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
                     "lease=?, lease_expires_ms=?, worker=? WHERE id = (SELECT id FROM "
                     "jobs WHERE state='queued' AND ") +
                     (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
+                    kindFilter +
                     // The full lanes once (not a count per candidate row: that made every
                     // claim scan the table once per waiting job).
                     QStringLiteral(" AND lane NOT IN (SELECT lane FROM jobs WHERE state = "
@@ -506,8 +535,8 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
                     m_store.skipLockedSuffix() +
                     QStringLiteral(") RETURNING id, kind, payload, attempts, lane"),
                 QVariantList{toIsoTimestamp(m_clock.now()), lease, now + m_leases.leaseMs,
-                             m_workerName, wrapped ? QStringLiteral("") : lastLane,
-                             m_perLaneLimit.load()});
+                             m_workerName, wrapped ? QStringLiteral("") : lastLane} +
+                    kindBindings + QVariantList{m_perLaneLimit.load()});
             if (q.next()) {
                 break;
             }

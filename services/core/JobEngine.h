@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <condition_variable>
@@ -92,9 +93,9 @@ struct JobLeases {
     }
 };
 
-// Jobs waiting and running of one kind in one lane: for `proofdesk store status`.
+// Jobs waiting and running of one kind of work in one lane: for `proofdesk store status`.
 struct JobQueueDepth {
-    QString kind;
+    QString kind; // the work kind, or the job kind of a job enqueued without one
     QString lane;
     int queued = 0;
     int running = 0;
@@ -141,14 +142,20 @@ public:
 
     // Durable enqueue in its own transaction; wakes a worker. `lane` is whose job it is (a
     // project): workers take lanes in turn, so one lane's many jobs cannot starve another's.
-    QString enqueue(const QString& kind, const nlohmann::json& payload, const QString& lane = {});
+    // `workKind` is what a worker must be able to do to run it ("trace", "prove"...: see
+    // setWorkKinds); empty: any worker.
+    QString enqueue(const QString& kind, const nlohmann::json& payload, const QString& lane = {},
+                    const QString& workKind = {});
     // Enqueue inside a caller's Store::write transaction; call wake() after it commits.
     QString enqueueIn(QSqlDatabase& db, const QString& kind, const nlohmann::json& payload,
-                      const QString& lane = {});
+                      const QString& lane = {}, const QString& workKind = {});
     void wake();
 
     // How this process appears in job_workers and in a job's `worker` (default host/pid).
     void setWorkerName(const QString& name);
+    // Before start(): claim only jobs of these kinds of work (and jobs enqueued without one), as
+    // `proofdesk worker --kinds` asks; empty (the default): every job.
+    void setWorkKinds(const QStringList& workKinds) { m_workKinds = workKinds; }
 
     void start();
     void stop();
@@ -160,7 +167,8 @@ public:
     // On a shared store: whether new jobs of other processes wake this one now (its
     // notification listener is subscribed); otherwise it finds them by polling.
     bool hearsOtherProcesses() const { return m_hearsOthers.load(); }
-    // Workers whose heartbeat is younger than three leases.
+    // Workers whose heartbeat is younger than three leases; on a store of one process (SQLite),
+    // this engine while it runs.
     std::vector<JobWorkerRecord> liveWorkers();
     // Unfinished jobs per kind and lane.
     std::vector<JobQueueDepth> queueDepth();
@@ -189,6 +197,7 @@ private:
     JobLeases m_leases;
     std::atomic<int> m_perLaneLimit; // running jobs one lane may have at once
     QString m_workerName;
+    QStringList m_workKinds;
 
     std::mutex m_mutex;
     std::condition_variable m_wakeup;

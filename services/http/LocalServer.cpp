@@ -1,5 +1,6 @@
 #include "LocalServer.h"
 
+#include "AdminRoutes.h"
 #include "AuthRoutes.h"
 #include "HealthRoutes.h"
 #include "ProofRoutes.h"
@@ -63,7 +64,7 @@ bool LocalServer::start(QString* error) {
         m_services = std::make_unique<server::ServiceSet>(
             server::ServiceSettings{m_options.dataDir, m_options.jobWorkers, m_options.provers,
                                     m_options.requests, m_options.store, m_options.localWorkers,
-                                    m_options.jobLeases},
+                                    m_options.jobLeases, {}},
             *clock);
     } catch (const std::exception& failure) {
         *error = QStringLiteral("cannot open the store %1: %2")
@@ -77,6 +78,7 @@ bool LocalServer::start(QString* error) {
     addAuthRoutes(m_router, m_services->signIn());
     addProofRoutes(m_router, m_services->proofs(), m_services->keys());
     addRequestRoutes(m_router, m_services->requests(), m_services->keys());
+    addAdminRoutes(m_router, *m_services);
 
     const std::vector<RouteGroup> all{RouteGroup::Request, RouteGroup::Proof, RouteGroup::Auth};
     m_main = addListener(m_options.listen, all, error);

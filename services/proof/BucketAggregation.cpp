@@ -3,6 +3,7 @@
 #include "core/QtText.h"
 #include "core/ServiceError.h"
 #include "core/Ulid.h"
+#include "core/WorkKinds.h"
 #include "crypto/Keccak.h"
 
 #include <QByteArray>
@@ -221,7 +222,7 @@ void BucketAggregation::maybeAggregateIn(const std::string& bucketId) {
     QSqlDatabase db = m_store.connection();
     const QString job =
         m_jobs.enqueueIn(db, kAggregateJob, {{"bucketId", bucketId}, {"queryId", aggregatorId}},
-                         core::qstr(aggregator->query.projectId));
+                         core::qstr(aggregator->query.projectId), core::work_kinds::kAggregate);
     aggregator->inputs.job = job.toStdString();
     m_queries.saveIn(*aggregator);
 }

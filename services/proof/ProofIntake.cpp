@@ -203,8 +203,9 @@ void ProofIntake::recordIn(QSqlDatabase& db, const Caller& caller, const CoreQue
         query.bucketId = *in.bucketId;
         query.bucketJobIndex = place.jobIndex;
     }
-    const QString jobId = m_jobs.enqueueIn(
-        db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}}, caller.projectId);
+    const QString jobId =
+        m_jobs.enqueueIn(db, kStageJob, {{"queryId", query.id}, {"stage", query.steps.front()}},
+                         caller.projectId, stageWorkKind(query.steps.front()));
     checked.inputs.job = jobId.toStdString();
     m_queries.insertIn(query, checked.inputs);
 }

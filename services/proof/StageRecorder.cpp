@@ -8,6 +8,16 @@
 
 namespace proofdesk::proof {
 
+QString stageWorkKind(const std::string& stage) {
+    if (stage == "TRACE_GENERATION") {
+        return core::work_kinds::kTrace;
+    }
+    if (stage == "PROOF_GENERATION") {
+        return core::work_kinds::kProve;
+    }
+    return core::work_kinds::kVerify; // PROOF_VERIFICATION
+}
+
 StageRecorder::StageRecorder(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                              ArtifactStore& artifacts, ProofQueries& queries, FactRegistry& facts)
     : m_store(store), m_clock(clock), m_jobs(jobs), m_artifacts(artifacts), m_queries(queries),
@@ -77,7 +87,7 @@ void StageRecorder::finishStageIn(WorkingQuery& working) {
         QSqlDatabase db = m_store.connection();
         const QString job =
             m_jobs.enqueueIn(db, kStageJob, {{"queryId", working.query.id}, {"stage", *(at + 1)}},
-                             core::qstr(working.query.projectId));
+                             core::qstr(working.query.projectId), stageWorkKind(*(at + 1)));
         working.inputs.job = job.toStdString();
         m_queries.saveIn(working);
         return;

@@ -6,6 +6,7 @@
 #include "core/Clock.h"
 #include "core/JobEngine.h"
 #include "core/Store.h"
+#include "core/WorkKinds.h"
 
 #include <QString>
 
@@ -16,6 +17,8 @@ namespace proofdesk::proof {
 
 // The job kind of one stage of one proof query (payload: queryId, stage).
 inline const QString kStageJob = QStringLiteral("proof.stage");
+// The work kind of a stage's job (core/WorkKinds.h): trace, prove or verify.
+QString stageWorkKind(const std::string& stage);
 
 // How a query moves along its steps. What a running stage produces (artifact files, a fact) is
 // kept in its WorkingQuery and written together with the move to the next step (its job) or to

@@ -2,6 +2,7 @@
 
 #include "core/QtText.h"
 #include "core/Ulid.h"
+#include "core/WorkKinds.h"
 
 #include <QSqlQuery>
 
@@ -55,7 +56,8 @@ std::string RequestQueries::planQueryIn(const std::string& requestId,
             // One lane per request query: a huge request cannot starve the others.
             tracking =
                 m_jobs.enqueueIn(db, kActionJob, {{"query_id", queryId}, {"index", i}},
-                                 QStringLiteral("request:") + QString::fromStdString(queryId));
+                                 QStringLiteral("request:") + QString::fromStdString(queryId),
+                                 core::work_kinds::kRequest);
         }
         m_store.exec(QStringLiteral("INSERT INTO request_actions (query_id, idx, status, "
                                     "depends_on, can_trigger, method, created_at, tracking_id) "
@@ -102,7 +104,8 @@ bool RequestQueries::completeIn(const std::string& queryId, const StoredAction& 
         if (ready && candidate.status == "PENDING" && !candidate.trackingId) {
             const QString jobId =
                 m_jobs.enqueueIn(db, kActionJob, {{"query_id", queryId}, {"index", next}},
-                                 QStringLiteral("request:") + QString::fromStdString(queryId));
+                                 QStringLiteral("request:") + QString::fromStdString(queryId),
+                                 core::work_kinds::kRequest);
             m_store.exec(QStringLiteral("UPDATE request_actions SET tracking_id = ? WHERE "
                                         "query_id = ? AND idx = ?"),
                          {jobId, core::qstr(queryId), next});

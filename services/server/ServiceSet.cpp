@@ -1,11 +1,13 @@
 #include "ServiceSet.h"
 
+#include "StoreStatus.h"
+
 #include "core/DataDir.h"
 
 namespace proofdesk::server {
 
 ServiceSet::ServiceSet(const ServiceSettings& settings, const core::Clock& clock)
-    : m_runJobs(settings.runJobs),
+    : m_clock(clock), m_runJobs(settings.runJobs),
       m_store(settings.store.isEmpty() ? core::storePathIn(settings.dataDir) : settings.store),
       m_keys(m_store, clock), m_signIn(m_store, clock, m_keys, auth::SignInSettings{}),
       m_jobs(m_store, clock, settings.jobWorkers, 3, settings.jobLeases),
@@ -16,6 +18,7 @@ ServiceSet::ServiceSet(const ServiceSettings& settings, const core::Clock& clock
                      const auto entry = m_proofs.facts().findOnAnyChain(factHash, mocked);
                      return entry ? std::optional<std::string>(entry->id) : std::nullopt;
                  }) {
+    m_jobs.setWorkKinds(settings.workKinds);
     // A job the engine itself fails (interrupted on every attempt: on a team store, its workers
     // died or were cut off) settles its query now, not at the next start of some process.
     m_jobs.setListener([this](const core::JobRecord& job) {
@@ -41,6 +44,10 @@ void ServiceSet::start(const QString& authUrl, const QString& proofUrl) {
 void ServiceSet::stop() {
     m_requests.stop();
     m_jobs.stop();
+}
+
+api::ServerStatus ServiceSet::status() {
+    return storeStatus(m_store, m_jobs, m_clock);
 }
 
 } // namespace proofdesk::server

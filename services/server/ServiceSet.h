@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api/AdminWire.h"
 #include "auth/ApiKeyRegistry.h"
 #include "auth/SignInService.h"
 #include "core/Clock.h"
@@ -10,6 +11,7 @@
 #include "request/RequestService.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace proofdesk::server {
 
@@ -26,6 +28,8 @@ struct ServiceSettings {
     bool runJobs = true;
     // On a team store: how long a claim holds a job without a heartbeat (docs/team.md).
     core::JobLeases jobLeases;
+    // The kinds of work this process's job workers take (core/WorkKinds.h); empty: all.
+    QStringList workKinds;
 };
 
 // The one place the services are wired: it owns the store, the project and key registry, the
@@ -48,6 +52,9 @@ public:
     // and resume on the next start).
     void stop();
 
+    // The store, its workers alive and its queue (GET /admin/status, `proofdesk store status`).
+    api::ServerStatus status();
+
     core::Store& store() { return m_store; }
     auth::ApiKeyRegistry& keys() { return m_keys; }
     auth::SignInService& signIn() { return m_signIn; }
@@ -56,6 +63,7 @@ public:
     request::RequestService& requests() { return m_requests; }
 
 private:
+    const core::Clock& m_clock;
     bool m_runJobs;
     core::Store m_store;
     auth::ApiKeyRegistry m_keys;

@@ -147,6 +147,10 @@ private slots:
                      QStringLiteral("postgresql://u@localhost/db"),
                      QStringLiteral("--lease-seconds"), QStringLiteral("1")},
                     2, "--lease-seconds expects"));
+        QVERIFY(run({QStringLiteral("worker"), QStringLiteral("--store"),
+                     QStringLiteral("postgresql://u@localhost/db"), QStringLiteral("--kinds"),
+                     QStringLiteral("prove,mine")},
+                    2, "\"mine\" is not a kind of work; the kinds are trace, prove, verify"));
         QVERIFY(run({QStringLiteral("store"), QStringLiteral("status"), QStringLiteral("--store"),
                      QStringLiteral("postgresql://u@localhost/")},
                     1, "postgresql://USER@HOST:PORT/DATABASE"));

@@ -45,7 +45,9 @@ inline void answerConfirmation(QWidget* root, const char* box, const char* butto
 // EmbeddedServer plays this part in `proofdesk`).
 class HarnessServerControl : public ui::LocalServerControl {
 public:
-    explicit HarnessServerControl(TestServer& server) : m_server(server) {}
+    explicit HarnessServerControl(TestServer& server)
+        : m_server(server),
+          m_adminKey(server.mintKey(QStringLiteral("Console"), auth::KeyRole::Admin)) {}
     bool isRunning() const override { return true; }
     bool start(QString*) override { return true; }
     void stop() override {}
@@ -65,10 +67,12 @@ public:
         emit runningChanged(true);
         return true;
     }
+    QString adminKey() const override { return m_adminKey; }
     std::vector<ui::ProverChoice> proversSet;
 
 private:
     TestServer& m_server;
+    QString m_adminKey;
 };
 
 class ConsoleHarness {

@@ -750,6 +750,48 @@ private slots:
         window.showPage(QStringLiteral("localServerPageWidget"));
         QTRY_VERIFY(credits->text().startsWith(QStringLiteral("7 left")));
     }
+
+    // Issue #45: the page shows the server's store, workers and queue (GET /admin/status) with
+    // the Local server's admin key, whatever key the pages use; on a deployment, with the
+    // console's key when it is an admin key, and says how to get one when it is not.
+    void localServerPageShowsTheServersJobs() {
+        {
+            test::ConsoleHarness console;
+            // The pages' key is a project's (as after a wallet sign-in); the page uses the
+            // server's admin key.
+            console.proofs.setApiKey(console.server.mintKey(QStringLiteral("alpha")));
+            test::HarnessServerControl control(console.server);
+            ui::ConsoleParts parts = console.parts();
+            parts.server = &control;
+            ui::MainWindow window(parts);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.showPage(QStringLiteral("localServerPageWidget"));
+            auto* jobs = window.findChild<QLabel*>(QStringLiteral("serverJobsLabel"));
+            QVERIFY(jobs);
+            QTRY_VERIFY_WITH_TIMEOUT(jobs->text().contains(QStringLiteral("Queue empty.")), 10000);
+            QVERIFY2(jobs->text().startsWith(QStringLiteral("Store ")), qPrintable(jobs->text()));
+            QVERIFY2(jobs->text().contains(QStringLiteral(": 3 threads, heartbeat 0 s ago")),
+                     qPrintable(jobs->text()));
+        }
+        test::ConsoleHarness console;
+        ui::ConsoleParts parts = console.parts();
+        parts.settings.profile = QStringLiteral("Remote");
+        ui::MainWindow window(parts);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("beta")));
+        window.showPage(QStringLiteral("localServerPageWidget"));
+        auto* jobs = window.findChild<QLabel*>(QStringLiteral("serverJobsLabel"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            jobs->text().startsWith(QStringLiteral("Only an admin key reads this server's jobs")),
+            10000);
+        console.proofs.setApiKey(
+            console.server.mintKey(QStringLiteral("operators"), auth::KeyRole::Admin));
+        window.showPage(QStringLiteral("proofJobsPageWidget"));
+        window.showPage(QStringLiteral("localServerPageWidget"));
+        QTRY_VERIFY_WITH_TIMEOUT(jobs->text().contains(QStringLiteral("Queue empty.")), 10000);
+    }
 };
 
 QTEST_MAIN(MainWindowTest)

@@ -23,11 +23,11 @@ TestServer::TestServer(http::ServerOptions options) {
     m_started = m_server->start(&m_error);
 }
 
-QString TestServer::mintKey(const QString& projectName) {
+QString TestServer::mintKey(const QString& projectName, auth::KeyRole role) {
     auth::ApiKeyRegistry& keys = m_server->apiKeys();
     const QString project = keys.adminProjectNamed(projectName);
     return QString::fromStdString(
-        keys.mintKey(project, projectName + QStringLiteral(" key"), QStringLiteral("#000000"))
+        keys.mintKey(project, projectName + QStringLiteral(" key"), QStringLiteral("#000000"), role)
             .apiKey);
 }
 

@@ -23,7 +23,7 @@ public:
     QString url() const { return m_server->mainUrl(); }
     QString dataDir() const { return m_dir.path(); }
     // A new API key of the admin project `projectName` (created on first use).
-    QString mintKey(const QString& projectName);
+    QString mintKey(const QString& projectName, auth::KeyRole role = auth::KeyRole::Project);
 
 private:
     QTemporaryDir m_dir;

@@ -256,6 +256,37 @@ private slots:
         QCOMPARE(engine.job(id)->attempts, 2);
     }
 
+    void aWorkerTakesOnlyTheKindsOfWorkItWasGiven() {
+        core::Store store(storePath());
+        core::JobEngine prover(store, m_clock, 2);
+        prover.setWorkKinds({QStringLiteral("prove")});
+        const auto done = [](const core::JobRecord&, core::JobContext&) {
+            return core::JobOutcome::done();
+        };
+        prover.registerHandler(QStringLiteral("stage"), done);
+        const QString trace =
+            prover.enqueue(QStringLiteral("stage"), {}, {}, QStringLiteral("trace"));
+        const QString prove =
+            prover.enqueue(QStringLiteral("stage"), {}, {}, QStringLiteral("prove"));
+        // Enqueued without a kind (before kinds existed): any worker runs it.
+        const QString old = prover.enqueue(QStringLiteral("stage"), {});
+        prover.start();
+        QVERIFY(waitForState(prover, prove, core::JobState::Done));
+        QVERIFY(waitForState(prover, old, core::JobState::Done));
+        QCOMPARE(prover.job(trace)->state, core::JobState::Queued);
+        const std::vector<core::JobQueueDepth> depth = prover.queueDepth();
+        QCOMPARE(int(depth.size()), 1);
+        QCOMPARE(depth.front().kind, QStringLiteral("trace"));
+        QCOMPARE(depth.front().queued, 1);
+
+        core::JobEngine tracer(store, m_clock, 1);
+        tracer.setWorkKinds({QStringLiteral("trace"), QStringLiteral("verify")});
+        tracer.registerHandler(QStringLiteral("stage"), done);
+        tracer.start();
+        QVERIFY(waitForState(tracer, trace, core::JobState::Done));
+        QCOMPARE(tracer.job(trace)->attempts, 1);
+    }
+
     void workersOfTwoProcessesRunEveryJobOnce() {
         if (!test::testStoreIsPostgres()) {
             QSKIP("needs the PostgreSQL store (tests/support/with-postgres.sh)");
