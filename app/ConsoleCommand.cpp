@@ -89,6 +89,8 @@ int runConsole(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("Proofdesk"));
     QApplication::setApplicationName(QStringLiteral("proofdesk"));
     QApplication::setApplicationDisplayName(QStringLiteral("Proofdesk"));
+    // The installed menu entry (resources/desktop): the window is matched to it and its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.proofdesk.Proofdesk"));
     QApplication::setApplicationVersion(QStringLiteral(PROOFDESK_VERSION));
 
     QCommandLineParser parser;
