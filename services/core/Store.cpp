@@ -42,9 +42,13 @@ QString nowIsoMs() {
 // PostgreSQL failures after which the whole transaction may simply run again: another
 // transaction won (serialization failure, deadlock), or the connection went away (the server
 // restarted, the network was cut) before the commit, so nothing of it was kept.
+// A rival transaction won: serialization, a deadlock, or a row with the same unique key that
+// another process inserted since this transaction checked for one (PostgreSQL reports that as a
+// unique violation when the check ran outside the transaction).
 bool isConflict(const QString& text) {
     return text.contains(QLatin1String("could not serialize access")) ||
-           text.contains(QLatin1String("deadlock detected"));
+           text.contains(QLatin1String("deadlock detected")) ||
+           text.contains(QLatin1String("duplicate key value violates unique constraint"));
 }
 
 bool isLostConnection(const QString& text) {
@@ -397,8 +401,9 @@ bool Store::writeOnce(const std::function<void(QSqlDatabase&)>& work, Isolation 
         }
         // Once `work` has run, what it changed in its callers' memory cannot be undone here, so
         // the transaction is not run again: it is rolled back and the failure, when another
-        // writer won or the connection went, is said as such (503: the client tries again; a
-        // job's handler is retried with the state read afresh).
+        // writer won or the connection went, is said as such (503 STORE_BUSY: the HTTP router
+        // runs the request again, then the client; a job's handler is retried with the state
+        // read afresh).
         try {
             work(db);
         } catch (const std::exception& failure) {

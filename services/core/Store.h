@@ -91,8 +91,9 @@ public:
     // upgraded to a write). PostgreSQL: SERIALIZABLE, so that what another process commits
     // meanwhile cannot interleave; a lost connection before `work` runs is met by trying again
     // (a few times, waiting longer each time); once `work` has run, a serialization failure, a
-    // deadlock or a lost connection rolls it back and throws ServiceError(Unavailable,
-    // "STORE_BUSY"), since what `work` changed in its callers' memory cannot be undone here.
+    // deadlock, a unique key another process inserted meanwhile or a lost connection rolls it
+    // back and throws ServiceError(Unavailable, "STORE_BUSY"), since what `work` changed in its
+    // callers' memory cannot be undone here (http::Router runs the request again).
     // `ReadCommitted` is for work of single statements that lock the rows they change (a job's
     // claim, lease and finish), which SERIALIZABLE would only make conflict; SQLite ignores it.
     enum class Isolation { Serializable, ReadCommitted };

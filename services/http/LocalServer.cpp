@@ -60,12 +60,16 @@ bool LocalServer::start(QString* error) {
         m_ownClock = std::make_unique<core::SystemClock>();
         clock = m_ownClock.get();
     }
+    server::ServiceSettings settings;
+    settings.dataDir = m_options.dataDir;
+    settings.jobWorkers = m_options.jobWorkers;
+    settings.provers = m_options.provers;
+    settings.requests = m_options.requests;
+    settings.store = m_options.store;
+    settings.runJobs = m_options.localWorkers;
+    settings.jobLeases = m_options.jobLeases;
     try {
-        m_services = std::make_unique<server::ServiceSet>(
-            server::ServiceSettings{m_options.dataDir, m_options.jobWorkers, m_options.provers,
-                                    m_options.requests, m_options.store, m_options.localWorkers,
-                                    m_options.jobLeases, {}},
-            *clock);
+        m_services = std::make_unique<server::ServiceSet>(settings, *clock);
     } catch (const std::exception& failure) {
         *error = QStringLiteral("cannot open the store %1: %2")
                      .arg(m_options.store.isEmpty() ? QStringLiteral("in ") + m_options.dataDir

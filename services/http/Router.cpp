@@ -1,15 +1,22 @@
 #include "Router.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
+#include <random>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 namespace proofdesk::http {
 
 namespace {
 
 constexpr std::size_t kMaxPathParam = 256;
+
+bool isStoreBusy(const core::ServiceError& error) {
+    return error.kind() == core::ErrorKind::Unavailable && error.code() == "STORE_BUSY";
+}
 
 // Whether `path` is the segments' path: literal segments equal, captures non-empty.
 bool matches(const std::vector<std::string>& segments, const std::string& path,
@@ -118,19 +125,33 @@ HttpResponse Router::unmatched(const RouteMatch& match) {
 }
 
 HttpResponse Router::invoke(const Route& route, const HttpRequest& request) {
-    try {
-        return route.handler(request);
-    } catch (const core::ServiceError& error) {
-        if (error.kind() == core::ErrorKind::Internal) {
-            std::cerr << "internal error on " << request.method << ' ' << request.path << ": "
+    for (int attempt = 1;; ++attempt) {
+        try {
+            return route.handler(request);
+        } catch (const core::ServiceError& error) {
+            // Another writer's conflict or a lost connection rolled the request's write back
+            // whole (core::Store::write): the request runs again from the start, as the client
+            // would on 503 STORE_BUSY, a few times, waiting a little longer each time. Not on
+            // the event loop (Inline routes), which must not wait.
+            if (isStoreBusy(error) && route.execution != Execution::Inline &&
+                attempt < kStoreBusyAttempts) {
+                thread_local std::minstd_rand jitter(std::random_device{}());
+                std::this_thread::sleep_for(
+                    std::chrono::milliseconds(20 * attempt + int(jitter() % 20)));
+                continue;
+            }
+            if (error.kind() == core::ErrorKind::Internal) {
+                std::cerr << "internal error on " << request.method << ' ' << request.path << ": "
+                          << error.what() << std::endl;
+            }
+            return errorResponse(error, route.errorBody);
+        } catch (const std::exception& error) {
+            std::cerr << "unexpected error on " << request.method << ' ' << request.path << ": "
                       << error.what() << std::endl;
+            return errorResponse(
+                core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR"),
+                route.errorBody);
         }
-        return errorResponse(error, route.errorBody);
-    } catch (const std::exception& error) {
-        std::cerr << "unexpected error on " << request.method << ' ' << request.path << ": "
-                  << error.what() << std::endl;
-        return errorResponse(core::ServiceError(core::ErrorKind::Internal, "INTERNAL_SERVER_ERROR"),
-                             route.errorBody);
     }
 }
 

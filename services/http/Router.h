@@ -64,6 +64,9 @@ template <typename Services> struct NamedRoute {
     Access access = Access::Open;
 };
 
+// How many times a request whose write the store rolled back (503 STORE_BUSY: a conflict with
+// another writer, a lost connection) is run before that is its answer (Router::invoke).
+constexpr int kStoreBusyAttempts = 3;
 constexpr std::size_t kJsonBodyLimit = 1u << 20;     // 1 MiB
 constexpr std::size_t kUploadBodyLimit = 256u << 20; // 256 MiB (multipart)
 
@@ -74,7 +77,8 @@ public:
     void add(Route route);
     RouteMatch match(const std::string& method, const std::string& path,
                      const std::vector<RouteGroup>& groups) const;
-    // Runs a matched route's handler, mapping its errors to the route's error body.
+    // Runs a matched route's handler, mapping its errors to the route's error body; a request
+    // whose write was rolled back as STORE_BUSY runs again (kStoreBusyAttempts, not Inline).
     static HttpResponse invoke(const Route& route, const HttpRequest& request);
     // A response for no route (404, or 405 with Allow).
     static HttpResponse unmatched(const RouteMatch& match);

@@ -328,6 +328,51 @@ private slots:
         // A group the listener does not serve is not found.
         QCOMPARE(router.dispatch(request, {http::RouteGroup::Auth}).status, 404);
     }
+
+    // Issue #45: a write the store rolled back (a conflict with another writer, a lost
+    // connection: 503 STORE_BUSY) is run again from the start before the client hears of it.
+    void aRequestWhoseWriteWasRolledBackRunsAgain() {
+        http::Router router;
+        int calls = 0;
+        int failures = 0;
+        const auto busy = [] {
+            return core::ServiceError(core::ErrorKind::Unavailable, "STORE_BUSY", "try again");
+        };
+        router.add({"POST", "/flaky", http::RouteGroup::Proof, http::ErrorBody::MessageField,
+                    http::kJsonBodyLimit, [&](const http::HttpRequest&) {
+                        ++calls;
+                        if (calls <= failures) {
+                            throw busy();
+                        }
+                        return http::HttpResponse::json(201, {{"calls", calls}});
+                    }});
+        router.add({"GET", "/read", http::RouteGroup::Proof, http::ErrorBody::MessageField,
+                    http::kJsonBodyLimit, [&](const http::HttpRequest&) -> http::HttpResponse {
+                        ++calls;
+                        throw busy();
+                    }});
+        http::HttpRequest post;
+        post.method = "POST";
+        post.path = "/flaky";
+        failures = http::kStoreBusyAttempts - 1;
+        http::HttpResponse answer = router.dispatch(post, {http::RouteGroup::Proof});
+        QCOMPARE(answer.status, 201);
+        QCOMPARE(calls, http::kStoreBusyAttempts);
+        // Busy every time: the client hears 503 after the last attempt.
+        calls = 0;
+        failures = 100;
+        answer = router.dispatch(post, {http::RouteGroup::Proof});
+        QCOMPARE(answer.status, 503);
+        QCOMPARE(json::parse(answer.body)["message"].get<std::string>(), std::string("STORE_BUSY"));
+        QCOMPARE(calls, http::kStoreBusyAttempts);
+        // A read on the event loop is not held there: answered at once.
+        calls = 0;
+        http::HttpRequest read;
+        read.method = "GET";
+        read.path = "/read";
+        QCOMPARE(router.dispatch(read, {http::RouteGroup::Proof}).status, 503);
+        QCOMPARE(calls, 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(HttpEdgeTest)

@@ -15,6 +15,8 @@
 
 #include <csignal>
 #include <map>
+#include <thread>
+#include <vector>
 
 using namespace proofdesk;
 using namespace proofdesk::test;
@@ -172,6 +174,45 @@ private slots:
         QCOMPARE(after["queue"].dump(), std::string("[]"));
         QCOMPARE(after["workers"].size(), std::size_t(1));
         QCOMPARE(after["workers"][0]["threads"].get<int>(), 3);
+    }
+
+    // Writers of two processes meet: one submission of a dedupId wins, the others are rolled
+    // back by PostgreSQL's serialization, run again and find it there (409), never a 503.
+    void concurrentSubmissionsOfOneDedupIdFromTwoFrontEndsMakeOneQuery() {
+        Team servers = team();
+        QVERIFY2(servers.front->ok() && servers.worker->ok(),
+                 qPrintable(servers.front->error() + servers.worker->error()));
+        const Project alpha = newProject(*servers.front, QStringLiteral("alpha"));
+        const std::vector<Part> parts{file("programFile", outputProgram(7), "p.json"),
+                                      text("dedupId", "once"), text("result", "TRACE_GENERATION")};
+        constexpr int kRounds = 3;
+        constexpr int kPerFrontEnd = 4;
+        std::map<int, int> statuses;
+        for (int round = 0; round < kRounds; ++round) {
+            std::vector<Part> roundParts = parts;
+            roundParts[1] = text("dedupId", "once-" + std::to_string(round));
+            std::vector<int> answers(2 * kPerFrontEnd, 0);
+            std::vector<std::thread> clients;
+            for (int i = 0; i < 2 * kPerFrontEnd; ++i) {
+                const QString url = (i % 2 ? *servers.front : *servers.worker).url();
+                clients.emplace_back([&answers, &roundParts, &alpha, url, i] {
+                    TestHttp http(url);
+                    answers[std::size_t(i)] =
+                        http.postMultipart("/core-query", roundParts, keyHeader(alpha)).status;
+                });
+            }
+            for (std::thread& client : clients) {
+                client.join();
+            }
+            for (const int status : answers) {
+                ++statuses[status];
+            }
+        }
+        QCOMPARE(statuses[201], kRounds);
+        QCOMPARE(statuses[409], kRounds * (2 * kPerFrontEnd - 1));
+        QCOMPARE(int(statuses.size()), 2);
+        TestHttp http(servers.front->url());
+        QCOMPARE(http.get("/core-queries", keyHeader(alpha)).json()["total"].get<int>(), kRounds);
     }
 
     void nothingIsLostWhenTheStoreRestarts() {
