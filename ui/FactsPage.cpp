@@ -133,10 +133,16 @@ void FactsPage::lookUp() {
             }
             showBanner(m_banner, {});
             const auto& fact = std::get<client::FactLookup>(result);
+            // Issue #47: the registry is this server's own; no chain is asked.
+            const QString namespaceName = m_mocked->isChecked() ? tr("mocked") : tr("real");
             m_factResult->setText(
-                fact.valid ? tr("Valid: registered %1 by query %2 (entry %3)")
-                                 .arg(fact.registeredAt, fact.queryId, fact.transactionId)
-                           : tr("Not registered in this namespace"));
+                fact.valid
+                    ? tr("Valid: registered %1 by query %2 (entry %3) in this server's local "
+                         "fact registry (%4 namespace; no chain was asked)")
+                          .arg(fact.registeredAt, fact.queryId, fact.transactionId, namespaceName)
+                    : tr("Not registered in this server's local fact registry (%1 namespace; no "
+                         "chain was asked)")
+                          .arg(namespaceName));
         });
 }
 

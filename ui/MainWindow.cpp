@@ -2,6 +2,7 @@
 
 #include "BucketsPage.h"
 #include "DataRequestsPage.h"
+#include "DesktopNotifier.h"
 #include "FactsPage.h"
 #include "GrowOrdersPage.h"
 #include "IdentityIndicator.h"
@@ -112,6 +113,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     connect(settings, &QAction::triggered, this, &MainWindow::openSettings);
     buildMenus(settings);
 
+    m_notifier = new DesktopNotifier(QDBusConnection::sessionBus(), this);
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         m_tray = new QSystemTrayIcon(windowIcon(), this);
         m_tray->show();
@@ -342,7 +344,7 @@ void MainWindow::askToRestart() {
 
 void MainWindow::notify(const QString& title, const QString& message) {
     statusBar()->showMessage(title + QStringLiteral(": ") + message, 10000);
-    if (m_tray) {
+    if (!m_notifier->notify(title, message) && m_tray) {
         m_tray->showMessage(title, message, QSystemTrayIcon::Information, 8000);
     }
     emit notified(title, message);

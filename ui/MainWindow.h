@@ -25,6 +25,7 @@ namespace proofdesk::ui {
 
 class BucketsPage;
 class DataRequestsPage;
+class DesktopNotifier;
 class GrowOrdersPage;
 class IdentityIndicator;
 class KeysPage;
@@ -101,7 +102,8 @@ private:
     LocalServerPage* m_serverPage;
     KeysPage* m_keys;
     IdentityIndicator* m_identity;
-    QSystemTrayIcon* m_tray = nullptr;
+    DesktopNotifier* m_notifier = nullptr; // the freedesktop service, when the bus has one
+    QSystemTrayIcon* m_tray = nullptr;     // else the tray, when there is one
 };
 
 } // namespace proofdesk::ui

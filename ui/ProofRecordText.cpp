@@ -148,10 +148,19 @@ QString stepsTimelineText(const api::ProofQuery& query) {
 }
 
 QString factHashText(const api::ProofQuery& query) {
-    return query.sharpFactHash ? tr("SHARP fact %1%2")
-                                     .arg(QString::fromStdString(*query.sharpFactHash),
-                                          query.isFactMocked ? tr(" (mocked)") : QString())
-                               : tr("No fact hash yet.");
+    if (!query.sharpFactHash) {
+        return tr("No fact hash yet.");
+    }
+    QString text = tr("SHARP fact %1%2")
+                       .arg(QString::fromStdString(*query.sharpFactHash),
+                            query.isFactMocked ? tr(" (mocked)") : QString());
+    // Issue #47: a verification "on L1" registers the fact in this server's own registry.
+    if (query.status == "DONE" && query.chain != "OFFCHAIN") {
+        text += tr(", registered for %1 in this server's local fact registry (no chain was "
+                   "asked)")
+                    .arg(QString::fromStdString(query.chain));
+    }
+    return text;
 }
 
 } // namespace proofdesk::ui

@@ -10,6 +10,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <iostream>
+
 namespace proofdesk::core {
 namespace {
 
@@ -514,6 +516,14 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
         kindFilter = QStringLiteral(" AND (work_kind = '' OR work_kind IN (") +
                      marks.join(QLatin1Char(',')) + QStringLiteral("))");
     }
+    const auto claimBindings = [&](const QString& afterLane) {
+        QVariantList bindings;
+        bindings << toIsoTimestamp(m_clock.now()) << lease << now + m_leases.leaseMs << m_workerName
+                 << afterLane;
+        bindings += kindBindings;
+        bindings << m_perLaneLimit.load();
+        return bindings;
+    };
     // Round robin over lanes: the oldest job of the next lane after the last one served, wrapping
     // around to the first lane. `statement` runs one statement.
     const auto claimWith = [&](const auto& statement, const QString& lastLane) {
@@ -534,9 +544,7 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
                                    "created_at, id LIMIT 1") +
                     m_store.skipLockedSuffix() +
                     QStringLiteral(") RETURNING id, kind, payload, attempts, lane"),
-                QVariantList{toIsoTimestamp(m_clock.now()), lease, now + m_leases.leaseMs,
-                             m_workerName, wrapped ? QStringLiteral("") : lastLane} +
-                    kindBindings + QVariantList{m_perLaneLimit.load()});
+                claimBindings(wrapped ? QStringLiteral("") : lastLane));
             if (q.next()) {
                 break;
             }
@@ -595,8 +603,11 @@ void JobEngine::workerLoop() {
         std::optional<Claim> claim;
         try {
             claim = claimNext();
-        } catch (const std::exception&) {
-            claim.reset(); // the store is busy or failing; wait for the next wake-up
+        } catch (const std::exception& failure) {
+            // The store is busy or failing: said once per failure, then the next wake-up (or
+            // poll) tries again.
+            std::cerr << "job engine: claiming a job failed: " << failure.what() << std::endl;
+            claim.reset();
         }
         if (!claim) {
             std::unique_lock lock(m_mutex);

@@ -77,7 +77,8 @@ CheckedRequest checkRequest(const CoreQueryRequest& request, const ProverSetting
     query.cairoVm = api::nameOf(request.cairoVm);
     query.cairoVersion = api::nameOf(request.cairoVersion);
     query.declaredJobSize = api::nameOf(request.declaredJobSize);
-    query.sharpProver = "stone";
+    // Who will prove it; the proof stage records who did (a mocked fact's proof is the mock's).
+    query.sharpProver = request.mockFactHash ? "mock" : provers.proverName();
     if (request.hints) {
         query.hints = api::nameOf(*request.hints);
     }

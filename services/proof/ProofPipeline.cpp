@@ -295,6 +295,7 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& con
     // A mocked fact needs no proof: mockFactHash=true gets the (visible) mock proof.
     const QString engine = inputs.mockProof || inputs.mockFactHash ? QStringLiteral("mock")
                                                                    : m_provers.effectiveEngine();
+    working.query.sharpProver = ProverSettings::proverNameOf(engine);
     if (engine == QStringLiteral("none")) {
         throw StageFailure(false, "no prover is configured on this server: start it with "
                                   "--prover builtin (Proofdesk's own), --prover stone with "

@@ -59,6 +59,10 @@ QString ProverSettings::description() const {
     return QStringLiteral("none (proof requests fail; %1)").arg(verifier);
 }
 
+std::string ProverSettings::proverNameOf(const QString& engine) {
+    return engine == QStringLiteral("builtin") ? "proofdesk" : engine.toStdString();
+}
+
 QString ProverSettings::effectiveEngine() const {
     return engine.isEmpty() ? QStringLiteral("builtin") : engine;
 }

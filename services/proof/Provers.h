@@ -61,6 +61,11 @@ struct ProverSettings {
 
     QString effectiveEngine() const;
     QString effectiveVerifier() const;
+    // What a query record's sharpProver says of this server's proofs (docs/api.md): "proofdesk"
+    // (our STARK prover, Stone's proof format), "stone" (Stone's cpu_air_prover), "mock" or
+    // "none".
+    std::string proverName() const { return proverNameOf(effectiveEngine()); }
+    static std::string proverNameOf(const QString& engine);
     // One line saying who proves and who verifies, for `proofdesk serve` and the console.
     QString description() const;
 };

@@ -550,6 +550,11 @@ private slots:
         QVERIFY2(!table->hasFocus(), "Tab kept the focus in the jobs table");
         auto* detail = test::child<ui::JsonView>(&window, "queryRecordJsonView");
         QTRY_VERIFY(detail->text().contains(QStringLiteral("\"isFactMocked\": true")));
+        // "On L1" is this server's registry, and the detail says so (issue #47).
+        QTRY_VERIFY(test::child<QLabel>(&window, "factHashLabel")
+                        ->text()
+                        .endsWith(QStringLiteral(" (mocked), registered for L1 in this server's "
+                                                 "local fact registry (no chain was asked)")));
         // Read as a tree: the record's keys, the first level open.
         QVERIFY(!detail->findItems(QStringLiteral("isFactMocked"), Qt::MatchExactly).isEmpty());
         QCOMPARE(
@@ -595,9 +600,12 @@ private slots:
         QTest::mouseClick(lookUp, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(result->text().startsWith(QStringLiteral("Not registered")),
                                  10000);
+        // Issue #47: it says whose registry answered (this server's, no chain's).
+        QVERIFY(result->text().contains(QStringLiteral("local fact registry (real namespace")));
         window.findChild<QCheckBox*>(QStringLiteral("factMockedCheckBox"))->setChecked(true);
         QTest::mouseClick(lookUp, Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(result->text().startsWith(QStringLiteral("Valid")), 10000);
+        QVERIFY(result->text().contains(QStringLiteral("local fact registry (mocked namespace")));
 
         // "Use in a job" carries the registered hash to the jobs form.
         QTest::mouseClick(

@@ -66,6 +66,8 @@ private slots:
         QCOMPARE(query["jobSize"].get<std::string>(), std::string("XS"));
         QCOMPARE(query["isJobSizeValid"].get<bool>(), true);
         QCOMPARE(query["isProofMocked"].get<bool>(), false);
+        // Issue #47: the record names the prover this server runs (ours), not Stone.
+        QCOMPARE(query["sharpProver"].get<std::string>(), std::string("proofdesk"));
         QVERIFY(query["completedAt"].is_string());
         QVERIFY(query["transactionId"].is_null());
         COMPARE_JSON(query["client"]["clientId"], query["submittedByClient"]);
@@ -124,6 +126,7 @@ private slots:
         QCOMPARE(query["step"].get<std::string>(), std::string("PROOF_VERIFICATION"));
         QCOMPARE(query["chain"].get<std::string>(), std::string("L1"));
         QCOMPARE(query["isProofMocked"].get<bool>(), true);
+        QCOMPARE(query["sharpProver"].get<std::string>(), std::string("mock"));
         // A fact backed only by a mocked proof is a mocked fact.
         QCOMPARE(query["isFactMocked"].get<bool>(), true);
         QVERIFY(query["transactionId"].is_string());

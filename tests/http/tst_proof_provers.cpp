@@ -55,6 +55,7 @@ private slots:
                      json({"TRACE_GENERATION", "PROOF_GENERATION", "PROOF_VERIFICATION"}));
         QCOMPARE(query["isProofMocked"].get<bool>(), false);
         QCOMPARE(query["isFactMocked"].get<bool>(), false);
+        QCOMPARE(query["sharpProver"].get<std::string>(), std::string("proofdesk"));
         // The progress field says the proof is done.
         QCOMPARE(query["proofProgress"]["phase"].get<std::string>(), std::string("done"));
         QCOMPARE(query["proofProgress"]["fraction"].get<double>(), 1.0);
@@ -501,6 +502,8 @@ private slots:
         const json query = waitForEnd(http, id)["coreQuery"];
         QCOMPARE(query["status"].get<std::string>(), std::string("DONE"));
         QCOMPARE(query["isProofMocked"].get<bool>(), true);
+        // Submitted to our prover, proven by the mock one after the restart: the record says so.
+        QCOMPARE(query["sharpProver"].get<std::string>(), std::string("mock"));
         QCOMPARE(query["retryCount"].get<int>(), 0); // a graceful stop is not a failed attempt
     }
 };
