@@ -10,6 +10,7 @@
 #include "core/Store.h"
 #include "stark/verifier/ProofVerifier.h"
 
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -346,6 +347,9 @@ private slots:
         TestServer frontB(frontOptions);
         QVERIFY2(frontA.ok() && frontB.ok(), qPrintable(frontA.error() + frontB.error()));
         const Project alpha = newProject(frontA, QStringLiteral("alpha"));
+        // The proven queries are another project's: its lane keeps the first worker's second
+        // thread busy while the first runs alpha's slow job (a project never holds every thread).
+        const Project beta = newProject(frontA, QStringLiteral("beta"));
         // Three worker processes, as on three machines, with 3 s leases and 32-bit proofs; the
         // third one never proves (--kinds).
         std::vector<std::unique_ptr<QProcess>> workers;
@@ -362,14 +366,26 @@ private slots:
                                   QStringLiteral("--lease-seconds"),
                                   QStringLiteral("3"),
                                   QStringLiteral("--security-bits"),
-                                  QStringLiteral("32")};
+                                  QStringLiteral("32"),
+                                  QStringLiteral("--python-hints"),
+                                  QStringLiteral("on")};
             if (i == 2) {
                 arguments << QStringLiteral("--kinds") << QStringLiteral("trace,verify");
             }
             QVERIFY(startWorker(*workers.back(), arguments));
         };
         startWorkerNumbered(0); // the others join once it holds a job
-        std::vector<std::string> ids;
+        // First a run that takes seconds, so that the worker killed below certainly dies in the
+        // middle of one job at least (its other thread proves meanwhile).
+        const Reply slow =
+            TestHttp(frontA.url())
+                .postMultipart("/core-query",
+                               {file("programFile", sleepingProgram(8), "s.json"),
+                                text("cairoVm", "python"), text("result", "TRACE_GENERATION")},
+                               keyHeader(alpha));
+        QCOMPARE(slow.status, 201);
+        const std::string slowId = slow.json()["coreQueryId"];
+        std::vector<std::string> ids{slowId};
         int proofs = 0;
         // 12 in CI; PROOFDESK_TEAM_CHAOS_QUERIES=40 is the full run (docs/team.md).
         const int queries = qEnvironmentVariableIsSet("PROOFDESK_TEAM_CHAOS_QUERIES")
@@ -387,34 +403,48 @@ private slots:
                       "p.json"),
                  text("layout", "small"),
                  text("result", prove ? "PROOF_VERIFICATION_ON_L1" : "TRACE_GENERATION")},
-                keyHeader(alpha));
+                keyHeader(prove ? beta : alpha));
             QCOMPARE(reply.status, 201);
             ids.push_back(reply.json()["coreQueryId"]);
         }
         TestHttp http(frontA.url());
-        // One worker dies as soon as it holds a job; the store restarts meanwhile.
+        // One worker dies while it runs the slow job; the store restarts meanwhile.
         core::Store view(store);
-        const auto holds = [&view](const QString& worker) {
+        const auto holdsSlowJob = [&view, &slowId] {
             return view
-                .exec(QStringLiteral("SELECT 1 FROM jobs WHERE state = 'running' AND "
-                                     "worker = ?"),
-                      {worker})
+                .exec(QStringLiteral("SELECT 1 FROM jobs WHERE state = 'running' AND worker = "
+                                     "'worker-0' AND payload LIKE ?"),
+                      {QString::fromStdString("%" + slowId + "%")})
                 .next();
         };
-        QTRY_VERIFY_WITH_TIMEOUT(holds(QStringLiteral("worker-0")), scaledDeadline(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(holdsSlowJob(), scaledDeadline(60000));
+        // Best also in the middle of a proof: the killed worker's other thread proves by now.
+        const auto holdsProof = [&view] {
+            return view
+                .exec(QStringLiteral("SELECT 1 FROM jobs WHERE state = 'running' AND worker = "
+                                     "'worker-0' AND work_kind = 'prove'"))
+                .next();
+        };
+        const QDeadlineTimer proving(6000);
+        while (!holdsProof() && holdsSlowJob() && !proving.hasExpired()) {
+            QTest::qWait(20);
+        }
         startWorkerNumbered(1);
         startWorkerNumbered(2);
         ::kill(static_cast<pid_t>(workers[0]->processId()), SIGKILL);
         QVERIFY(workers[0]->waitForFinished(10000));
         // What the dead worker still holds now was cut off mid-run (it can finish nothing).
         std::vector<QString> interrupted;
+        int interruptedProofs = 0;
         {
-            QSqlQuery cut = view.exec(QStringLiteral("SELECT id FROM jobs WHERE state = "
-                                                     "'running' AND worker = 'worker-0'"));
+            QSqlQuery cut = view.exec(QStringLiteral("SELECT id, work_kind FROM jobs WHERE state "
+                                                     "= 'running' AND worker = 'worker-0'"));
             while (cut.next()) {
                 interrupted.push_back(cut.value(0).toString());
+                interruptedProofs += cut.value(1).toString() == QStringLiteral("prove") ? 1 : 0;
             }
         }
+        QVERIFY(!interrupted.empty());
         QProcess restarting;
         restarting.start(restart, {});
         QVERIFY(restarting.waitForFinished(90000));
@@ -445,6 +475,8 @@ private slots:
                                       "'proof.json'")),
                  proofs);
         QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM fact_registry")), proofs);
+        qInfo("%d queries DONE once each (%d proven), %d interrupted jobs (%d proofs) run again",
+              int(ids.size()), proofs, int(interrupted.size()), interruptedProofs);
         QCOMPARE(count(QStringLiteral("SELECT COUNT(*) FROM jobs WHERE worker = 'worker-2' AND "
                                       "work_kind = 'prove'")),
                  0);
