@@ -69,8 +69,16 @@ std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
                 &requestLog, [&requestLog, row] { requestLog.append(row); }, Qt::QueuedConnection);
         });
     });
-    QNetworkAccessManager* network = clients.network;
-    server->setBeforeStop([network] { network->clearConnectionCache(); });
+    // Stopped, the server's port may be taken by another process: the clients send nothing (and
+    // so no key) until the next start points them at the server again (onStarted above).
+    server->setBeforeStop([clients] {
+        const QString why = QObject::tr("the local server is stopped: start it on the Local "
+                                        "server page");
+        clients.proofs->markStopped(why);
+        clients.auth->markStopped(why);
+        clients.requests->markStopped(why);
+        clients.network->clearConnectionCache();
+    });
     QString error;
     if (!server->start(&error)) {
         QMessageBox::critical(nullptr, QStringLiteral("Proofdesk"),

@@ -130,6 +130,16 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     statusBar()->showMessage(parts.server
                                  ? tr("Embedded server at %1").arg(parts.endpoints.proofUrl)
                                  : tr("Remote deployment at %1").arg(parts.endpoints.proofUrl));
+    if (parts.server) {
+        // Issue #47: stopped, the server is not asked (the app marks the clients stopped), and
+        // the status bar says so until it runs again.
+        connect(parts.server, &LocalServerControl::runningChanged, this, [this](bool running) {
+            statusBar()->showMessage(
+                running ? tr("Embedded server at %1").arg(m_parts.server->endpoints().proofUrl)
+                        : tr("The local server is stopped: the pages ask it nothing until it "
+                             "runs again (Local server page)."));
+        });
+    }
     m_identity = new IdentityIndicator(parts.settings.isRemote() ? tr("Remote") : tr("Local"),
                                        parts.proofs, parts.session);
     statusBar()->addPermanentWidget(m_identity);

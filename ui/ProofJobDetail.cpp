@@ -215,8 +215,9 @@ void ProofJobsPage::showSelected() {
         client::withPythonHints(m_submitted.value(id)).has_value());
     showProgress(*query);
     m_detail->setJson(api::toJson(*query));
-    if (m_artifactsFor != id ||
-        (api::isTerminalStatus(query->status) && m_artifacts->count() == 0)) {
+    const std::string at = query->status + '/' + query->step.value_or("");
+    if (m_artifactsFor != id || m_artifactsAt != at) {
+        m_artifactsAt = at;
         loadArtifacts(id);
     }
 }
@@ -235,6 +236,7 @@ void ProofJobsPage::clearDetail() {
     m_resubmitWithPython->setVisible(false);
     m_detail->clearJson();
     m_artifactsFor.clear();
+    m_artifactsAt.clear();
     m_artifacts->clear();
     m_download->setEnabled(false);
     m_verifyArtifact->setEnabled(false);

@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 class QCheckBox;
 class QComboBox;
@@ -168,6 +169,9 @@ private:
     QHash<QString, client::Submission> m_submitted; // for "copy as curl" of a past submission
     QSet<QString> m_watched;
     QString m_artifactsFor;
+    // The selected query's status and step when its artifacts were listed: a change lists them
+    // again (a job selected while it ran shows what its end produced, issue #47).
+    std::string m_artifactsAt;
     bool m_inFlight = false;
 };
 

@@ -77,6 +77,7 @@ QUrl ServiceClient::urlFor(const QString& path, const QueryItems& query) const {
 }
 
 QNetworkReply* ServiceClient::send(QNetworkRequest request, const Headers& headers) {
+    request.setUrl(target(request.url()));
     for (const auto& [name, value] : headers) {
         request.setRawHeader(name, value);
     }
@@ -95,7 +96,7 @@ QNetworkReply* ServiceClient::getUrl(const QUrl& url, const Headers& headers) {
 
 QNetworkReply* ServiceClient::postJson(const QString& path, const nlohmann::json& body,
                                        const Headers& headers, const QueryItems& query) {
-    QNetworkRequest request(urlFor(path, query));
+    QNetworkRequest request(target(urlFor(path, query)));
     request.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     for (const auto& [name, value] : headers) {
         request.setRawHeader(name, value);
@@ -106,7 +107,7 @@ QNetworkReply* ServiceClient::postJson(const QString& path, const nlohmann::json
 
 QNetworkReply* ServiceClient::postMultipart(const QString& path, QHttpMultiPart* multipart,
                                             const Headers& headers) {
-    QNetworkRequest request(urlFor(path));
+    QNetworkRequest request(target(urlFor(path)));
     for (const auto& [name, value] : headers) {
         request.setRawHeader(name, value);
     }
@@ -120,9 +121,13 @@ void ServiceClient::handleBytes(QNetworkReply* reply, QObject* context,
                                 std::function<void(ApiError)> failed) {
     QPointer<QObject> guard(context);
     connect(reply, &QNetworkReply::finished, this,
-            [reply, guard, ok = std::move(ok), failed = std::move(failed)] {
+            [this, reply, guard, ok = std::move(ok), failed = std::move(failed)] {
                 reply->deleteLater();
                 if (!guard) {
+                    return;
+                }
+                if (reply->url().isEmpty() && isStopped()) {
+                    failed(ApiError{0, QStringLiteral("SERVER_STOPPED"), m_stopped});
                     return;
                 }
                 const int status =

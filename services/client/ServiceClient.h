@@ -43,7 +43,16 @@ public:
     ServiceClient(QNetworkAccessManager* network, QUrl baseUrl, QObject* parent = nullptr);
 
     const QUrl& baseUrl() const { return m_baseUrl; }
-    void setBaseUrl(QUrl baseUrl) { m_baseUrl = std::move(baseUrl); }
+    // Points the client at a server (which also ends a stop, below).
+    void setBaseUrl(QUrl baseUrl) {
+        m_baseUrl = std::move(baseUrl);
+        m_stopped.clear();
+    }
+    // The server is known to be down (the console's own server was stopped): until setBaseUrl,
+    // nothing is sent (another process may own its port by now, and would be handed our key)
+    // and every call answers ApiError{0, "SERVER_STOPPED", why}.
+    void markStopped(const QString& why) { m_stopped = why; }
+    bool isStopped() const { return !m_stopped.isEmpty(); }
     // The absolute URL of a path below the base URL.
     QUrl urlFor(const QString& path, const QueryItems& query = {}) const;
 
@@ -67,8 +76,12 @@ protected:
 private:
     QNetworkReply* send(QNetworkRequest request, const Headers& headers);
 
+    // Where a request goes: `url`, or nowhere while stopped.
+    QUrl target(const QUrl& url) const { return isStopped() ? QUrl() : url; }
+
     QNetworkAccessManager* m_network;
     QUrl m_baseUrl;
+    QString m_stopped;
 };
 
 // Turns a Result callback into the pair of callbacks handle() takes.

@@ -759,6 +759,23 @@ private slots:
         QTRY_VERIFY(credits->text().startsWith(QStringLiteral("7 left")));
     }
 
+    // Issue #47: a stopped local server is said in the status bar until it runs again.
+    void aStoppedServerIsSaidInTheStatusBar() {
+        test::ConsoleHarness console;
+        test::HarnessServerControl control(console.server);
+        ui::ConsoleParts parts = console.parts();
+        parts.server = &control;
+        ui::MainWindow window(parts);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        emit control.runningChanged(false);
+        QVERIFY(window.statusBar()->currentMessage().startsWith(
+            QStringLiteral("The local server is stopped")));
+        emit control.runningChanged(true);
+        QCOMPARE(window.statusBar()->currentMessage(),
+                 QStringLiteral("Embedded server at ") + console.server.url());
+    }
+
     // Issue #45: the page shows the server's store, workers and queue (GET /admin/status) with
     // the Local server's admin key, whatever key the pages use; on a deployment, with the
     // console's key when it is an admin key, and says how to get one when it is not.

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QNetworkAccessManager>
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -209,6 +210,36 @@ private slots:
         badKey.submitCoreQuery(form, this, [&](auto result) { missing = result; });
         QVERIFY(missing.has_value()); // refused before any request
         QCOMPARE(std::get<client::ApiError>(*missing).code, QStringLiteral("FILE_NOT_READABLE"));
+    }
+
+    // Issue #47: after the console's own server stops, its port may be another process's; the
+    // clients send it nothing (no key) and say why, until they are pointed at a server again.
+    void aStoppedServerIsAskedNothing() {
+        QTcpServer foreign;
+        QVERIFY(foreign.listen(QHostAddress::LocalHost));
+        QNetworkAccessManager network;
+        client::ProofClient proofs(
+            &network, QUrl(QStringLiteral("http://127.0.0.1:%1").arg(foreign.serverPort())),
+            QStringLiteral("pdk_secret"));
+        proofs.markStopped(QStringLiteral("the local server is stopped"));
+        QVERIFY(proofs.isStopped());
+        std::optional<client::Result<client::QueryPage>> page;
+        proofs.listQueries(10, QString(), this, [&](auto result) { page = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(page.has_value(), 5000);
+        const auto& error = std::get<client::ApiError>(*page);
+        QCOMPARE(error.status, 0);
+        QCOMPARE(error.code, QStringLiteral("SERVER_STOPPED"));
+        QCOMPARE(error.message(), QStringLiteral("SERVER_STOPPED: the local server is stopped"));
+        QVERIFY(!foreign.hasPendingConnections());
+
+        TestServer server;
+        proofs.setBaseUrl(QUrl(server.url()));
+        QVERIFY(!proofs.isStopped());
+        page.reset();
+        proofs.listQueries(10, QString(), this, [&](auto result) { page = result; });
+        QTRY_VERIFY_WITH_TIMEOUT(page.has_value(), 5000);
+        QCOMPARE(std::get<client::ApiError>(*page).code, QStringLiteral("INVALID_API_KEY"));
+        QVERIFY(!foreign.hasPendingConnections());
     }
 
     void aCallbackWhoseContextIsGoneIsNotCalled() {

@@ -62,19 +62,27 @@ grep -q "^Exec=proofdesk$" "$PREFIX/share/applications/$APP_ID.desktop" || fail 
 # The installed server runs a program in the installed sandbox (beside it), nothing of the build.
 command -v curl >/dev/null || { echo "curl is not installed"; exit 77; }
 BIN=$PREFIX/bin/proofdesk
-PORT=$((20000 + RANDOM % 20000))
-P=http://127.0.0.1:$PORT
-KEY=$("$BIN" keys create --data-dir "$WORK/data" --project install 2>/dev/null)
-(cd "$WORK" && exec "$BIN" serve --data-dir "$WORK/data" --listen "127.0.0.1:$PORT" \
+KEY=$("$BIN" keys create --data-dir "$WORK/data" --project install 2>/dev/null) ||
+    fail "the installed proofdesk could not mint a key"
+# Any free port: the server says which.
+(cd "$WORK" && exec "$BIN" serve --data-dir "$WORK/data" --listen 127.0.0.1:0 \
     >"$WORK/serve.out" 2>"$WORK/serve.err") &
 SERVER_PID=$!
-for _ in $(seq 100); do curl -sf "$P/is-alive" >/dev/null && break; sleep 0.1; done
-R=$(curl -s -H "api-key: $KEY" -F programFile=@"$SOURCE/resources/samples/fibonacci.json" \
-    -F layout=small -F result=TRACE_GENERATION "$P/core-query")
+P=""
+for _ in $(seq 600); do
+    P=$(sed -nE 's/^Proofdesk .* serving on (http:[^ ]*).*/\1/p' "$WORK/serve.out" 2>/dev/null)
+    [ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null && break
+    kill -0 "$SERVER_PID" 2>/dev/null || fail "the installed server stopped"
+    sleep 0.1
+done
+[ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null ||
+    fail "the installed server did not answer within a minute"
+R=$(curl -sS -H "api-key: $KEY" -F programFile=@"$SOURCE/resources/samples/fibonacci.json" \
+    -F layout=small -F result=TRACE_GENERATION "$P/core-query") || fail "POST /core-query: $R"
 ID=$(echo "$R" | sed -E 's/.*"coreQueryId":"([^"]*)".*/\1/')
 [ -n "$ID" ] && [ "$ID" != "$R" ] || fail "no coreQueryId in: $R"
 for _ in $(seq 1200); do
-    STATUS=$(curl -sf "$P/core-query/$ID" | sed -E 's/.*"status":"([A-Z_]*)".*/\1/')
+    STATUS=$(curl -sf "$P/core-query/$ID" | sed -E 's/.*"status":"([A-Z_]*)".*/\1/') || true
     case "$STATUS" in
     DONE) echo "OK: installed in $PREFIX; the installed server traced the sample"; exit 0 ;;
     FAILED) fail "the installed server failed the sample: $(curl -s "$P/core-query/$ID")" ;;
