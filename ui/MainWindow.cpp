@@ -215,6 +215,11 @@ void MainWindow::buildMenus(QAction* settings) {
     add(view, tr("&Refresh"), "refreshAction", QKeySequence::Refresh,
         &MainWindow::refreshCurrentPage);
 
+    // The selected proof job's actions (ProofJobsPage::jobActions), with their shortcuts.
+    QMenu* job = menuBar()->addMenu(tr("&Job"));
+    job->setObjectName(QStringLiteral("jobMenu"));
+    job->addActions(m_jobs->jobActions());
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
     QAction* about = add(help, tr("&About Proofdesk"), "aboutAction", {}, &MainWindow::showAbout);

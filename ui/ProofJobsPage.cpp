@@ -10,6 +10,7 @@
 #include "models/ProofQueryModel.h"
 #include "models/ValueReading.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -47,6 +48,7 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
       m_filter(new QSortFilterProxyModel(this)), m_poll(this, [this] { refresh(); }) {
     setObjectName(QStringLiteral("proofJobsPageWidget"));
     m_localVerifier = new client::ProofFileVerifier(this);
+    connect(m_client, &client::ProofClient::apiKeyChanged, this, &ProofJobsPage::keyChanged);
     setAcceptDrops(true);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(pageTitle(tr("Proof jobs")));
@@ -96,6 +98,29 @@ ProofJobsPage::ProofJobsPage(client::ProofClient* client, QWidget* parent)
     };
     kindChanged();
     addJobRowMenu();
+    addJobAction(tr("Try the &sample"), "trySampleAction",
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] { trySample(); });
+    addJobAction(tr("Copy the job's &id"), "copyQueryIdAction",
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), [this] {
+                     pressIfAvailable(
+                         findChild<QPushButton*>(QStringLiteral("copyQueryIdPushButton")));
+                 });
+    addJobAction(tr("Copy as &curl"), "copyQueryCurlAction",
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_U),
+                 [this] { pressIfAvailable(m_copyCurl); });
+    addJobAction(tr("Submit &again"), "resubmitQueryAction",
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
+                 [this] { pressIfAvailable(m_resubmit); });
+    addJobAction(tr("&Verify the proof"), "verifyProofAction",
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V), [this] {
+                     selectProofArtifactIfNone();
+                     pressIfAvailable(m_verifyArtifact);
+                 });
+    addJobAction(tr("&Download the artifact…"), "downloadArtifactAction",
+                 QKeySequence(Qt::CTRL | Qt::Key_S), [this] {
+                     selectProofArtifactIfNone();
+                     pressIfAvailable(m_download);
+                 });
 }
 
 // The search row, the jobs table and, under it, the selected job's detail.
@@ -179,6 +204,36 @@ void ProofJobsPage::addJobRowMenu() {
                });
 }
 
+void ProofJobsPage::addJobAction(const QString& text, const char* objectName,
+                                 const QKeySequence& shortcut, std::function<void()> run) {
+    auto* action = new QAction(text, this);
+    action->setObjectName(QLatin1String(objectName));
+    action->setShortcut(shortcut);
+    connect(action, &QAction::triggered, this, [this, run = std::move(run)] {
+        if (isVisible()) {
+            run();
+        }
+    });
+    m_jobActions.push_back(action);
+}
+
+void ProofJobsPage::pressIfAvailable(QPushButton* button) {
+    if (button && button->isVisible() && button->isEnabled()) {
+        button->click();
+    }
+}
+
+void ProofJobsPage::selectProofArtifactIfNone() {
+    if (m_artifacts->currentItem()) {
+        return;
+    }
+    const QList<QListWidgetItem*> proofs =
+        m_artifacts->findItems(QStringLiteral("proof.json"), Qt::MatchExactly);
+    if (!proofs.isEmpty()) {
+        m_artifacts->setCurrentItem(proofs.first());
+    }
+}
+
 void ProofJobsPage::setPollInterval(int milliseconds) {
     m_poll.setInterval(milliseconds);
 }
@@ -226,7 +281,11 @@ void ProofJobsPage::refresh() {
         return;
     }
     m_inFlight = true;
-    m_client->listQueries(100, m_search->text().trimmed(), this, [this](auto result) {
+    const int generation = m_keyGeneration;
+    m_client->listQueries(100, m_search->text().trimmed(), this, [this, generation](auto result) {
+        if (generation != m_keyGeneration) {
+            return; // asked with the key before the last switch
+        }
         m_inFlight = false;
         auto* error = std::get_if<client::ApiError>(&result);
         if (error) {
@@ -234,6 +293,7 @@ void ProofJobsPage::refresh() {
         } else {
             clearPollError(m_banner, tr("Could not load"));
             m_model->update(std::get<client::QueryPage>(result).queries);
+            selectSubmittedJob();
             noticeFinishedJobs();
             if (currentQueryId().isEmpty() && !m_artifactsFor.isEmpty()) {
                 clearDetail(); // the shown query left the list (search, filter)
@@ -241,6 +301,19 @@ void ProofJobsPage::refresh() {
         }
         m_poll.answered(error != nullptr);
     });
+}
+
+void ProofJobsPage::keyChanged() {
+    ++m_keyGeneration;
+    m_inFlight = false;
+    m_watched.clear();
+    m_selectWhenListed.clear();
+    m_bucketId->clear();
+    clearDetail();
+    m_model->update({});
+    if (isVisible()) {
+        refresh();
+    }
 }
 
 void ProofJobsPage::noticeFinishedJobs() {
@@ -302,11 +375,28 @@ void ProofJobsPage::send(const client::Submission& submission, QPushButton* butt
         const QString id = std::get<QString>(result);
         m_submitted.insert(id, submission);
         m_watched.insert(id);
+        m_selectWhenListed = id; // its detail follows it from the next list on
         if (accepted) {
             accepted();
         }
         refresh();
     });
+}
+
+void ProofJobsPage::selectSubmittedJob() {
+    if (m_selectWhenListed.isEmpty()) {
+        return;
+    }
+    const int row = m_model->rowOf(m_selectWhenListed.toStdString());
+    if (row < 0) {
+        return; // not listed yet (or filtered out): the next list tries again
+    }
+    const QModelIndex shown = m_filter->mapFromSource(m_model->index(row, 0));
+    if (shown.isValid()) {
+        m_table->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect |
+                                                              QItemSelectionModel::Rows);
+    }
+    m_selectWhenListed.clear();
 }
 
 QString ProofJobsPage::currentQueryId() const {

@@ -5,6 +5,8 @@
 
 #include "PageParts.h"
 #include <QHash>
+#include <QKeySequence>
+#include <QList>
 #include <QSet>
 
 #include <QWidget>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <string>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
@@ -66,6 +69,10 @@ public:
     // Prefills the form (from the programs and buckets pages).
     void useProgramHash(const QString& programHash);
     void useBucket(const QString& bucketId);
+    // The Job menu (the main window's): what can be done to the selected job, each with its
+    // shortcut, the keyboard's way to the detail's buttons (issue #47). An action does nothing
+    // while this page is hidden or its button is unavailable.
+    QList<QAction*> jobActions() const { return m_jobActions; }
     // Where "Download" saves an artifact; by default a save dialog (tests pass a seam).
     void setSaveLocationProvider(std::function<QString(const QString& suggestedName)> provider);
     // The form as a submission, or nullopt with the reason it cannot be sent.
@@ -112,6 +119,17 @@ private:
     void send(const client::Submission& submission, QPushButton* button,
               const std::function<void()>& accepted);
     void noticeFinishedJobs();
+    // Another key is another project: nothing of the old one stays (its rows, the detail, the
+    // watched jobs that would notify, a bucket id meant for it).
+    void keyChanged();
+    void addJobAction(const QString& text, const char* objectName, const QKeySequence& shortcut,
+                      std::function<void()> run);
+    // Presses `button` when it can be pressed now.
+    void pressIfAvailable(QPushButton* button);
+    // The artifact the Job menu's Download and Verify act on: the selected one, else proof.json.
+    void selectProofArtifactIfNone();
+    // Selects the job just submitted here once the list holds it (its detail then follows it).
+    void selectSubmittedJob();
     QString currentQueryId() const;
 
     client::ProofClient* m_client;
@@ -173,6 +191,9 @@ private:
     // again (a job selected while it ran shows what its end produced, issue #47).
     std::string m_artifactsAt;
     bool m_inFlight = false;
+    int m_keyGeneration = 0; // a list asked for with an earlier key is dropped
+    QList<QAction*> m_jobActions;
+    QString m_selectWhenListed; // a job submitted here, selected once the list shows it
 };
 
 } // namespace proofdesk::ui

@@ -1,5 +1,6 @@
 #include "ConsoleHarness.h"
 #include "ProofTestData.h"
+#include "TestHttp.h"
 #include "auth/ApiKeyRegistry.h"
 #include "proof/ProofService.h"
 
@@ -13,6 +14,7 @@
 #include "ui/ActionDagView.h"
 #include "ui/JsonView.h"
 #include "ui/MainWindow.h"
+#include "ui/ProofJobsPage.h"
 #include "ui/SettingsDialog.h"
 
 #include <QAbstractItemModelTester>
@@ -700,7 +702,8 @@ private slots:
             menus << menu->text();
         }
         QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Edit"),
-                                     QStringLiteral("&View"), QStringLiteral("&Help")}));
+                                     QStringLiteral("&View"), QStringLiteral("&Job"),
+                                     QStringLiteral("&Help")}));
         auto* navigation = test::child<QListWidget>(&window, "navigationListWidget");
 
         // Ctrl+3: the buckets page; Ctrl+Enter presses its Create.
@@ -740,6 +743,44 @@ private slots:
         QTRY_VERIFY(!window.isVisible());
     }
 
+    // Issue #47, journey 1 by keys alone: the sample, submitted, followed to its end (the new job
+    // is selected by itself), its proof verified here and downloaded.
+    void aProofJobRunsByKeysAlone() {
+        test::ConsoleHarness console;
+        console.proofs.setApiKey(console.server.mintKey(QStringLiteral("keys")));
+        ui::MainWindow window(console.parts());
+        QTemporaryDir downloads;
+        window.findChild<ui::ProofJobsPage*>()->setSaveLocationProvider(
+            [&downloads](const QString& name) { return downloads.filePath(name); });
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(test::child<QComboBox>(&window, "resultComboBox")->currentText(),
+                 QStringLiteral("PROOF_VERIFICATION_ON_L1"));
+        QTest::keyClick(&window, Qt::Key_Return, Qt::ControlModifier);
+        auto* table = test::child<QTableView>(&window, "proofQueriesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            table->model()->index(0, models::ProofQueryModel::StatusColumn).data().toString(),
+            QStringLiteral("DONE"), 180000);
+        const QString id =
+            table->model()->index(0, 0).data(models::ProofQueryModel::QueryIdRole).toString();
+        QTRY_VERIFY(test::child<QLabel>(&window, "queryTitleLabel")->text().startsWith(id));
+        auto* artifacts = test::child<QListWidget>(&window, "artifactsListWidget");
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !artifacts->findItems(QStringLiteral("proof.json"), Qt::MatchExactly).isEmpty(), 10000);
+
+        // Ctrl+Shift+V verifies the proof here; Ctrl+S downloads it.
+        QTest::keyClick(&window, Qt::Key_V, Qt::ControlModifier | Qt::ShiftModifier);
+        auto* verdict = test::child<QLabel>(&window, "verificationLabel");
+        QTRY_VERIFY_WITH_TIMEOUT(verdict->text().contains(QStringLiteral("✔ Valid")), 120000);
+        QTest::keyClick(&window, Qt::Key_S, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QFile::exists(downloads.filePath(id + QStringLiteral("-proof.json"))), 20000);
+    }
+
     void localServerPageShowsTheProjectCredits() {
         test::ConsoleHarness console;
         const QString key = console.server.mintKey(QStringLiteral("credits"));
@@ -757,6 +798,37 @@ private slots:
         window.showPage(QStringLiteral("proofJobsPageWidget"));
         window.showPage(QStringLiteral("localServerPageWidget"));
         QTRY_VERIFY(credits->text().startsWith(QStringLiteral("7 left")));
+    }
+
+    // Issue #47: another key is another project: the jobs page keeps nothing of the old one.
+    void aKeySwitchLeavesNothingOfTheOtherProject() {
+        test::ConsoleHarness console;
+        const QString alpha = console.server.mintKey(QStringLiteral("alpha"));
+        const QString beta = console.server.mintKey(QStringLiteral("beta"));
+        test::TestHttp http(console.server.url());
+        const test::Reply submitted = http.postMultipart(
+            "/core-query",
+            {{"programFile", test::outputProgram(5), "p.json", "application/json"},
+             {"result", "TRACE_GENERATION"}},
+            {{"api-key", alpha.toStdString()}});
+        QCOMPARE(submitted.status, 201);
+        console.proofs.setApiKey(alpha);
+        ui::MainWindow window(console.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* table = window.findChild<QTableView*>(QStringLiteral("proofQueriesTableView"));
+        QTRY_COMPARE_WITH_TIMEOUT(table->model()->rowCount(), 1, 10000);
+        table->selectRow(0);
+        auto* title = window.findChild<QLabel*>(QStringLiteral("queryTitleLabel"));
+        QTRY_VERIFY(title->text().startsWith(
+            QString::fromStdString(submitted.json()["coreQueryId"].get<std::string>())));
+        auto* bucket = window.findChild<QLineEdit*>(QStringLiteral("bucketIdLineEdit"));
+        bucket->setText(QStringLiteral("01ALPHASBUCKET"));
+
+        console.proofs.setApiKey(beta);
+        QCOMPARE(table->model()->rowCount(), 0);
+        QVERIFY(bucket->text().isEmpty());
+        QVERIFY(title->text().startsWith(QStringLiteral("Select a query")));
     }
 
     // Issue #47: a stopped local server is said in the status bar until it runs again.
