@@ -121,10 +121,12 @@ BucketsPage::BucketsPage(client::ProofClient* client, QWidget* parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &BucketsPage::refreshDetail);
-    addRowMenu(m_table,
-               {{tr("Copy id"), findChild<QPushButton*>(QStringLiteral("copyBucketIdPushButton"))},
-                {tr("Submit jobs into it"), m_useBucket},
-                {tr("Close bucket…"), m_close}});
+    addRowMenu(
+        m_table,
+        {{tr("Copy id"), findChild<QPushButton*>(QStringLiteral("copyBucketIdPushButton")),
+          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)},
+         {tr("Submit jobs into it"), m_useBucket, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_J)},
+         {tr("Close bucket…"), m_close, QKeySequence(Qt::Key_Delete)}});
 }
 
 void BucketsPage::showEvent(QShowEvent* event) {

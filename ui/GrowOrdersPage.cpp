@@ -138,8 +138,9 @@ GrowOrdersPage::GrowOrdersPage(client::RequestClient* client, QWidget* parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &GrowOrdersPage::showDetail);
     addRowMenu(m_table, {{tr("Copy id"),
-                          findChild<QPushButton*>(QStringLiteral("copyGrowOrderIdPushButton"))},
-                         {tr("Cancel order…"), m_cancel}});
+                          findChild<QPushButton*>(QStringLiteral("copyGrowOrderIdPushButton")),
+                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)},
+                         {tr("Cancel order…"), m_cancel, QKeySequence(Qt::Key_Delete)}});
 }
 
 void GrowOrdersPage::showEvent(QShowEvent* event) {

@@ -122,8 +122,9 @@ KeysPage::KeysPage(client::WalletSession* session, client::ProofClient* proofs,
         }
     });
     addRowMenu(m_table,
-               {{tr("Copy key"), findChild<QPushButton*>(QStringLiteral("copyApiKeyPushButton"))},
-                {tr("Use for the console"), m_useKey}});
+               {{tr("Copy key"), findChild<QPushButton*>(QStringLiteral("copyApiKeyPushButton")),
+                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)},
+                {tr("Use for the console"), m_useKey, QKeySequence(Qt::Key_Return)}});
     showSession();
 }
 

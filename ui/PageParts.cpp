@@ -2,6 +2,7 @@
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -247,6 +248,21 @@ QLabel* showWhenEmpty(QTableView* table, const QString& text) {
 
 void addRowMenu(QTableView* table, std::vector<RowMenuEntry> entries,
                 std::function<void(QMenu*)> more) {
+    // The keyboard's way to the same buttons (issue #47), while the table has the focus.
+    for (const RowMenuEntry& entry : entries) {
+        if (entry.shortcut.isEmpty()) {
+            continue;
+        }
+        auto* key = new QAction(entry.text, table);
+        key->setShortcut(entry.shortcut);
+        key->setShortcutContext(Qt::WidgetShortcut);
+        table->addAction(key);
+        QObject::connect(key, &QAction::triggered, entry.button, [button = entry.button] {
+            if (button->isEnabled() && !button->isHidden()) {
+                button->click();
+            }
+        });
+    }
     table->setContextMenuPolicy(Qt::CustomContextMenu);
     QObject::connect(
         table, &QWidget::customContextMenuRequested, table,
@@ -260,7 +276,12 @@ void addRowMenu(QTableView* table, std::vector<RowMenuEntry> entries,
             menu->setObjectName(table->objectName() + QStringLiteral("Menu"));
             menu->setAttribute(Qt::WA_DeleteOnClose);
             for (const RowMenuEntry& entry : entries) {
-                QAction* action = menu->addAction(entry.text);
+                // The shortcut shown after a tab, as menus show one (the table holds the action).
+                QAction* action =
+                    menu->addAction(entry.shortcut.isEmpty()
+                                        ? entry.text
+                                        : entry.text + QLatin1Char('\t') +
+                                              entry.shortcut.toString(QKeySequence::NativeText));
                 // A button the page hides (it does not apply to this row) is off here too.
                 action->setEnabled(entry.button->isEnabled() && !entry.button->isHidden());
                 QObject::connect(action, &QAction::triggered, entry.button,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QKeySequence>
 #include <QLabel>
 #include <QPalette>
 #include <QPointer>
@@ -87,6 +88,8 @@ QLabel* showWhenEmpty(QTableView* table, const QString& text);
 struct RowMenuEntry {
     QString text;
     QPushButton* button;
+    // Pressed in the table (it has the keyboard), it does the same; the menu shows it.
+    QKeySequence shortcut = {};
 };
 void addRowMenu(QTableView* table, std::vector<RowMenuEntry> entries,
                 std::function<void(QMenu*)> more = {});

@@ -209,6 +209,7 @@ void ProofJobsPage::addJobAction(const QString& text, const char* objectName,
     auto* action = new QAction(text, this);
     action->setObjectName(QLatin1String(objectName));
     action->setShortcut(shortcut);
+    action->setEnabled(isVisible());
     connect(action, &QAction::triggered, this, [this, run = std::move(run)] {
         if (isVisible()) {
             run();
@@ -255,11 +256,19 @@ void ProofJobsPage::useBucket(const QString& bucketId) {
 
 void ProofJobsPage::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
+    // The Job menu's shortcuts are this page's: elsewhere they are free for the other pages'
+    // tables (their Ctrl+Shift+I copies their own row's id).
+    for (QAction* action : std::as_const(m_jobActions)) {
+        action->setEnabled(true);
+    }
     refresh();
 }
 
 void ProofJobsPage::hideEvent(QHideEvent* event) {
     QWidget::hideEvent(event);
+    for (QAction* action : std::as_const(m_jobActions)) {
+        action->setEnabled(false);
+    }
     m_poll.stop(); // poll only what is visible
 }
 
