@@ -14,6 +14,7 @@
 
 #include <QNetworkAccessManager>
 #include <QPushButton>
+#include <QSettings>
 #include <QTest>
 
 #include <memory>
@@ -27,6 +28,13 @@ template <class T> T* child(QWidget* root, const char* name) {
         qFatal("no widget named %s", name);
     }
     return found;
+}
+
+// Settings the console saves go to a store of the suite's own, emptied (call in initTestCase).
+inline void useOwnSettings(const QString& suite) {
+    QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskTest"));
+    QCoreApplication::setApplicationName(suite);
+    QSettings().clear();
 }
 
 inline void click(QWidget* root, const char* name) {

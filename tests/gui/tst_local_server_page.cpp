@@ -19,12 +19,7 @@ using namespace proofdesk;
 class LocalServerPageTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        // Settings saved by the console go to a store of the test's own.
-        QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_local_server_page"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_local_server_page")); }
 
     void localServerPageShowsEndpointsAndLiveLog() {
         // The Remote profile: no embedded server, the deployment's URLs shown.

@@ -66,12 +66,7 @@ ui::SettingsDialog* openSettings(ui::MainWindow& window) {
 class MainWindowTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        // Settings saved by the console go to a store of the test's own.
-        QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_main_window"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_main_window")); }
 
     void settingsReopenWithWhatWasSavedAndChainUrlsApplyAtOnce() {
         test::ConsoleHarness console;

@@ -54,9 +54,7 @@ private:
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_request_pages"));
-        QSettings().clear();
+        test::useOwnSettings(QStringLiteral("tst_request_pages"));
         QString error;
         m_chain = std::make_unique<test::DevChain>();
         if (!m_chain->start(&error)) {

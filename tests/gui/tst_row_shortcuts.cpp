@@ -21,11 +21,7 @@ using namespace proofdesk;
 class RowShortcutsTest : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("ProofdeskTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_row_shortcuts"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::useOwnSettings(QStringLiteral("tst_row_shortcuts")); }
 
     void aBucketRowIsCopiedAndClosedByKeys() {
         test::ConsoleHarness console;
