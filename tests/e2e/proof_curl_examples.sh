@@ -19,12 +19,18 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; [ -f "$WORK/serve.err" ] && tail -20 "$WORK/serve.err"; exit 1; }
 field() { sed -E "s/.*\"$1\":\"?([^\",}]*)\"?.*/\\1/"; }
 
-PORT=$((20000 + RANDOM % 20000))
-P=http://127.0.0.1:$PORT
 KEY=$("$BIN" keys create --data-dir "$WORK/data" --project examples 2>/dev/null)
-"$BIN" serve --data-dir "$WORK/data" --listen "127.0.0.1:$PORT" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+# Any free port (a fixed or random one can be taken): the server says which.
+"$BIN" serve --data-dir "$WORK/data" --listen 127.0.0.1:0 >"$WORK/serve.out" 2>"$WORK/serve.err" &
 SERVER_PID=$!
-for _ in $(seq 100); do curl -sf "$P/is-alive" >/dev/null && break; sleep 0.1; done
+P=""
+for _ in $(seq 600); do
+    P=$(sed -nE 's/^Proofdesk .* serving on (http:[^ ]*).*/\1/p' "$WORK/serve.out" 2>/dev/null)
+    [ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null && break
+    kill -0 "$SERVER_PID" 2>/dev/null || fail "the server stopped"
+    sleep 0.1
+done
+[ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null || fail "the server did not answer within a minute"
 
 # Waits for a query to end; prints its record; fails unless it is DONE.
 wait_done() {
