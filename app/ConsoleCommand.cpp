@@ -51,24 +51,26 @@ std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
         QMessageBox::warning(nullptr, QStringLiteral("Proofdesk"),
                              QObject::tr("A chain RPC setting is ignored: %1").arg(chainError));
     }
-    auto server = std::make_unique<EmbeddedServer>(options, [clients, &requestLog](
-                                                                http::LocalServer& started) {
-        clients.proofs->setBaseUrl(QUrl(started.proofUrl()));
-        clients.auth->setBaseUrl(QUrl(started.authUrl()));
-        clients.requests->setBaseUrl(QUrl(started.requestUrl()));
-        if (clients.proofs->apiKey().isEmpty()) {
-            // The Local profile's key until a wallet sign-in picks another.
-            clients.proofs->setApiKey(consoleAdminKey(started));
-        }
-        started.requestLog().setSink([&requestLog](const http::RequestLogEntry& entry) {
-            const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs),
-                                            entry.method, entry.path, entry.status,
-                                            entry.milliseconds};
-            // Served on a listener thread; the model lives on the GUI thread.
-            QMetaObject::invokeMethod(
-                &requestLog, [&requestLog, row] { requestLog.append(row); }, Qt::QueuedConnection);
+    auto server =
+        std::make_unique<EmbeddedServer>(options, [clients, &requestLog](EmbeddedServer& embedded) {
+            http::LocalServer& started = *embedded.server();
+            clients.proofs->setBaseUrl(QUrl(started.proofUrl()));
+            clients.auth->setBaseUrl(QUrl(started.authUrl()));
+            clients.requests->setBaseUrl(QUrl(started.requestUrl()));
+            if (clients.proofs->apiKey().isEmpty()) {
+                // The Local profile's key until a wallet sign-in picks another.
+                clients.proofs->setApiKey(embedded.adminKey());
+            }
+            started.requestLog().setSink([&requestLog](const http::RequestLogEntry& entry) {
+                const models::RequestLogRow row{QDateTime::fromMSecsSinceEpoch(entry.atMs),
+                                                entry.method, entry.path, entry.status,
+                                                entry.milliseconds};
+                // Served on a listener thread; the model lives on the GUI thread.
+                QMetaObject::invokeMethod(
+                    &requestLog, [&requestLog, row] { requestLog.append(row); },
+                    Qt::QueuedConnection);
+            });
         });
-    });
     // Stopped, the server's port may be taken by another process: the clients send nothing (and
     // so no key) until the next start points them at the server again (onStarted above).
     server->setBeforeStop([clients] {

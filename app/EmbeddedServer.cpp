@@ -12,6 +12,8 @@ proof::ProverSettings withProverChoice(proof::ProverSettings settings,
     return settings;
 }
 
+namespace {
+
 QString consoleAdminKey(http::LocalServer& server) {
     auth::ApiKeyRegistry& keys = server.apiKeys();
     const QString project = keys.adminProjectNamed(QStringLiteral("Console"));
@@ -25,8 +27,10 @@ QString consoleAdminKey(http::LocalServer& server) {
     return QString::fromStdString(existing.data.front().apiKey);
 }
 
+} // namespace
+
 EmbeddedServer::EmbeddedServer(http::ServerOptions options,
-                               std::function<void(http::LocalServer&)> onStarted, QObject* parent)
+                               std::function<void(EmbeddedServer&)> onStarted, QObject* parent)
     : ui::LocalServerControl(parent), m_options(std::move(options)),
       m_onStarted(std::move(onStarted)) {
     m_last.dataDir = m_options.dataDir;
@@ -54,7 +58,7 @@ bool EmbeddedServer::start(QString* error) {
     m_last = {m_server->requestUrl(), m_server->proofUrl(), m_server->authUrl(), m_options.dataDir};
     m_adminKey = consoleAdminKey(*m_server);
     if (m_onStarted) {
-        m_onStarted(*m_server);
+        m_onStarted(*this);
     }
     emit runningChanged(true);
     return true;

@@ -9,7 +9,9 @@
 // The Local profile's embedded server behind the console's LocalServerControl: started on
 // loopback (a busy port falls back to a free one, so side-by-side instances work), stopped and
 // started again from the Local server page. `onStarted` runs after every start, so the app can
-// point its clients at the (possibly new) URLs and attach the request log.
+// point its clients at the (possibly new) URLs and attach the request log. Its admin key is the
+// console's own: the "Console" project's, minted once and reused (the console runs this server;
+// its Local server page reads the server's status with it).
 // The console's prover choice applied to the server's prover settings (the rest kept).
 proofdesk::proof::ProverSettings withProverChoice(proofdesk::proof::ProverSettings settings,
                                                   const proofdesk::ui::ProverChoice& choice);
@@ -18,8 +20,7 @@ class EmbeddedServer : public proofdesk::ui::LocalServerControl {
     Q_OBJECT
 public:
     EmbeddedServer(proofdesk::http::ServerOptions options,
-                   std::function<void(proofdesk::http::LocalServer&)> onStarted,
-                   QObject* parent = nullptr);
+                   std::function<void(EmbeddedServer&)> onStarted, QObject* parent = nullptr);
     ~EmbeddedServer() override;
 
     bool isRunning() const override { return m_server != nullptr; }
@@ -37,13 +38,9 @@ public:
 
 private:
     proofdesk::http::ServerOptions m_options;
-    std::function<void(proofdesk::http::LocalServer&)> m_onStarted;
+    std::function<void(EmbeddedServer&)> m_onStarted;
     std::function<void()> m_beforeStop;
     std::unique_ptr<proofdesk::http::LocalServer> m_server;
     proofdesk::ui::ServerEndpoints m_last;
     QString m_adminKey;
 };
-
-// The console's own key on its embedded server: the "Console" project's, minted once and reused,
-// an admin key (the console runs this server; its Local server page reads the server's status).
-QString consoleAdminKey(proofdesk::http::LocalServer& server);

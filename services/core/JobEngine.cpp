@@ -170,6 +170,20 @@ JobEngine::JobEngine(Store& store, const Clock& clock, int workerCount, int maxA
     m_store.migrate(QStringLiteral("jobs"), migrations());
 }
 
+void JobEngine::setWorkKinds(const QStringList& workKinds) {
+    m_workKinds = workKinds;
+    // Those kinds, and jobs queued before kinds existed (the claim binds one value per mark).
+    m_workKindFilter.clear();
+    if (!m_workKinds.isEmpty()) {
+        QStringList marks;
+        for (qsizetype i = 0; i < m_workKinds.size(); ++i) {
+            marks << QStringLiteral("?");
+        }
+        m_workKindFilter = QStringLiteral(" AND (work_kind = '' OR work_kind IN (") +
+                           marks.join(QLatin1Char(',')) + QStringLiteral("))");
+    }
+}
+
 void JobEngine::setWorkerName(const QString& name) {
     if (!name.isEmpty()) {
         m_workerName = name;
@@ -504,23 +518,13 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
     std::optional<Claim> claimed;
     const qint64 now = m_clock.nowMs();
     const QString lease = newUlid(now);
-    // A worker that takes only some kinds of work: those, and jobs queued before kinds existed.
-    QString kindFilter;
-    QVariantList kindBindings;
-    if (!m_workKinds.isEmpty()) {
-        QStringList marks;
-        for (const QString& workKind : m_workKinds) {
-            marks << QStringLiteral("?");
-            kindBindings << workKind;
-        }
-        kindFilter = QStringLiteral(" AND (work_kind = '' OR work_kind IN (") +
-                     marks.join(QLatin1Char(',')) + QStringLiteral("))");
-    }
     const auto claimBindings = [&](const QString& afterLane) {
         QVariantList bindings;
         bindings << toIsoTimestamp(m_clock.now()) << lease << now + m_leases.leaseMs << m_workerName
                  << afterLane;
-        bindings += kindBindings;
+        for (const QString& workKind : m_workKinds) {
+            bindings << workKind;
+        }
         bindings << m_perLaneLimit.load();
         return bindings;
     };
@@ -536,7 +540,7 @@ std::optional<JobEngine::Claim> JobEngine::claimNext() {
                     "lease=?, lease_expires_ms=?, worker=? WHERE id = (SELECT id FROM "
                     "jobs WHERE state='queued' AND ") +
                     (wrapped ? QStringLiteral("lane >= ?") : QStringLiteral("lane > ?")) +
-                    kindFilter +
+                    m_workKindFilter +
                     // The full lanes once (not a count per candidate row: that made every
                     // claim scan the table once per waiting job).
                     QStringLiteral(" AND lane NOT IN (SELECT lane FROM jobs WHERE state = "

@@ -155,7 +155,7 @@ public:
     void setWorkerName(const QString& name);
     // Before start(): claim only jobs of these kinds of work (and jobs enqueued without one), as
     // `proofdesk worker --kinds` asks; empty (the default): every job.
-    void setWorkKinds(const QStringList& workKinds) { m_workKinds = workKinds; }
+    void setWorkKinds(const QStringList& workKinds);
 
     void start();
     void stop();
@@ -198,6 +198,7 @@ private:
     std::atomic<int> m_perLaneLimit; // running jobs one lane may have at once
     QString m_workerName;
     QStringList m_workKinds;
+    QString m_workKindFilter; // the claim's condition on them (empty: every job)
 
     std::mutex m_mutex;
     std::condition_variable m_wakeup;

@@ -20,17 +20,9 @@ fail() { echo "FAIL: $*"; [ -f "$WORK/serve.err" ] && tail -20 "$WORK/serve.err"
 field() { sed -E "s/.*\"$1\":\"?([^\",}]*)\"?.*/\\1/"; }
 
 KEY=$("$BIN" keys create --data-dir "$WORK/data" --project examples 2>/dev/null)
-# Any free port (a fixed or random one can be taken): the server says which.
-"$BIN" serve --data-dir "$WORK/data" --listen 127.0.0.1:0 >"$WORK/serve.out" 2>"$WORK/serve.err" &
-SERVER_PID=$!
-P=""
-for _ in $(seq 600); do
-    P=$(sed -nE 's/^Proofdesk .* serving on (http:[^ ]*).*/\1/p' "$WORK/serve.out" 2>/dev/null)
-    [ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null && break
-    kill -0 "$SERVER_PID" 2>/dev/null || fail "the server stopped"
-    sleep 0.1
-done
-[ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null || fail "the server did not answer within a minute"
+# shellcheck source=../support/proofdesk-serve.sh
+. tests/support/proofdesk-serve.sh
+start_proofdesk_serve "$BIN" "$WORK/data"
 
 # Waits for a query to end; prints its record; fails unless it is DONE.
 wait_done() {

@@ -101,6 +101,12 @@ public:
         parts.settings.pollIntervalMs = 250;
         return parts;
     }
+    // The Local profile's parts, `control` standing for its embedded server.
+    ui::ConsoleParts localParts(HarnessServerControl& control) {
+        ui::ConsoleParts local = parts();
+        local.server = &control;
+        return local;
+    }
 
     TestServer server;
     QNetworkAccessManager network;

@@ -69,9 +69,7 @@ private slots:
     void aStoppedServerIsSaidInTheStatusBar() {
         test::ConsoleHarness console;
         test::HarnessServerControl control(console.server);
-        ui::ConsoleParts parts = console.parts();
-        parts.server = &control;
-        ui::MainWindow window(parts);
+        ui::MainWindow window(console.localParts(control));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         emit control.runningChanged(false);
@@ -92,9 +90,7 @@ private slots:
             // server's admin key.
             console.proofs.setApiKey(console.server.mintKey(QStringLiteral("alpha")));
             test::HarnessServerControl control(console.server);
-            ui::ConsoleParts parts = console.parts();
-            parts.server = &control;
-            ui::MainWindow window(parts);
+            ui::MainWindow window(console.localParts(control));
             window.show();
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.showPage(QStringLiteral("localServerPageWidget"));

@@ -71,9 +71,7 @@ private slots:
     void settingsReopenWithWhatWasSavedAndChainUrlsApplyAtOnce() {
         test::ConsoleHarness console;
         test::HarnessServerControl control(console.server);
-        ui::ConsoleParts parts = console.parts();
-        parts.server = &control;
-        ui::MainWindow window(parts);
+        ui::MainWindow window(console.localParts(control));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QString rpc = QStringLiteral("http://127.0.0.1:9");
@@ -281,9 +279,7 @@ private slots:
         file.close();
         test::ConsoleHarness console;
         test::HarnessServerControl control(console.server);
-        ui::ConsoleParts parts = console.parts();
-        parts.server = &control;
-        ui::MainWindow window(parts);
+        ui::MainWindow window(console.localParts(control));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         ui::SettingsDialog* dialog = openSettings(window);

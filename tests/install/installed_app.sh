@@ -64,19 +64,9 @@ command -v curl >/dev/null || { echo "curl is not installed"; exit 77; }
 BIN=$PREFIX/bin/proofdesk
 KEY=$("$BIN" keys create --data-dir "$WORK/data" --project install 2>/dev/null) ||
     fail "the installed proofdesk could not mint a key"
-# Any free port: the server says which.
-(cd "$WORK" && exec "$BIN" serve --data-dir "$WORK/data" --listen 127.0.0.1:0 \
-    >"$WORK/serve.out" 2>"$WORK/serve.err") &
-SERVER_PID=$!
-P=""
-for _ in $(seq 600); do
-    P=$(sed -nE 's/^Proofdesk .* serving on (http:[^ ]*).*/\1/p' "$WORK/serve.out" 2>/dev/null)
-    [ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null && break
-    kill -0 "$SERVER_PID" 2>/dev/null || fail "the installed server stopped"
-    sleep 0.1
-done
-[ -n "$P" ] && curl -sf "$P/is-alive" >/dev/null ||
-    fail "the installed server did not answer within a minute"
+# shellcheck source=../support/proofdesk-serve.sh
+. "$SOURCE/tests/support/proofdesk-serve.sh"
+start_proofdesk_serve "$BIN" "$WORK/data"
 R=$(curl -sS -H "api-key: $KEY" -F programFile=@"$SOURCE/resources/samples/fibonacci.json" \
     -F layout=small -F result=TRACE_GENERATION "$P/core-query") || fail "POST /core-query: $R"
 ID=$(echo "$R" | sed -E 's/.*"coreQueryId":"([^"]*)".*/\1/')
