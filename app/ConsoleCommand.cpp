@@ -46,6 +46,9 @@ std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
     http::ServerOptions options;
     options.dataDir = dataDir;
     options.provers = withProverChoice({}, ui::ConsoleSettings::load(settingsStore).prover);
+    // Its failure reasons name the Settings fields, not `proofdesk serve`'s flags.
+    options.provers.settingsSurface = core::SettingsSurface::ConsoleSettings;
+    options.requests.settingsSurface = core::SettingsSurface::ConsoleSettings;
     QString chainError;
     if (!loadChainRpcUrls(settingsStore, {}, &options.requests.chains, &chainError)) {
         QMessageBox::warning(nullptr, QStringLiteral("Proofdesk"),

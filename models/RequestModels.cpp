@@ -79,6 +79,12 @@ QVariant RequestActionModel::data(const QModelIndex& index, int role) const {
     if (!action) {
         return {};
     }
+    const nlohmann::json& method = action->method;
+    const bool failed = method.contains("error") && method["error"].is_string();
+    if (role == Qt::ToolTipRole && failed) {
+        // The whole reason on every cell of the row (the column shows what fits).
+        return qs(method["error"].get<std::string>());
+    }
     if (role != Qt::DisplayRole) {
         return statusBrush(role, index.column(), StatusColumn, action->status);
     }
@@ -97,8 +103,7 @@ QVariant RequestActionModel::data(const QModelIndex& index, int role) const {
         return list.join(QStringLiteral(", "));
     }
     case OutcomeColumn: {
-        const nlohmann::json& method = action->method;
-        if (method.contains("error") && method["error"].is_string()) {
+        if (failed) {
             return qs(method["error"].get<std::string>());
         }
         if (method.contains("results") && method["results"].is_object()) {

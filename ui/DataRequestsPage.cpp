@@ -560,7 +560,7 @@ void DataRequestsPage::refresh() {
             if ((status == QLatin1String("COMPLETED") || status == QLatin1String("FAILED")) &&
                 !m_finished.count(id)) {
                 m_finished[id] = status;
-                emit queryFinished(id, status);
+                announceFinished(id, status);
             }
         }
         if (!m_queryTable->currentIndex().isValid() && !queries.empty()) {
@@ -568,6 +568,27 @@ void DataRequestsPage::refresh() {
         }
         refreshQuery();
         m_poll.answered(false);
+    });
+}
+
+void DataRequestsPage::announceFinished(const QString& queryId, const QString& status) {
+    if (status != QLatin1String("FAILED")) {
+        emit queryFinished(queryId, status, QString());
+        return;
+    }
+    // The reason is on the action that failed: read them once, whichever query is selected.
+    m_client->actions(queryId, this, [this, queryId, status](auto answer) {
+        QString reason;
+        if (const auto* actions = std::get_if<std::vector<api::RequestAction>>(&answer)) {
+            for (const api::RequestAction& action : *actions) {
+                const auto error = action.method.find("error");
+                if (error != action.method.end() && error->is_string()) {
+                    reason = QString::fromStdString(error->get<std::string>());
+                    break;
+                }
+            }
+        }
+        emit queryFinished(queryId, status, reason);
     });
 }
 

@@ -53,8 +53,9 @@ public:
     Q_INVOKABLE void refresh(); // F5
 
 signals:
-    // A query of a request submitted here reached COMPLETED or FAILED.
-    void queryFinished(const QString& queryId, const QString& status);
+    // A query of a request submitted here reached COMPLETED or FAILED; `reason` is its first
+    // failed action's error (empty when it completed, or when the actions could not be read).
+    void queryFinished(const QString& queryId, const QString& status, const QString& reason);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -68,6 +69,8 @@ private:
     QString selectedRequestId() const;
     QString selectedQueryId() const;
     void refreshQuery();
+    // Emits queryFinished, with the failed action's reason when the query FAILED.
+    void announceFinished(const QString& queryId, const QString& status);
     QWidget* buildForm();
     QWidget* buildJsonPane();
     QWidget* buildResults();

@@ -38,6 +38,15 @@ static void registerProofdeskResources() {
 }
 
 namespace proofdesk::ui {
+namespace {
+
+// A notification's text: the query and how it ended, with the reason when it failed.
+QString finishedText(const QString& id, const QString& status, const QString& reason) {
+    return reason.isEmpty() ? QObject::tr("Query %1 is %2.").arg(id, status)
+                            : QObject::tr("Query %1 is %2: %3").arg(id, status, reason);
+}
+
+} // namespace
 
 MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     : QMainWindow(parent), m_parts(parts) {
@@ -90,16 +99,16 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
         showPage(m_jobs->objectName());
     });
     connect(m_jobs, &ProofJobsPage::jobFinished, this,
-            [this](const QString& id, const QString& status) {
+            [this](const QString& id, const QString& status, const QString& reason) {
                 notify(status == QLatin1String("DONE") ? tr("Proof job done")
                                                        : tr("Proof job failed"),
-                       tr("Query %1 is %2.").arg(id, status));
+                       finishedText(id, status, reason));
             });
     connect(m_dataRequests, &DataRequestsPage::queryFinished, this,
-            [this](const QString& id, const QString& status) {
+            [this](const QString& id, const QString& status, const QString& reason) {
                 notify(status == QLatin1String("COMPLETED") ? tr("Data request completed")
                                                             : tr("Data request failed"),
-                       tr("Query %1 is %2.").arg(id, status));
+                       finishedText(id, status, reason));
             });
     connect(m_jobs, &ProofJobsPage::artifactSaved, this, [this](const QString& path, qint64 bytes) {
         statusBar()->showMessage(tr("Saved %1 (%2 bytes)").arg(path).arg(bytes), 8000);

@@ -318,12 +318,24 @@ QSize ElidedLabel::minimumSizeHint() const {
     return {fontMetrics().averageCharWidth() * 12, QLabel::minimumSizeHint().height()};
 }
 
+void ElidedLabel::setExplanation(const QString& explanation) {
+    m_explanation = explanation;
+    update();
+}
+
 void ElidedLabel::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     const QRect area = contentsRect();
     const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, area.width());
-    // The whole text as the tooltip only while it is cut.
-    const QString tip = shown == text() ? QString() : text();
+    // The whole text as the tooltip only while it is cut; the explanation always.
+    QStringList parts;
+    if (shown != text()) {
+        parts << text();
+    }
+    if (!m_explanation.isEmpty()) {
+        parts << m_explanation;
+    }
+    const QString tip = parts.join(QStringLiteral("\n\n"));
     if (toolTip() != tip) {
         setToolTip(tip);
     }

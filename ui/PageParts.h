@@ -104,9 +104,14 @@ class ElidedLabel : public QLabel {
 public:
     explicit ElidedLabel(const QString& text = {}, QWidget* parent = nullptr);
     QSize minimumSizeHint() const override;
+    // Said in the tooltip, after the whole text when that is cut.
+    void setExplanation(const QString& explanation);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+
+private:
+    QString m_explanation;
 };
 
 // Asks before an action that cannot be undone: a window-modal box named `objectName` over

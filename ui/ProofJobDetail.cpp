@@ -98,8 +98,7 @@ QWidget* ProofJobsPage::buildDetail() {
     factRow->addWidget(copyButton(QStringLiteral("copyFactHashPushButton"), [this] {
         const api::ProofQuery* query =
             m_model->queryAt(m_model->rowOf(currentQueryId().toStdString()));
-        return query && query->sharpFactHash ? QString::fromStdString(*query->sharpFactHash)
-                                             : QString();
+        return query ? registeredFactHash(*query) : QString();
     }));
     layout->addLayout(factRow);
     m_verification = new QLabel;
@@ -204,6 +203,7 @@ void ProofJobsPage::showSelected() {
             .arg(id, QString::fromStdString(query->result), QString::fromStdString(query->status)));
     m_timeline->setText(stepsTimelineText(*query));
     m_factHash->setText(factHashText(*query));
+    m_factHash->setExplanation(factHashesExplained(*query));
     showBanner(m_errorReason,
                query->errorReason ? QString::fromStdString(*query->errorReason) : QString());
     m_copyCurl->setEnabled(m_submitted.contains(id));
@@ -226,6 +226,7 @@ void ProofJobsPage::clearDetail() {
     m_detailTitle->setText(tr("Select a query to see its steps, hashes and artifacts."));
     m_timeline->clear();
     m_factHash->clear();
+    m_factHash->setExplanation({});
     m_progress->setVisible(false);
     m_verification->setVisible(false);
     m_output->setVisible(false);

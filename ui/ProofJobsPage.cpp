@@ -331,7 +331,8 @@ void ProofJobsPage::noticeFinishedJobs() {
         if (query && api::isTerminalStatus(query->status)) {
             const QString id = *it;
             it = m_watched.erase(it);
-            emit jobFinished(id, QString::fromStdString(query->status));
+            emit jobFinished(id, QString::fromStdString(query->status),
+                             QString::fromStdString(query->errorReason.value_or(std::string())));
         } else {
             ++it;
         }

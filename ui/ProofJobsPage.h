@@ -79,7 +79,8 @@ public:
     std::optional<client::Submission> buildSubmission(FormError* error) const;
 
 signals:
-    void jobFinished(const QString& queryId, const QString& status);
+    // A watched job ended; `reason` is its errorReason (empty when it is DONE).
+    void jobFinished(const QString& queryId, const QString& status, const QString& reason);
     void artifactSaved(const QString& path, qint64 bytes);
 
 protected:
@@ -160,7 +161,7 @@ private:
     QTableView* m_table;
     QLabel* m_detailTitle;
     QLabel* m_timeline;
-    QLabel* m_factHash;
+    ElidedLabel* m_factHash;
     QLabel* m_verification; // the verdict of verification.json, when the query has one
     QLabel* m_output;       // the program's output (output.json) in decimal
     QLabel* m_errorReason;

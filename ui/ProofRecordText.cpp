@@ -147,13 +147,19 @@ QString stepsTimelineText(const api::ProofQuery& query) {
     return items.join(QStringLiteral(" &nbsp;→&nbsp; "));
 }
 
+QString registeredFactHash(const api::ProofQuery& query) {
+    const std::optional<std::string>& fact =
+        query.chain == "L2" ? query.integrityFactHash : query.sharpFactHash;
+    return QString::fromStdString(fact.value_or(std::string()));
+}
+
 QString factHashText(const api::ProofQuery& query) {
-    if (!query.sharpFactHash) {
+    const QString fact = registeredFactHash(query);
+    if (fact.isEmpty()) {
         return tr("No fact hash yet.");
     }
-    QString text = tr("SHARP fact %1%2")
-                       .arg(QString::fromStdString(*query.sharpFactHash),
-                            query.isFactMocked ? tr(" (mocked)") : QString());
+    QString text = (query.chain == "L2" ? tr("Integrity fact %1%2") : tr("SHARP fact %1%2"))
+                       .arg(fact, query.isFactMocked ? tr(" (mocked)") : QString());
     // Issue #47: a verification "on L1" registers the fact in this server's own registry.
     if (query.status == "DONE" && query.chain != "OFFCHAIN") {
         text += tr(", registered for %1 in this server's local fact registry (no chain was "
@@ -161,6 +167,30 @@ QString factHashText(const api::ProofQuery& query) {
                     .arg(QString::fromStdString(query.chain));
     }
     return text;
+}
+
+QString factHashesExplained(const api::ProofQuery& query) {
+    QStringList lines;
+    if (query.sharpFactHash) {
+        lines << tr("SHARP fact %1: keccak256 of the program hash and of the output's keccak, the "
+                    "fact registered on L1 and off chain.")
+                     .arg(QString::fromStdString(*query.sharpFactHash));
+    }
+    if (query.integrityFactHash) {
+        lines << tr("Integrity fact %1: the fact Integrity registers for this program run as "
+                    "the one task of SHARP's bootloader (Poseidon of the bootloader's hash and "
+                    "its output), registered on L2. A proof of the program itself has another "
+                    "Integrity fact: Verify a proof shows that one.")
+                     .arg(QString::fromStdString(*query.integrityFactHash));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString proofIntegrityFactExplained() {
+    return tr("Integrity's fact for this proof as it stands: Poseidon of the proven program's "
+              "words and of its output. A proof job's integrityFactHash is the fact of its "
+              "program run as the one task of SHARP's bootloader, as an L2 verification "
+              "registers it, so the two agree only for a bootloader's proof of that one task.");
 }
 
 } // namespace proofdesk::ui

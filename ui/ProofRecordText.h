@@ -13,8 +13,18 @@ namespace proofdesk::ui {
 
 // The query's steps as a timeline (rich text): done, current (failed or running), to come.
 QString stepsTimelineText(const api::ProofQuery& query);
-// "SHARP fact 0x… (mocked)", or that there is none yet.
+// The fact the query registers: its Integrity fact on L2, its SHARP fact elsewhere (empty before
+// it has one).
+QString registeredFactHash(const api::ProofQuery& query);
+// "SHARP fact 0x… (mocked)" or, on L2, "Integrity fact 0x…", with where it is registered; or
+// that there is none yet.
 QString factHashText(const api::ProofQuery& query);
+// Both of the query's facts and what each one is (plain text, for a tooltip): the Integrity
+// fact is of the program run as the one task of SHARP's bootloader, which is why it differs
+// from the Integrity fact a verifier reads off a proof of the program itself.
+QString factHashesExplained(const api::ProofQuery& query);
+// What the Verify panel's Integrity fact is, beside a record's (plain text).
+QString proofIntegrityFactExplained();
 // 75 -> "1:15", 4000 -> "1:06:40".
 QString durationText(double seconds);
 // "Proving: fri — 42% · 1:15 elapsed · about 0:40 left" (plain text).

@@ -1,7 +1,9 @@
 #include "VerifyProofPanel.h"
 
 #include "PageParts.h"
+#include "ProofRecordText.h"
 #include "client/ProofFileVerifier.h"
+#include "models/ValueReading.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -71,6 +73,19 @@ VerifyProofPanel::VerifyProofPanel(QWidget* parent)
     m_output = field(tr("Output"), QStringLiteral("verifiedOutput"), true);
     m_sharpFact = field(tr("SHARP fact"), QStringLiteral("verifiedSharpFact"), true);
     m_integrityFact = field(tr("Integrity fact"), QStringLiteral("verifiedIntegrityFact"), true);
+    // Not the fact a proof job's record carries: say so where both are read (issue #47).
+    m_integrityFact->setToolTip(proofIntegrityFactExplained());
+    auto* integrityNote = new QLabel(
+        tr("This proof's own Integrity fact. A proof job's record holds its program's fact as "
+           "the one task of SHARP's bootloader (what L2 registers), so the two differ unless this "
+           "is that bootloader proof."));
+    integrityNote->setObjectName(QStringLiteral("integrityFactNoteLabel"));
+    integrityNote->setWordWrap(true);
+    integrityNote->setToolTip(proofIntegrityFactExplained());
+    QPalette muted = integrityNote->palette();
+    muted.setColor(QPalette::WindowText, muted.color(QPalette::PlaceholderText));
+    integrityNote->setPalette(muted);
+    form->addRow(QString(), integrityNote);
 
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Choose a proof"), QString(),
@@ -128,11 +143,20 @@ void VerifyProofPanel::showVerdict(const nlohmann::json& verdict) {
         m_programHash->setText(text(*statement, "programHash").isEmpty()
                                    ? text(*statement, "programWordsHash")
                                    : text(*statement, "programHash"));
+        // In decimal, as cairo-run prints it and the proof job's detail shows it (issue #47: "89"
+        // there, "0x59" here); the hex words in the tooltip.
         QStringList output;
+        QStringList hexWords;
         for (const auto& word : statement->value("output", nlohmann::json::array())) {
-            output << QString::fromStdString(word.get<std::string>());
+            const QString hex = QString::fromStdString(word.get<std::string>());
+            const QString decimal = models::feltToDecimal(hex);
+            output << (decimal.isEmpty() ? hex : decimal);
+            hexWords << hex;
         }
         m_output->setText(output.join(QStringLiteral(", ")));
+        m_output->setToolTip(hexWords.isEmpty()
+                                 ? QString()
+                                 : tr("In hex: %1").arg(hexWords.join(QStringLiteral(", "))));
         m_sharpFact->setText(text(*statement, "sharpFactHash"));
         m_integrityFact->setText(text(*statement, "integrityFactHash"));
     }

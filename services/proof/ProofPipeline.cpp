@@ -297,9 +297,9 @@ void ProofPipeline::proofGeneration(WorkingQuery& working, core::JobContext& con
                                                                    : m_provers.effectiveEngine();
     working.query.sharpProver = ProverSettings::proverNameOf(engine);
     if (engine == QStringLiteral("none")) {
-        throw StageFailure(false, "no prover is configured on this server: start it with "
-                                  "--prover builtin (Proofdesk's own), --prover stone with "
-                                  "--stone-prover PATH, or --prover mock");
+        throw StageFailure(false,
+                           "no prover is configured on this server: " +
+                               core::howToSet(m_provers.settingsSurface, core::Setting::Prover));
     }
     if (engine == QStringLiteral("mock")) {
         const nlohmann::ordered_json proof = {
@@ -356,12 +356,12 @@ ProofPipeline::RunFilePaths ProofPipeline::runToProve(WorkingQuery& working,
         return paths;
     }
     if (m_provers.bootloaderProgram.isEmpty()) {
-        throw StageFailure(false,
-                           "a Cairo PIE is proven as a task of cairo-lang's bootloader, the way "
-                           "SHARP proves it, and this server has no bootloader: start it with "
-                           "--bootloader-program PATH (the bootloader compiled with --proof_mode), "
-                           "submit the programFile (compiled with --proof_mode) instead, or "
-                           "mockFactHash=true for a mocked fact");
+        throw StageFailure(
+            false, "a Cairo PIE is proven as a task of cairo-lang's bootloader, the way "
+                   "SHARP proves it, and this server has no bootloader: " +
+                       core::howToSet(m_provers.settingsSurface, core::Setting::BootloaderProgram) +
+                       ", submit the programFile (compiled with --proof_mode) instead, "
+                       "or mockFactHash=true for a mocked fact");
     }
     if (!m_artifacts.contains(inputs.pie)) {
         throw StageFailure(true, "the PIE file is missing from the artifact store");
@@ -375,8 +375,10 @@ ProofPipeline::RunFilePaths ProofPipeline::runToProve(WorkingQuery& working,
          {tasks::slot::kPie, m_artifacts.pathOf(inputs.pie).toStdString()}},
         m_sandbox.runRequest(layout, "rust", true), [&context] { return context.stopRequested(); });
     if (!run.result.proofMode) {
-        throw StageFailure(false, "the bootloader program (--bootloader-program) is not compiled "
-                                  "with --proof_mode");
+        throw StageFailure(false, "the bootloader program (" +
+                                      core::settingName(m_provers.settingsSurface,
+                                                        core::Setting::BootloaderProgram) +
+                                      ") is not compiled with --proof_mode");
     }
     const auto file = [&](const char* name) {
         const std::string path = run.workDir->file(name);

@@ -40,7 +40,9 @@ QString ProverSettings::description() const {
                                  : QStringLiteral("verifier: builtin");
     if (engine == QStringLiteral("builtin")) {
         const QString pies = bootloaderProgram.isEmpty()
-                                 ? QStringLiteral("PIEs: no bootloader (--bootloader-program)")
+                                 ? QStringLiteral("PIEs: no bootloader (%1)")
+                                       .arg(QString::fromStdString(core::settingName(
+                                           settingsSurface, core::Setting::BootloaderProgram)))
                                  : QStringLiteral("PIEs through %1").arg(bootloaderProgram);
         return QStringLiteral("builtin (Proofdesk's STARK prover, %1 bits of security optimized "
                               "for %5, up to %2 MiB per proof; %3; %4)")
@@ -145,10 +147,10 @@ nlohmann::json stoneProverConfig() {
 std::string proveWithStone(const ProverSettings& settings, const QString& runDir,
                            std::uint64_t nSteps, const core::JobContext& context) {
     if (settings.stoneProver.isEmpty() || !QFileInfo(settings.stoneProver).isExecutable()) {
-        throw StageFailure(false, "the Stone prover is not available at \"" +
-                                      settings.stoneProver.toStdString() +
-                                      "\": install cpu_air_prover and start the server with "
-                                      "--stone-prover PATH, or use --prover mock");
+        throw StageFailure(
+            false,
+            "the Stone prover is not available at \"" + settings.stoneProver.toStdString() +
+                "\": " + core::howToSet(settings.settingsSurface, core::Setting::StoneProver));
     }
     const QString workDir = runDir;
     writeText(workDir + QStringLiteral("/cpu_air_params.json"), stoneParameters(nSteps).dump(1));
@@ -192,9 +194,10 @@ QString ProverSettings::effectiveVerifier() const {
 QString verifyWithStone(const ProverSettings& settings, const std::string& proofJson,
                         const QString& workDir, const core::JobContext& context) {
     if (settings.stoneVerifier.isEmpty() || !QFileInfo(settings.stoneVerifier).isExecutable()) {
-        throw StageFailure(false, "no proof verifier: install Stone's cpu_air_verifier and start "
-                                  "the server with --stone-verifier PATH (or submit with "
-                                  "mockFactHash=true)");
+        throw StageFailure(
+            false, "no proof verifier: " +
+                       core::howToSet(settings.settingsSurface, core::Setting::StoneVerifier) +
+                       " (or submit with mockFactHash=true)");
     }
     QDir().mkpath(workDir);
     writeText(workDir + QStringLiteral("/proof.json"), proofJson);

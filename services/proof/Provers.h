@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/JobEngine.h"
+#include "core/SettingNames.h"
 #include "sandbox/Confinement.h"
 
 #include <nlohmann/json.hpp>
@@ -56,6 +57,9 @@ struct ProverSettings {
     // (cairo-lang's bootloader, compiled with --proof_mode), whose run is proven. Empty: PIEs
     // are not proven (a PIE submission needs mockFactHash=true).
     QString bootloaderProgram;
+    // How failure reasons name these settings: `proofdesk serve`'s flags, or the console's
+    // Settings fields for the server the console embeds.
+    core::SettingsSurface settingsSurface = core::SettingsSurface::CommandLine;
 
     static sandbox::Limits defaultProverLimits(int timeoutSeconds);
 

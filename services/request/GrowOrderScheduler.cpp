@@ -107,10 +107,9 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
     }
     if (!m_settings.chains.rpcUrl(core::qstr(request.accumulatedChainId))) {
         badOrder("CHAIN_NOT_CONFIGURED",
-                 "no JSON-RPC URL is set for chain " + request.accumulatedChainId +
-                     ": start the server with --chain-rpc " + request.accumulatedChainId +
-                     "=http://HOST:PORT (or set it in the console's "
-                     "Settings)");
+                 "no JSON-RPC URL is set for chain " + request.accumulatedChainId + ": " +
+                     core::howToSet(m_settings.settingsSurface, core::Setting::ChainRpc,
+                                    request.accumulatedChainId));
     }
     std::int64_t start = 0;
     if (request.startBlockNumber) {

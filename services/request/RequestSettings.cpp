@@ -10,8 +10,9 @@ rpcFor(const RequestSettings& settings, const std::string& chainId, core::JobCon
     const auto url = settings.chains.rpcUrl(core::qstr(chainId));
     if (!url) {
         throw chain::ChainError(
-            "no JSON-RPC URL is set for chain " + chainId + ": start the server with --chain-rpc " +
-            chainId + "=http://HOST:PORT (or set it in the console's Settings), then submit again");
+            "no JSON-RPC URL is set for chain " + chainId + ": " +
+            core::howToSet(settings.settingsSurface, core::Setting::ChainRpc, chainId) +
+            ", then submit again");
     }
     auto client = std::make_unique<chain::JsonRpcClient>(*url, settings.rpc);
     if (context) {

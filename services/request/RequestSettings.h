@@ -3,6 +3,7 @@
 #include "chain/ChainRegistry.h"
 #include "chain/JsonRpcClient.h"
 #include "core/JobEngine.h"
+#include "core/SettingNames.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,9 @@ struct RequestSettings {
     std::int64_t maxBatchSize = 10000; // blocks per grow-order batch query
     // Blocks (headers) or proofs fetched, checked and let go at a time: bounds an action's memory.
     std::size_t chunkSize = 250;
+    // How failure reasons name these settings (the flags of `proofdesk serve`, or the console's
+    // Settings fields).
+    core::SettingsSurface settingsSurface = core::SettingsSurface::CommandLine;
 };
 
 // A JSON-RPC client of a chain's configured URL, stopped when `context` (if any) is; throws

@@ -12,6 +12,7 @@
 #include <QDeadlineTimer>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTest>
 
 #include <vector>
@@ -130,10 +131,18 @@ private slots:
         m_fake.received.clear();
         auto* jobs = window.findChild<ui::ProofJobsPage*>();
         QVERIFY(jobs);
-        emit jobs->jobFinished(QStringLiteral("01JOB"), QStringLiteral("FAILED"));
+        emit jobs->jobFinished(QStringLiteral("01JOB"), QStringLiteral("FAILED"),
+                               QStringLiteral("the program ran out of steps"));
         QTRY_COMPARE_WITH_TIMEOUT(int(m_fake.received.size()), 1, 10000);
         QCOMPARE(m_fake.received.front().summary, QStringLiteral("Proof job failed"));
-        QCOMPARE(m_fake.received.front().body, QStringLiteral("Query 01JOB is FAILED."));
+        // The reason travels with it, and stays in the status bar.
+        QCOMPARE(m_fake.received.front().body,
+                 QStringLiteral("Query 01JOB is FAILED: the program ran out of steps"));
+        QVERIFY(window.statusBar()->currentMessage().contains(
+            QStringLiteral("the program ran out of steps")));
+        emit jobs->jobFinished(QStringLiteral("01JOB2"), QStringLiteral("DONE"), QString());
+        QTRY_COMPARE_WITH_TIMEOUT(int(m_fake.received.size()), 2, 10000);
+        QCOMPARE(m_fake.received.back().body, QStringLiteral("Query 01JOB2 is DONE."));
     }
 };
 

@@ -548,6 +548,11 @@ private slots:
                         ->text()
                         .endsWith(QStringLiteral(" (mocked), registered for L1 in this server's "
                                                  "local fact registry (no chain was asked)")));
+        // Its tooltip says what each of the record's two facts is (the Integrity one is of the
+        // program as SHARP's bootloader's task, unlike a verifier's reading of a proof).
+        QTRY_VERIFY(test::child<QLabel>(&window, "factHashLabel")
+                        ->toolTip()
+                        .contains(QStringLiteral("the one task of SHARP's bootloader")));
         // Read as a tree: the record's keys, the first level open.
         QVERIFY(!detail->findItems(QStringLiteral("isFactMocked"), Qt::MatchExactly).isEmpty());
         QCOMPARE(

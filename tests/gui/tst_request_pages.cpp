@@ -42,6 +42,7 @@ class RequestPagesTest : public QObject {
 
 private:
     std::unique_ptr<test::DevChain> m_chain;
+    QString m_chainError;
 
     std::unique_ptr<test::ConsoleHarness> console() {
         http::ServerOptions options;
@@ -55,16 +56,52 @@ private:
 private slots:
     void initTestCase() {
         test::useOwnSettings(QStringLiteral("tst_request_pages"));
-        QString error;
         m_chain = std::make_unique<test::DevChain>();
-        if (!m_chain->start(&error)) {
+        if (!m_chain->start(&m_chainError)) {
             m_chain.reset();
-            QSKIP(qPrintable(QStringLiteral("dev chain unavailable: ") + error));
+            return; // the tests that need it skip
         }
         m_chain->mine(6);
     }
 
+    // A chain the embedded server has no RPC URL for: the query fails, and its reason (in the
+    // action's row, the notification and the status bar) names the Settings field to fill in.
+    void aChainWithoutRpcFailsNamingTheSettingsField() {
+        http::ServerOptions options;
+        options.requests.settingsSurface = core::SettingsSurface::ConsoleSettings;
+        test::ConsoleHarness harness(QString(), options);
+        harness.proofs.setApiKey(harness.server.mintKey(QStringLiteral("console")));
+        ui::MainWindow window(harness.parts());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.showPage(QStringLiteral("dataRequestsPageWidget"));
+
+        child<QPlainTextEdit>(&window, "requestJsonPlainTextEdit")
+            ->setPlainText(QStringLiteral(
+                R"({"destination_chain_id": "1", "data": {"10": {"block:5": null}}})"));
+        QSignalSpy notified(&window, &ui::MainWindow::notified);
+        click(&window, "submitRequestPushButton");
+        QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 1, 20000);
+        const QString setting = QStringLiteral("add the line 10=http://HOST:PORT to Settings → "
+                                               "Chain RPC URLs");
+        QCOMPARE(notified.front().at(0).toString(), QStringLiteral("Data request failed"));
+        QVERIFY2(notified.front().at(1).toString().contains(setting),
+                 qPrintable(notified.front().at(1).toString()));
+        QVERIFY(!notified.front().at(1).toString().contains(QStringLiteral("--chain-rpc")));
+
+        auto* queries = child<QTableView>(&window, "requestQueriesTableView");
+        QTRY_COMPARE_WITH_TIMEOUT(cell(queries, 0, 1), QStringLiteral("FAILED"), 10000);
+        auto* actions = child<QTableView>(&window, "requestActionsTableView");
+        QTRY_VERIFY_WITH_TIMEOUT(actions->model()->rowCount() > 0, 10000);
+        // The whole reason on the row, whatever the column's width shows.
+        const QString tip = actions->model()->index(0, 1).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(setting), qPrintable(tip));
+    }
+
     void userRequestsHeaderFieldsAndABalance() {
+        if (!m_chain) {
+            QSKIP(qPrintable(QStringLiteral("dev chain unavailable: ") + m_chainError));
+        }
         auto harness = console();
         ui::MainWindow window(harness->parts());
         window.show();
@@ -164,6 +201,9 @@ private slots:
     }
 
     void userRunsAndCancelsGrowOrders() {
+        if (!m_chain) {
+            QSKIP(qPrintable(QStringLiteral("dev chain unavailable: ") + m_chainError));
+        }
         auto harness = console();
         ui::MainWindow window(harness->parts());
         window.show();

@@ -49,6 +49,23 @@ private slots:
         QVERIFY(!panel.findChild<QLineEdit*>(QStringLiteral("verifiedProgramHashLineEdit"))
                      ->text()
                      .isEmpty());
+        // The output in decimal as the job detail shows it, the hex words in its tooltip.
+        auto* output = panel.findChild<QLineEdit*>(QStringLiteral("verifiedOutputLineEdit"));
+        QVERIFY(!output->text().isEmpty());
+        for (const QString& value : output->text().split(QStringLiteral(", "))) {
+            bool decimal = false;
+            value.toULongLong(&decimal);
+            QVERIFY2(decimal || value.size() > 19, qPrintable(value));
+            QVERIFY(!value.startsWith(QStringLiteral("0x")));
+        }
+        QVERIFY(output->toolTip().startsWith(QStringLiteral("In hex: 0x")));
+        // This proof's Integrity fact is said not to be a job record's, and why.
+        const QString integrity =
+            panel.findChild<QLineEdit*>(QStringLiteral("verifiedIntegrityFactLineEdit"))->text();
+        QVERIFY(integrity.startsWith(QStringLiteral("0x")));
+        QVERIFY(panel.findChild<QLabel*>(QStringLiteral("integrityFactNoteLabel"))
+                    ->text()
+                    .contains(QStringLiteral("SHARP's bootloader")));
     }
 
     void aTamperedProofNamesTheFailedCheck() {

@@ -382,6 +382,29 @@ private slots:
                      json("DONE"));
     }
 
+    // The server the console embeds says which Settings field to change, not which flag.
+    void theConsolesServerNamesItsSettingsFieldsInReasons() {
+        http::ServerOptions options;
+        options.provers.engine = QStringLiteral("none");
+        options.provers.settingsSurface = core::SettingsSurface::ConsoleSettings;
+        TestServer server(options);
+        const Project alpha = newProject(server, QStringLiteral("alpha"));
+        TestHttp http(server.url());
+        const Reply submitted = http.postMultipart(
+            "/core-query", {file("programFile", outputProgram(3), "p.json")}, keyHeader(alpha));
+        const json query = waitForEnd(http, submitted.json()["coreQueryId"])["coreQuery"];
+        QCOMPARE(query["status"].get<std::string>(), std::string("FAILED"));
+        COMPARE_JSON(query["errorReason"],
+                     json("no prover is configured on this server: choose one in Settings → "
+                          "Prover (builtin is Proofdesk's own)"));
+        // The Local server page's prover line, likewise.
+        proof::ProverSettings builtin;
+        builtin.settingsSurface = core::SettingsSurface::ConsoleSettings;
+        QVERIFY2(builtin.description().contains(
+                     QStringLiteral("PIEs: no bootloader (Settings → Bootloader program)")),
+                 qPrintable(builtin.description()));
+    }
+
     void stoneBinariesAreRunOnTheProofModeOutputs() {
         QTemporaryDir tools;
         // Stand-ins for cpu_air_prover / cpu_air_verifier: check the files they are given exist

@@ -752,6 +752,34 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ProofCancelled, proveCairoRun(run, options));
         QVERIFY(std::find(phases.begin(), phases.end(), "composition") == phases.end());
     }
+
+    // The progress the server turns into a time estimate: every phase in order, the fraction
+    // never going back, the whole run adding up to 1, for a small blow-up (the `time` profile's)
+    // and a large one (`size`'s), whose phases weigh differently.
+    void progressRisesThroughEveryPhaseToTheEnd() {
+        const CairoRun run = countdownRun("plain");
+        for (const int logCosets : {2, 4}) {
+            ProverOptions options;
+            options.parameters = testParameters(run, ChannelProfile::Stone);
+            options.parameters.logCosets = logCosets;
+            std::vector<std::string> phases;
+            double last = 0;
+            bool monotone = true;
+            options.progress = [&](const ProverProgress& progress) {
+                if (phases.empty() || phases.back() != progress.phase) {
+                    phases.push_back(progress.phase);
+                }
+                monotone = monotone && progress.fraction >= last;
+                last = progress.fraction;
+            };
+            proveCairoRun(run, options);
+            QVERIFY(monotone);
+            QCOMPARE(phases, (std::vector<std::string>{"trace", "trace commitment", "interaction",
+                                                       "composition", "out of domain", "fri",
+                                                       "proof of work", "decommitment"}));
+            QVERIFY2(std::abs(last - 1.0) < 1e-9, std::to_string(last).c_str());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(StarkProverTest)
