@@ -341,6 +341,24 @@ QWidget* DataRequestsPage::buildResults() {
     }));
     valuesLayout->addLayout(valueButtons);
     valuesLayout->addWidget(m_valueTable, 1);
+    addRowMenu(m_valueTable, {{tr("Copy value"),
+                               findChild<QPushButton*>(QStringLiteral("copyProvenValuePushButton")),
+                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}});
+    // The queries with a caption and the selected one's id to copy, like the values below.
+    auto* queriesWidget = new QWidget;
+    auto* queriesLayout = new QVBoxLayout(queriesWidget);
+    queriesLayout->setContentsMargins(0, 0, 0, 0);
+    auto* queryButtons = new QHBoxLayout;
+    queryButtons->addWidget(new QLabel(tr("Queries of the selected request")));
+    queryButtons->addStretch(1);
+    auto* copyQueryId = copyButton(QStringLiteral("copyRequestQueryIdPushButton"),
+                                   [this] { return selectedQueryId(); });
+    queryButtons->addWidget(copyQueryId);
+    queriesLayout->addLayout(queryButtons);
+    queriesLayout->addWidget(m_queryTable, 1);
+    m_queryTable->setMinimumHeight(48); // the caption costs no height at 800×600 (issue #47)
+    addRowMenu(m_queryTable, {{tr("Copy query id"), copyQueryId,
+                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I)}});
     auto* tabs = new QTabWidget;
     tabs->setObjectName(QStringLiteral("requestDetailTabWidget"));
     // The selected action's whole record beside the table, as JSON is read.
@@ -367,10 +385,10 @@ QWidget* DataRequestsPage::buildResults() {
 
     auto* queryDetail = new QSplitter(Qt::Vertical);
     queryDetail->setObjectName(QStringLiteral("requestQueryDetailSplitter"));
-    queryDetail->addWidget(m_queryTable);
+    queryDetail->addWidget(queriesWidget);
     queryDetail->addWidget(dagScroll);
     queryDetail->addWidget(tabs);
-    queryDetail->setSizes({80, 200, 170});
+    queryDetail->setSizes({110, 200, 170});
     auto* bottom = new QSplitter;
     bottom->setObjectName(QStringLiteral("requestResultsSplitter"));
     bottom->addWidget(requestsWidget);

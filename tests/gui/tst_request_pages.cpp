@@ -10,7 +10,9 @@
 #include "ui/ActionDagView.h"
 #include "ui/JsonView.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -96,6 +98,17 @@ private slots:
         // The whole reason on the row, whatever the column's width shows.
         const QString tip = actions->model()->index(0, 1).data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(setting), qPrintable(tip));
+
+        // The query's id by keys: Ctrl+Shift+I in its table, as in the other pages' tables.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        queries->setFocus();
+        queries->selectRow(0);
+        QTRY_VERIFY(queries->hasFocus());
+        QApplication::clipboard()->clear();
+        QTest::keyClick(queries, Qt::Key_I, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(QApplication::clipboard()->text(), cell(queries, 0, 0));
+        QVERIFY(!cell(queries, 0, 0).isEmpty());
     }
 
     void userRequestsHeaderFieldsAndABalance() {
