@@ -30,6 +30,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <utility>
 
 // The resources live in this static library; make sure they are linked in and registered.
@@ -67,6 +68,7 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     pages->setObjectName(QStringLiteral("pagesStackedWidget"));
     const auto addPage = [this, pages](const QString& name, QWidget* page) {
         m_navigation->addItem(name);
+        m_navigation->item(m_navigation->count() - 1)->setToolTip(name); // when it is cut
         letChoicesShrink(page);
         pages->addWidget(page);
     };
@@ -134,7 +136,11 @@ MainWindow::MainWindow(const ConsoleParts& parts, QWidget* parent)
     splitter->addWidget(pages);
     splitter->setStretchFactor(1, 1);
     splitter->setCollapsible(0, false);
-    splitter->setSizes({200, 1040});
+    // Wide enough for the longest page name (issue #47: "Programs, facts and pr…"); narrower
+    // only when the user drags it so.
+    const int navigationWidth =
+        std::max(200, m_navigation->sizeHintForColumn(0) + 2 * m_navigation->frameWidth() + 8);
+    splitter->setSizes({navigationWidth, 1040});
     setCentralWidget(splitter);
     statusBar()->showMessage(parts.server
                                  ? tr("Embedded server at %1").arg(parts.endpoints.proofUrl)

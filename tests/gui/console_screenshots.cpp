@@ -44,6 +44,17 @@ bool waitFor(const std::function<bool()>& condition, int milliseconds = 30000) {
     return true;
 }
 
+// The page as shown at the console's usual size (1400×900), then at the smallest it is made
+// for (1024×640), as NAME.png and NAME-1024x640.png.
+void shoot(QWidget& window, const QString& out, const QString& name) {
+    window.grab().save(out + QLatin1Char('/') + name + QStringLiteral(".png"));
+    window.resize(1024, 640);
+    QTest::qWait(300);
+    window.grab().save(out + QLatin1Char('/') + name + QStringLiteral("-1024x640.png"));
+    window.resize(1400, 900);
+    QTest::qWait(300);
+}
+
 void submit(QWidget* window, int kind, const QString& path, const QString& result, bool mocked,
             const QString& bucketId = {}) {
     window->findChild<QComboBox*>(QStringLiteral("submissionKindComboBox"))->setCurrentIndex(kind);
@@ -100,8 +111,8 @@ void closeAMockedBucket(ui::MainWindow& window, const QString& program) {
                       Qt::LeftButton);
 }
 
-// The jobs page (the sample through trace generation, a mocked verification, a failure), also at
-// 1024x640; the closed bucket's tree; a registered program.
+// The jobs page (the sample through trace generation, a mocked verification, a failure); the closed
+// bucket's tree; a registered program.
 void shootJobsBucketsAndFacts(ui::MainWindow& window, const QString& out, const QString& sample,
                               const QString& broken) {
     window.showPage(QStringLiteral("proofJobsPageWidget"));
@@ -114,13 +125,7 @@ void shootJobsBucketsAndFacts(ui::MainWindow& window, const QString& out, const 
     waitFor([&] { return table->model()->rowCount() >= 8 && allJobsEnded(table); });
     table->selectRow(1);
     QTest::qWait(800);
-    window.grab().save(out + QStringLiteral("/proof-jobs.png"));
-    // The smallest size the console is made for.
-    window.resize(1024, 640);
-    QTest::qWait(300);
-    window.grab().save(out + QStringLiteral("/proof-jobs-1024x640.png"));
-    window.resize(1280, 800);
-    QTest::qWait(300);
+    shoot(window, out, QStringLiteral("proof-jobs"));
 
     window.showPage(QStringLiteral("bucketsPageWidget"));
     auto* buckets = window.findChild<QTableView*>(QStringLiteral("bucketsTableView"));
@@ -128,18 +133,18 @@ void shootJobsBucketsAndFacts(ui::MainWindow& window, const QString& out, const 
         [&] { return buckets->model()->index(0, 1).data().toString() == QLatin1String("DONE"); });
     buckets->selectRow(0);
     QTest::qWait(800);
-    window.grab().save(out + QStringLiteral("/buckets.png"));
+    shoot(window, out, QStringLiteral("buckets"));
 
     window.showPage(QStringLiteral("factsPageWidget"));
     window.findChild<QLineEdit*>(QStringLiteral("registerProgramPathLineEdit"))->setText(sample);
     QTest::mouseClick(window.findChild<QPushButton*>(QStringLiteral("registerProgramPushButton")),
                       Qt::LeftButton);
     QTest::qWait(800);
-    window.grab().save(out + QStringLiteral("/programs-and-facts.png"));
+    shoot(window, out, QStringLiteral("programs-and-facts"));
 
     window.showPage(QStringLiteral("keysPageWidget"));
     QTest::qWait(500);
-    window.grab().save(out + QStringLiteral("/wallet-and-keys.png"));
+    shoot(window, out, QStringLiteral("wallet-and-keys"));
 }
 
 // A data request over the dev chain with an action's record shown, and two grow orders.
@@ -171,7 +176,7 @@ void shootDataRequestsAndGrowOrders(ui::MainWindow& window, const QString& out) 
     // An action's whole record beside the table.
     window.findChild<QTableView*>(QStringLiteral("requestActionsTableView"))->selectRow(1);
     QTest::qWait(100);
-    window.grab().save(out + QStringLiteral("/data-requests.png"));
+    shoot(window, out, QStringLiteral("data-requests"));
 
     window.showPage(QStringLiteral("growOrdersPageWidget"));
     auto* minBatch = window.findChild<QLineEdit*>(QStringLiteral("minBatchSizeLineEdit"));
@@ -194,7 +199,7 @@ void shootDataRequestsAndGrowOrders(ui::MainWindow& window, const QString& out) 
     waitFor([orders] { return orders->model()->rowCount() == 2; });
     orders->selectRow(0);
     QTest::qWait(600);
-    window.grab().save(out + QStringLiteral("/grow-orders.png"));
+    shoot(window, out, QStringLiteral("grow-orders"));
 }
 
 // The sign-in dialog with a freshly created wallet.
@@ -245,7 +250,7 @@ int main(int argc, char** argv) {
     ui::ConsoleParts parts = console.parts();
     parts.server = &serverControl;
     ui::MainWindow window(parts);
-    window.resize(1280, 800);
+    window.resize(1400, 900);
     window.show();
     if (!QTest::qWaitForWindowExposed(&window)) {
         std::fputs("the window was never shown\n", stderr);
@@ -253,7 +258,7 @@ int main(int argc, char** argv) {
     }
     // What a new user sees first: empty tables that say what to do, and Try the sample.
     QTest::qWait(300);
-    window.grab().save(out + QStringLiteral("/first-start.png"));
+    shoot(window, out, QStringLiteral("first-start"));
 
     console.session.signIn(client::Wallet::generate());
     waitFor([&] { return console.session.isSignedIn(); });
@@ -285,7 +290,7 @@ int main(int argc, char** argv) {
 
     window.showPage(QStringLiteral("localServerPageWidget"));
     QTest::qWait(300);
-    window.grab().save(out + QStringLiteral("/local-server.png"));
+    shoot(window, out, QStringLiteral("local-server"));
 
     shootSignInDialog(window, out);
     std::printf("screenshots written to %s\n", qPrintable(out));

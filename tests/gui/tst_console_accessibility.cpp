@@ -115,6 +115,30 @@ QString backwardStep(QWidget* form) {
 class ConsoleAccessibilityTest : public QObject {
     Q_OBJECT
 private slots:
+    // The page names are read whole in the sidebar at a usual size (issue #47 read "Programs,
+    // facts and pr…"), and each has its name as a tooltip for when the user narrows it.
+    void theSidebarShowsEveryPageNameWhole() {
+        test::ConsoleHarness console;
+        ui::MainWindow window(console.parts());
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* navigation = child<QListWidget>(&window, "navigationListWidget");
+        for (int row = 0; row < navigation->count(); ++row) {
+            QListWidgetItem* item = navigation->item(row);
+            const QRect shown = navigation->visualItemRect(item);
+            const int needed =
+                navigation->sizeHintForIndex(navigation->model()->index(row, 0)).width();
+            QVERIFY2(navigation->viewport()->width() >= needed,
+                     qPrintable(QStringLiteral("%1 needs %2 px, the sidebar has %3")
+                                    .arg(item->text())
+                                    .arg(needed)
+                                    .arg(navigation->viewport()->width())));
+            QVERIFY(shown.isValid());
+            QCOMPARE(item->toolTip(), item->text());
+        }
+    }
+
     void everyControlOnEveryPageHasAName() {
         test::ConsoleHarness console;
         console.proofs.setApiKey(console.server.mintKey(QStringLiteral("a11y")));
