@@ -331,19 +331,19 @@ QWidget* DataRequestsPage::buildResults() {
     auto* valueButtons = new QHBoxLayout;
     valueButtons->addWidget(new QLabel(tr("Values delivered to the destination's registry")));
     valueButtons->addStretch(1);
-    valueButtons->addWidget(copyButton(QStringLiteral("copyProvenValuePushButton"), [this] {
+    auto* copyValue = copyButton(QStringLiteral("copyProvenValuePushButton"), [this] {
         const QModelIndex current = m_valueTable->currentIndex();
         return current.isValid()
                    ? m_values->index(current.row(), models::ProvenValueModel::ValueColumn)
                          .data()
                          .toString()
                    : QString();
-    }));
+    });
+    valueButtons->addWidget(copyValue);
     valuesLayout->addLayout(valueButtons);
     valuesLayout->addWidget(m_valueTable, 1);
-    addRowMenu(m_valueTable, {{tr("Copy value"),
-                               findChild<QPushButton*>(QStringLiteral("copyProvenValuePushButton")),
-                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}});
+    addRowMenu(m_valueTable,
+               {{tr("Copy value"), copyValue, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)}});
     // The queries with a caption and the selected one's id to copy, like the values below.
     auto* queriesWidget = new QWidget;
     auto* queriesLayout = new QVBoxLayout(queriesWidget);

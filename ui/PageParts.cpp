@@ -250,6 +250,7 @@ void addRowMenu(QTableView* table, std::vector<RowMenuEntry> entries,
                 std::function<void(QMenu*)> more) {
     // The keyboard's way to the same buttons (issue #47), while the table has the focus.
     for (const RowMenuEntry& entry : entries) {
+        Q_ASSERT_X(entry.button, "addRowMenu", "an entry's button was not found");
         if (entry.shortcut.isEmpty()) {
             continue;
         }

@@ -22,6 +22,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
@@ -203,6 +204,17 @@ private slots:
         }
         QCOMPARE(cell(queries, 0, models::RequestQueryModel::ChainColumn),
                  QStringLiteral("Sepolia (11155111)"));
+        // A value by keys: Ctrl+Shift+C in its table copies the selected row's value.
+        child<QTabWidget>(&window, "requestDetailTabWidget")->setCurrentIndex(1);
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        values->setFocus();
+        values->selectRow(2);
+        QTRY_VERIFY(values->hasFocus());
+        QApplication::clipboard()->clear();
+        QTest::keyClick(values, Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(QApplication::clipboard()->text(),
+                     cell(values, 2, models::ProvenValueModel::ValueColumn));
 
         // An action's whole record, as a JSON tree beside the table.
         auto* actionTable = child<QTableView>(&window, "requestActionsTableView");
