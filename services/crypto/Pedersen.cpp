@@ -5,6 +5,8 @@
 #include "StarkCurve.h"
 
 #include <array>
+#include <atomic>
+#include <cstdint>
 #include <stdexcept>
 
 // The five Pedersen points (shift point P_0 and the four base points P_1..P_4) are public facts,
@@ -23,19 +25,25 @@ Affine point(const char* x, const char* y) {
     return Affine::fromFelts(*Felt::parse(x), *Felt::parse(y));
 }
 
-// Window width of the fixed-base tables: a hash adds one table entry per window of each input
-// (2 × 21 + 2 additions at 12 bits, against 2 × 31 + 2 at 8 bits), for 11 MB of tables built
-// once (about 60 ms, see warmUpPedersen).
-constexpr int kWindowBits = 12;
-constexpr int kWindowEntries = (1 << kWindowBits) - 1;
+// Window widths of the fixed-base tables. A hash adds one table entry per window of each input:
+// 2 × 21 + 2 additions with 12-bit windows, whose 11 MB of tables take about 170,000 additions
+// (some 50 ms) to build; 2 × 62 + 2 with 4-bit windows, whose tables take 1,900 (well under a
+// millisecond). A process hashes with the small tables first and builds the large ones once it
+// has hashed enough for them to pay off (kLargeTablesAfter), so `proofdesk verify`, which hashes
+// a program's words once, does not spend most of its time building tables (issue #48).
+constexpr int kSmallWindowBits = 4;
+constexpr int kLargeWindowBits = 12;
+constexpr std::uint64_t kLargeTablesAfter = 4096;
 
-// entries[w * kWindowEntries + k - 1] = k·2^(kWindowBits·w)·P for k in 1..2^kWindowBits - 1,
-// in affine coordinates.
+// entries[w * perWindow + k - 1] = k·2^(windowBits·w)·P for k in 1..2^windowBits - 1, in affine
+// coordinates.
 struct FixedBaseTable {
+    int windowBits = 0;
     int windows = 0;
+    std::size_t perWindow = 0;
     std::vector<Affine> entries;
     const Affine& at(int window, int k) const {
-        return entries[static_cast<std::size_t>(window) * kWindowEntries +
+        return entries[static_cast<std::size_t>(window) * perWindow +
                        static_cast<std::size_t>(k - 1)];
     }
 };
@@ -58,12 +66,14 @@ void batchNormalize(const std::vector<Jacobian>& in, Affine* out) {
     }
 }
 
-FixedBaseTable buildTable(const Affine& base, int bits) {
+FixedBaseTable buildTable(const Affine& base, int bits, int windowBits) {
     FixedBaseTable table;
-    table.windows = (bits + kWindowBits - 1) / kWindowBits;
-    table.entries.resize(static_cast<std::size_t>(table.windows) * kWindowEntries);
+    table.windowBits = windowBits;
+    table.windows = (bits + windowBits - 1) / windowBits;
+    table.perWindow = (std::size_t{1} << windowBits) - 1;
+    table.entries.resize(static_cast<std::size_t>(table.windows) * table.perWindow);
     Affine windowBase = base;
-    std::vector<Jacobian> multiples(static_cast<std::size_t>(kWindowEntries) + 1);
+    std::vector<Jacobian> multiples(table.perWindow + 1);
     std::vector<Affine> normalized(multiples.size());
     for (int w = 0; w < table.windows; ++w) {
         Jacobian acc = stark::toJacobian(windowBase);
@@ -73,9 +83,10 @@ FixedBaseTable buildTable(const Affine& base, int bits) {
             multiples[k] = acc; // (k+1)·windowBase
         }
         batchNormalize(multiples, normalized.data());
-        std::copy(normalized.begin(), normalized.begin() + kWindowEntries,
-                  table.entries.begin() + static_cast<std::ptrdiff_t>(w) * kWindowEntries);
-        windowBase = normalized.back(); // 2^kWindowBits·windowBase
+        std::copy(normalized.begin(),
+                  normalized.begin() + static_cast<std::ptrdiff_t>(table.perWindow),
+                  table.entries.begin() + static_cast<std::ptrdiff_t>(w * table.perWindow));
+        windowBase = normalized.back(); // 2^windowBits·windowBase
     }
     return table;
 }
@@ -100,18 +111,37 @@ const std::array<Affine, 5>& constantPoints() {
     return value;
 }
 
-const PedersenTables& tables() {
-    static const PedersenTables value = [] {
-        const auto& points = constantPoints();
-        PedersenTables t;
-        t.shift = points[0];
-        t.p0 = buildTable(points[1], 248);
-        t.p1 = buildTable(points[2], 4);
-        t.p2 = buildTable(points[3], 248);
-        t.p3 = buildTable(points[4], 4);
-        return t;
-    }();
+PedersenTables buildTables(int windowBits) {
+    const auto& points = constantPoints();
+    PedersenTables t;
+    t.shift = points[0];
+    t.p0 = buildTable(points[1], 248, windowBits);
+    t.p1 = buildTable(points[2], 4, windowBits);
+    t.p2 = buildTable(points[3], 248, windowBits);
+    t.p3 = buildTable(points[4], 4, windowBits);
+    return t;
+}
+
+const PedersenTables& largeTables() {
+    static const PedersenTables value = buildTables(kLargeWindowBits);
     return value;
+}
+
+std::atomic<bool> g_largeTablesBuilt{false};
+std::atomic<std::uint64_t> g_hashesBeforeLargeTables{0};
+
+// The small tables for a process's first hashes, the large ones after (see kLargeTablesAfter).
+const PedersenTables& tables() {
+    if (g_largeTablesBuilt.load(std::memory_order_acquire)) {
+        return largeTables();
+    }
+    if (g_hashesBeforeLargeTables.fetch_add(1, std::memory_order_relaxed) < kLargeTablesAfter) {
+        static const PedersenTables small = buildTables(kSmallWindowBits);
+        return small;
+    }
+    const PedersenTables& large = largeTables();
+    g_largeTablesBuilt.store(true, std::memory_order_release);
+    return large;
 }
 
 // Bits [from, from + count) of a little-endian 256-bit value.
@@ -129,8 +159,8 @@ int bitsAt(const Felt::Limbs& limbs, int from, int count) {
 Jacobian addScaled(Jacobian acc, const FixedBaseTable& table, const Felt::Limbs& limbs, int from,
                    int bits) {
     for (int w = 0; w < table.windows; ++w) {
-        const int start = w * kWindowBits;
-        const int k = bitsAt(limbs, from + start, std::min(kWindowBits, bits - start));
+        const int start = w * table.windowBits;
+        const int k = bitsAt(limbs, from + start, std::min(table.windowBits, bits - start));
         if (k != 0) {
             acc = stark::addMixed(acc, table.at(w, k));
         }
@@ -175,7 +205,8 @@ std::array<std::pair<Felt, Felt>, 5> pedersenConstantPoints() {
 }
 
 void warmUpPedersen() {
-    (void)tables();
+    (void)largeTables();
+    g_largeTablesBuilt.store(true, std::memory_order_release);
 }
 
 } // namespace proofdesk::crypto

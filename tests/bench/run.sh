@@ -27,11 +27,23 @@ tests/support/with-postgres.sh build-rel/tests/team_store_bench | tee "$OUT/team
 if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.json ]; then
     for k in ${PROVER_LOG_STEPS:-16}; do
         echo "== STARK prover, 2^$k steps"
-        build-rel/tests/stark_prover_bench --log-steps "$k" ../shared/fixtures | tee -a "$OUT/prover.txt"
+        build-rel/tests/stark_prover_bench --log-steps "$k" --write-proof "$OUT/proof_2^$k.json" \
+            ../shared/fixtures | tee -a "$OUT/prover.txt"
         echo "== STARK prover, 2^$k steps, --optimize time"
         build-rel/tests/stark_prover_bench --log-steps "$k" --optimize time ../shared/fixtures |
             tee -a "$OUT/prover.txt"
     done
+fi
+# `proofdesk verify` as a process on the 2^16 size proof (issue #48): the median wall time of 11
+# runs, start-up, reading and verifying included.
+if [ -f "$OUT/proof_2^16.json" ]; then
+    echo "== proofdesk verify, 2^16 size proof, 11 runs"
+    for _ in $(seq 11); do
+        start=$(date +%s%N)
+        build-rel/app/proofdesk verify "$OUT/proof_2^16.json" >/dev/null
+        echo $((($(date +%s%N) - start) / 1000))
+    done | sort -n | awk 'NR == 6 {printf "verify_cli_2^16_median_ms %.1f\n", $1 / 1000}' |
+        tee "$OUT/verify_cli.txt"
 fi
 # Layout auto (issue #48): the cheapest layout that holds what the run uses, on two Cairo 1
 # statements of ../shared/fixtures proven end to end by `proofdesk prove` (default profile).
@@ -100,6 +112,7 @@ row "sandboxed trace generation, extra ms over in-process" "$(value sandbox.txt 
 row "STARK verify, integrity recursive stone6 keccak, median ms" "$(value stark.txt stark_verify_recursive_stone6_keccak_ms)" "<" 25
 row "STARK verify, slowest fixture proof, median ms" "$(value stark.txt stark_verify_slowest_ms)" "<" 150
 row "STARK verify, peak RSS of the benchmark process (MiB)" "$(value stark.txt stark_verify_peak_rss_mib)" "<" 64
+row "proofdesk verify as a process, 2^16 size proof, median ms" "$(value verify_cli.txt verify_cli_2^16_median_ms)" "<" 60
 row "STARK prove 2^16 steps, small, keccak channel, 96 bits (s)" "$(value prover.txt prover_stone_2^16_seconds)" "<" 90
 row "STARK prove 2^16 steps, peak RSS (MiB)" "$(value prover.txt prover_stone_2^16_peak_rss_mib)" "<" 1144
 row "STARK prove 2^16 steps, --optimize time (s)" "$(value prover.txt prover_stone_time_2^16_seconds)" "<" 25

@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
     std::string optimizeName = "size";
     std::string fixtures = PROOFDESK_FIXTURES_DIR;
     bool hades = false;
+    std::string writeProof; // where to write the proof (for timing `proofdesk verify` on it)
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--log-steps") == 0 && i + 1 < argc) {
             logSteps = std::atoi(argv[++i]);
@@ -118,6 +119,8 @@ int main(int argc, char** argv) {
             vector_field::setEnabled(false);
         } else if (std::strcmp(argv[i], "--hades") == 0) {
             hades = true;
+        } else if (std::strcmp(argv[i], "--write-proof") == 0 && i + 1 < argc) {
+            writeProof = argv[++i];
         } else {
             fixtures = argv[i];
         }
@@ -133,7 +136,8 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "usage: stark_prover_bench --log-steps K [--channel stone|integrity] "
-            "[--threads N] [--scalar] [--layout L] [--optimize size|time] [FIXTURES_DIR with "
+            "[--threads N] [--scalar] [--layout L] [--optimize size|time] [--write-proof FILE] "
+            "[FIXTURES_DIR with "
             "cairo/programs/proof_mode/"
             "fibonacci_program_input.json]\n       stark_prover_bench --hades [--scalar]\n");
         return 1;
@@ -179,6 +183,9 @@ int main(int argc, char** argv) {
     const nlohmann::ordered_json proof =
         stoneProofJson(result, options.parameters, defaultProverConfig(), run);
     const Verdict verdict = verifyStoneProof(nlohmann::json::parse(proof.dump()));
+    if (!writeProof.empty()) {
+        std::ofstream(writeProof) << proof.dump();
+    }
 
     std::printf("layout %s, %llu steps (claim index %llu), trace %llu rows x %zu columns, "
                 "%s channel, optimized for %s (blow-up %d, %llu queries, %llu bits of work), "
