@@ -43,7 +43,7 @@ std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
                                                     QSettings& settingsStore,
                                                     ConsoleClients clients,
                                                     models::RequestLogModel& requestLog) {
-    http::ServerOptions options;
+    server::ServerOptions options;
     options.dataDir = dataDir;
     options.provers = withProverChoice({}, ui::ConsoleSettings::load(settingsStore).prover);
     // Its failure reasons name the Settings fields, not `proofdesk serve`'s flags.
@@ -56,7 +56,7 @@ std::unique_ptr<EmbeddedServer> startEmbeddedServer(const QString& dataDir,
     }
     auto server =
         std::make_unique<EmbeddedServer>(options, [clients, &requestLog](EmbeddedServer& embedded) {
-            http::LocalServer& started = *embedded.server();
+            server::LocalServer& started = *embedded.server();
             clients.proofs->setBaseUrl(QUrl(started.proofUrl()));
             clients.auth->setBaseUrl(QUrl(started.authUrl()));
             clients.requests->setBaseUrl(QUrl(started.requestUrl()));

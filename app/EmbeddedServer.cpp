@@ -14,7 +14,7 @@ proof::ProverSettings withProverChoice(proof::ProverSettings settings,
 
 namespace {
 
-QString consoleAdminKey(http::LocalServer& server) {
+QString consoleAdminKey(server::LocalServer& server) {
     auth::ApiKeyRegistry& keys = server.apiKeys();
     const QString project = keys.adminProjectNamed(QStringLiteral("Console"));
     const api::ApiKeyPage existing = keys.listKeys(project, 1, 0);
@@ -29,7 +29,7 @@ QString consoleAdminKey(http::LocalServer& server) {
 
 } // namespace
 
-EmbeddedServer::EmbeddedServer(http::ServerOptions options,
+EmbeddedServer::EmbeddedServer(server::ServerOptions options,
                                std::function<void(EmbeddedServer&)> onStarted, QObject* parent)
     : ui::LocalServerControl(parent), m_options(std::move(options)),
       m_onStarted(std::move(onStarted)) {
@@ -44,12 +44,12 @@ bool EmbeddedServer::start(QString* error) {
     if (m_server) {
         return true;
     }
-    auto server = std::make_unique<http::LocalServer>(m_options);
+    auto server = std::make_unique<server::LocalServer>(m_options);
     if (!server->start(error)) {
         // The default port is busy (another instance): any free loopback port will do.
-        http::ServerOptions fallback = m_options;
+        server::ServerOptions fallback = m_options;
         fallback.listen.port = 0;
-        server = std::make_unique<http::LocalServer>(fallback);
+        server = std::make_unique<server::LocalServer>(fallback);
         if (!server->start(error)) {
             return false;
         }

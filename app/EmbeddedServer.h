@@ -1,6 +1,6 @@
 #pragma once
 
-#include "http/LocalServer.h"
+#include "server/LocalServer.h"
 #include "ui/LocalServerControl.h"
 
 #include <functional>
@@ -19,7 +19,7 @@ proofdesk::proof::ProverSettings withProverChoice(proofdesk::proof::ProverSettin
 class EmbeddedServer : public proofdesk::ui::LocalServerControl {
     Q_OBJECT
 public:
-    EmbeddedServer(proofdesk::http::ServerOptions options,
+    EmbeddedServer(proofdesk::server::ServerOptions options,
                    std::function<void(EmbeddedServer&)> onStarted, QObject* parent = nullptr);
     ~EmbeddedServer() override;
 
@@ -31,16 +31,16 @@ public:
     void setChainRpcUrls(const std::map<QString, QString>& urls) override;
     bool setProvers(const proofdesk::ui::ProverChoice& provers, QString* error) override;
     QString adminKey() const override { return m_adminKey; }
-    proofdesk::http::LocalServer* server() { return m_server.get(); }
+    proofdesk::server::LocalServer* server() { return m_server.get(); }
     // Runs before each stop: the app closes its clients' idle keep-alive connections there, so
     // the server's workers need not wait out the keep-alive timeout.
     void setBeforeStop(std::function<void()> beforeStop) { m_beforeStop = std::move(beforeStop); }
 
 private:
-    proofdesk::http::ServerOptions m_options;
+    proofdesk::server::ServerOptions m_options;
     std::function<void(EmbeddedServer&)> m_onStarted;
     std::function<void()> m_beforeStop;
-    std::unique_ptr<proofdesk::http::LocalServer> m_server;
+    std::unique_ptr<proofdesk::server::LocalServer> m_server;
     proofdesk::ui::ServerEndpoints m_last;
     QString m_adminKey;
 };

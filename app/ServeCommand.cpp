@@ -6,8 +6,8 @@
 #include "core/DataDir.h"
 #include "core/Store.h"
 #include "core/WorkKinds.h"
-#include "http/LocalServer.h"
 #include "proof/ProofService.h"
+#include "server/LocalServer.h"
 #include "server/ServiceSet.h"
 
 #include <QCommandLineParser>
@@ -354,7 +354,7 @@ bool readSandboxLimits(const QCommandLineParser& parser, proof::ProverSettings& 
 
 // The handler threads and per-service listeners into `options`; false, the reason written to
 // `err`, when one is wrong.
-bool readHttpOptions(const QCommandLineParser& parser, http::ServerOptions& options,
+bool readHttpOptions(const QCommandLineParser& parser, server::ServerOptions& options,
                      QTextStream& err) {
     bool numberOk = false;
     QString error;
@@ -374,7 +374,8 @@ bool readHttpOptions(const QCommandLineParser& parser, http::ServerOptions& opti
     return true;
 }
 
-void printServing(QTextStream& out, http::LocalServer& server, const http::ServerOptions& options) {
+void printServing(QTextStream& out, server::LocalServer& server,
+                  const server::ServerOptions& options) {
     out << "Proofdesk " << QCoreApplication::applicationVersion() << " serving on "
         << server.mainUrl() << '\n'
         << "  request service: " << server.requestUrl() << '\n'
@@ -420,7 +421,7 @@ int runServeCommand(int argc, char** argv) {
     addListenOptions(parser);
     processCommandLine(parser, app);
 
-    http::ServerOptions options;
+    server::ServerOptions options;
     options.dataDir = parser.value(QStringLiteral("data-dir"));
     options.store = parser.value(QStringLiteral("store"));
     options.localWorkers = !parser.isSet(QStringLiteral("no-local-workers"));
@@ -454,7 +455,7 @@ int runServeCommand(int argc, char** argv) {
         return 2;
     }
 
-    http::LocalServer server(options);
+    server::LocalServer server(options);
     server.requestLog().setSink(
         [&err](const http::RequestLogEntry& entry) {
             err << entry.method << ' ' << entry.path << ' ' << entry.status << ' '

@@ -1,6 +1,6 @@
 #include "ListenerLoop.h"
 
-#include "ApiKeyGate.h"
+#include "ApiKeyLocation.h"
 #include "EdgeResponse.h"
 #include "ErrorMapping.h"
 #include "HostPolicy.h"

@@ -34,7 +34,7 @@ struct ServiceSettings {
 
 // The one place the services are wired: it owns the store, the project and key registry, the
 // job engine and the three services (sign-in, proof, request), and starts and stops them in
-// order. The HTTP binding (http::LocalServer, for `proofdesk serve` and the console's embedded
+// order. The HTTP binding (server::LocalServer, for `proofdesk serve` and the console's embedded
 // server) serves one; the offline commands open only the units they need (app/OfflineStore).
 class ServiceSet {
 public:

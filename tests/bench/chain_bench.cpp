@@ -94,7 +94,7 @@ int benchRangeRequest() {
     for (int i = 0; i < 10; ++i) {
         devChain.rpc("anvil_mine", {"0x3e8"});
     }
-    http::ServerOptions options;
+    server::ServerOptions options;
     options.requests.chains.setRpcUrl(QStringLiteral("11155111"), devChain.url());
     test::TestServer server(options);
     if (!server.ok()) {

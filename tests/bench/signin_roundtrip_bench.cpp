@@ -8,7 +8,7 @@
 #include "TestHttp.h"
 #include "TestWallet.h"
 
-#include "http/LocalServer.h"
+#include "server/LocalServer.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
@@ -38,10 +38,10 @@ int main(int argc, char** argv) {
         }
     }
     QTemporaryDir temporary;
-    http::ServerOptions options;
+    server::ServerOptions options;
     options.dataDir = dataDir.isEmpty() ? temporary.path() : dataDir;
     options.listen = {QStringLiteral("127.0.0.1"), 0};
-    http::LocalServer server(options);
+    server::LocalServer server(options);
     QString error;
     if (!server.start(&error)) {
         std::fprintf(stderr, "server: %s\n", qPrintable(error));

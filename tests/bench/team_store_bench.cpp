@@ -184,14 +184,14 @@ void readQueries(const char* label, test::TestServer& submitter,
 void frontEndReads(int gets) {
     {
         QTemporaryDir dir;
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.store = dir.filePath(QStringLiteral("proofdesk.sqlite"));
         test::TestServer server(options);
         readQueries("SQLite, one server", server, {server.url().toStdString()}, gets);
     }
     QTemporaryDir scratch;
     const QString location = test::testStoreLocation(scratch.path() + QStringLiteral("/reads"));
-    http::ServerOptions options;
+    server::ServerOptions options;
     options.store = location;
     test::TestServer first(options);
     options.localWorkers = false;

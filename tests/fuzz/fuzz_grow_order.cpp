@@ -7,9 +7,9 @@
 #include "core/Clock.h"
 #include "core/JobEngine.h"
 #include "core/Store.h"
-#include "http/RequestRoutes.h"
 #include "http/Router.h"
 #include "request/RequestService.h"
+#include "routes/GrowOrderRoutes.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
@@ -32,7 +32,7 @@ struct Fixture {
     http::Router router;
     std::string key;
     Fixture() {
-        http::addRequestRoutes(router, requests, keys);
+        routes::addGrowOrderRoutes(router, requests, keys);
         const QString project = keys.adminProjectNamed(QStringLiteral("fuzz"));
         key = keys.mintKey(project, QStringLiteral("fuzz"), QStringLiteral("#000000")).apiKey;
     }

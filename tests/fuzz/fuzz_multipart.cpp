@@ -5,7 +5,7 @@
 // must be JSON and never a 500 INTERNAL_SERVER_ERROR; a crash of the server is a crash here.
 
 #include "auth/ApiKeyRegistry.h"
-#include "http/LocalServer.h"
+#include "server/LocalServer.h"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -34,17 +34,17 @@ QString scratchTemplate() {
 
 struct Fixture {
     QTemporaryDir dir{scratchTemplate()};
-    std::unique_ptr<http::LocalServer> server;
+    std::unique_ptr<server::LocalServer> server;
     std::unique_ptr<httplib::Client> client;
     std::string key;
     Fixture() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.dataDir = dir.path();
         options.listen = {QStringLiteral("127.0.0.1"), 0};
         options.jobWorkers = 1;
         options.provers.engine = QStringLiteral("none");
         options.provers.maxSteps = 10000;
-        server = std::make_unique<http::LocalServer>(options);
+        server = std::make_unique<server::LocalServer>(options);
         QString error;
         if (!server->start(&error)) {
             std::abort();

@@ -85,7 +85,7 @@ private:
 
 class ConsoleHarness {
 public:
-    explicit ConsoleHarness(const QString& apiKey = {}, http::ServerOptions options = {})
+    explicit ConsoleHarness(const QString& apiKey = {}, server::ServerOptions options = {})
         : server(std::move(options)), proofs(&network, QUrl(server.url()), apiKey),
           requests(&network, QUrl(server.url()), [this] { return proofs.apiKey(); }),
           auth(&network, QUrl(server.url())), session(&auth, &secrets) {}

@@ -229,7 +229,7 @@ int main(int argc, char** argv) {
     test::DevChain chain;
     QString chainError;
     const bool haveChain = chain.start(&chainError);
-    http::ServerOptions options;
+    server::ServerOptions options;
     if (haveChain) {
         chain.mine(40);
         options.requests.chains.setRpcUrl(QStringLiteral("11155111"), chain.url());

@@ -48,7 +48,7 @@ private:
     QString m_chainError;
 
     std::unique_ptr<test::ConsoleHarness> console() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.requests.chains.setRpcUrl(QStringLiteral("11155111"), m_chain->url());
         options.requests.growPollMs = 50;
         auto harness = std::make_unique<test::ConsoleHarness>(QString(), options);
@@ -70,7 +70,7 @@ private slots:
     // A chain the embedded server has no RPC URL for: the query fails, and its reason (in the
     // action's row, the notification and the status bar) names the Settings field to fill in.
     void aChainWithoutRpcFailsNamingTheSettingsField() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.requests.settingsSurface = core::SettingsSurface::ConsoleSettings;
         test::ConsoleHarness harness(QString(), options);
         harness.proofs.setApiKey(harness.server.mintKey(QStringLiteral("console")));

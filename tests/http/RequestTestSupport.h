@@ -2,7 +2,7 @@
 
 // What the request-service suites share (tst_request_intake, tst_request_service).
 
-#include "http/LocalServer.h"
+#include "server/LocalServer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,8 +13,8 @@ namespace proofdesk::test {
 // A server whose RPC retries and grow-order polls are quick, whose requests are split into
 // chunks of two blocks (so every multi-block case crosses a chunk boundary), whose body read
 // times out after a second, and whose Sepolia (11155111) RPC is `rpcUrl` when given.
-inline http::ServerOptions requestTestOptions(const QString& rpcUrl) {
-    http::ServerOptions options;
+inline server::ServerOptions requestTestOptions(const QString& rpcUrl) {
+    server::ServerOptions options;
     options.requests.rpc.attempts = 2;
     options.requests.rpc.backoffMs = 10;
     options.requests.rpc.timeoutMs = 5000;

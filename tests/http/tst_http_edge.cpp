@@ -3,11 +3,12 @@
 
 #include "auth/ApiKeyRegistry.h"
 #include "core/ServiceError.h"
-#include "http/ApiKeyGate.h"
+#include "http/ApiKeyLocation.h"
 #include "http/ErrorMapping.h"
 #include "http/ListenAddress.h"
 #include "http/RequestLog.h"
 #include "http/Router.h"
+#include "routes/ApiKeyGate.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -194,7 +195,7 @@ private slots:
     }
 
     void perServiceListenersServeOnlyTheirService() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.authListen = http::ListenAddress{QStringLiteral("127.0.0.1"), 0};
         options.requestListen = http::ListenAddress{QStringLiteral("127.0.0.1"), 0};
         TestServer server(options);
@@ -215,16 +216,16 @@ private slots:
 
     void nonLoopbackNeedsAllowRemote() {
         QTemporaryDir dir;
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.dataDir = dir.path();
         options.listen = {QStringLiteral("0.0.0.0"), 0};
-        http::LocalServer refused(options);
+        server::LocalServer refused(options);
         QString error;
         QVERIFY(!refused.start(&error));
         QVERIFY(error.contains(QStringLiteral("--allow-remote")));
 
         options.allowRemote = true;
-        http::LocalServer allowed(options);
+        server::LocalServer allowed(options);
         QVERIFY2(allowed.start(&error), qPrintable(error));
         QCOMPARE(allowed.warnings().size(), 1);
         allowed.stop();
@@ -235,11 +236,11 @@ private slots:
         QVERIFY(first.ok());
         const int taken = QUrl(first.url()).port();
         QTemporaryDir dir;
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.dataDir = dir.path();
         options.listen = {QStringLiteral("127.0.0.1"), 0};
         options.authListen = http::ListenAddress{QStringLiteral("127.0.0.1"), taken};
-        http::LocalServer second(options);
+        server::LocalServer second(options);
         QString error;
         QVERIFY(!second.start(&error));
         QVERIFY(error.contains(QString::number(taken)));
@@ -275,7 +276,7 @@ private slots:
             keys.mintKey(project, QStringLiteral("k"), QStringLiteral("#000"));
         http::HttpRequest request;
         try {
-            http::requireApiKey(request, keys);
+            routes::requireApiKey(request, keys);
             QFAIL("no key accepted");
         } catch (const core::ServiceError& error) {
             QCOMPARE(error.code(), std::string("MISSING_API_KEY"));
@@ -283,14 +284,14 @@ private slots:
         }
         request.headers.emplace("api-key", "pdk_wrong");
         try {
-            http::requireApiKey(request, keys);
+            routes::requireApiKey(request, keys);
             QFAIL("wrong key accepted");
         } catch (const core::ServiceError& error) {
             QCOMPARE(error.code(), std::string("INVALID_API_KEY"));
         }
         http::HttpRequest good;
         good.headers.emplace("x-api-key", key.apiKey);
-        QCOMPARE(http::requireApiKey(good, keys).projectId, project);
+        QCOMPARE(routes::requireApiKey(good, keys).projectId, project);
         // The same admin project is found again by name.
         QCOMPARE(keys.adminProjectNamed(QStringLiteral("ci")), project);
     }

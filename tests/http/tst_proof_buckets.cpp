@@ -173,7 +173,7 @@ private slots:
     }
 
     void aFailedMemberFailsTheBucket() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.engine = QStringLiteral("mock"); // the members are not proof-mode programs
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));

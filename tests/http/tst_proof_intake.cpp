@@ -14,7 +14,7 @@ class ProofIntakeTest : public QObject {
     Q_OBJECT
 private slots:
     void badSubmissionsAreRefusedAndNothingIsStored() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.limits.maxUploadBytes = 64 * 1024;
         TestServer server(options);
         const Project project = newProject(server, QStringLiteral("alpha"));

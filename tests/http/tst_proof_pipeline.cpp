@@ -107,7 +107,7 @@ private slots:
     }
 
     void proofGenerationAndVerificationWithTheMockProver() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.engine = QStringLiteral("mock");
         TestServer server(options);
         const Project project = newProject(server, QStringLiteral("alpha"));
@@ -166,7 +166,7 @@ private slots:
     }
 
     void aRunawayProgramFailsAtTheStepLimit() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.maxSteps = 5000;
         TestServer server(options);
         const Project project = newProject(server, QStringLiteral("alpha"));
@@ -228,7 +228,7 @@ private slots:
         QVERIFY2(reason.find("Python hint at pc 8 raised:") != std::string::npos, reason.c_str());
 
         // A server started with Python hints off refuses cairoVm=python and stores nothing.
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.pythonHints = false;
         TestServer off(options);
         const Project offProject = newProject(off, QStringLiteral("beta"));

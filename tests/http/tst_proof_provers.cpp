@@ -150,7 +150,7 @@ private slots:
     // on-chain cost grows with the proof); the others the fastest at the same security (`time`).
     // At 64 bits `size` takes blow-up 8 (16 queries), `time` blow-up 4 (24 queries).
     void l2ProofsUseTheChannelIntegrityVerifies() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.securityBits = 64;
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
@@ -273,7 +273,7 @@ private slots:
         if (!QFile::exists(bootloader)) {
             QSKIP("../shared/fixtures/cairo is not present");
         }
-        http::ServerOptions options;
+        server::ServerOptions options;
         TestServer without(options);
         const Project alpha = newProject(without, QStringLiteral("alpha"));
         TestHttp http(without.url());
@@ -341,7 +341,7 @@ private slots:
 #if defined(PROOFDESK_ADDRESS_SANITIZER)
         QSKIP("AddressSanitizer reserves far more address space than the memory limit allows");
 #endif
-        http::ServerOptions options;
+        server::ServerOptions options;
         // 2^17 steps: its low-degree extensions alone need several hundred MiB.
         options.provers.proverLimits.memoryBytes = std::uint64_t{96} << 20;
         TestServer server(options);
@@ -361,7 +361,7 @@ private slots:
     }
 
     void withoutAProverProofRequestsFailSayingHowToConfigureOne() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.engine = QStringLiteral("none");
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
@@ -384,7 +384,7 @@ private slots:
 
     // The server the console embeds says which Settings field to change, not which flag.
     void theConsolesServerNamesItsSettingsFieldsInReasons() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.engine = QStringLiteral("none");
         options.provers.settingsSurface = core::SettingsSurface::ConsoleSettings;
         TestServer server(options);
@@ -410,7 +410,7 @@ private slots:
         // Stand-ins for cpu_air_prover / cpu_air_verifier: check the files they are given exist
         // and answer like the real tools (proof.json written, with the run's public input as
         // Stone's proofs carry it; exit status).
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.stoneProver = writeScript(
             tools.path(), QStringLiteral("prover"),
             "for f in private_input.json public_input.json cpu_air_params.json "
@@ -463,7 +463,7 @@ private slots:
 
     void aCrashingProverIsRetriedThenGivenUp() {
         QTemporaryDir tools;
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.stoneProver = writeScript(tools.path(), QStringLiteral("prover"),
                                                   "echo 'segfault-ish' >&2; exit 139");
         options.provers.engine = QStringLiteral("stone");
@@ -492,7 +492,7 @@ private slots:
         Project alpha;
         {
             // A prover that never finishes: the query is mid-pipeline when the server stops.
-            http::ServerOptions options;
+            server::ServerOptions options;
             options.dataDir = dataDir.path();
             options.provers.stoneProver =
                 writeScript(tools.path(), QStringLiteral("prover"), "exec sleep 600");
@@ -516,7 +516,7 @@ private slots:
             QCOMPARE(query["step"].get<std::string>(), std::string("PROOF_GENERATION"));
         }
         // Restarted with the mock prover: the interrupted stage runs again and finishes.
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.dataDir = dataDir.path();
         options.provers.engine = QStringLiteral("mock");
         TestServer server(options);

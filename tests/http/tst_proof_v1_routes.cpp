@@ -18,7 +18,7 @@ class ProofV1RoutesTest : public QObject {
     Q_OBJECT
 private slots:
     void v1RoutesAndProgramRegistration() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.engine = QStringLiteral("mock"); // the routes, not the prover, are tested
         TestServer server(options);
         const Project project = newProject(server, QStringLiteral("alpha"));

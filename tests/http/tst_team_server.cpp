@@ -70,11 +70,11 @@ private:
         Team made;
         QTemporaryDir scratch;
         made.store = testStoreLocation(scratch.path() + QStringLiteral("/team"));
-        http::ServerOptions frontOptions;
+        server::ServerOptions frontOptions;
         frontOptions.store = made.store;
         frontOptions.localWorkers = false;
         made.front = std::make_unique<TestServer>(frontOptions);
-        http::ServerOptions workerOptions;
+        server::ServerOptions workerOptions;
         workerOptions.store = made.store;
         made.worker = std::make_unique<TestServer>(workerOptions);
         return made;
@@ -132,7 +132,7 @@ private slots:
     void aFrontEndAloneQueuesWorkUntilAWorkerComes() {
         QTemporaryDir scratch;
         const QString store = testStoreLocation(scratch.path() + QStringLiteral("/queue"));
-        http::ServerOptions frontOptions;
+        server::ServerOptions frontOptions;
         frontOptions.store = store;
         frontOptions.localWorkers = false;
         TestServer front(frontOptions);
@@ -161,7 +161,7 @@ private slots:
         QCOMPARE(waiting["queue"][0]["running"].get<int>(), 0);
         QVERIFY(!waiting["queue"][0]["oldestQueuedAt"].get<std::string>().empty());
         // A worker joins later (another machine): the uploaded program reaches it via the store.
-        http::ServerOptions workerOptions;
+        server::ServerOptions workerOptions;
         workerOptions.store = store;
         TestServer worker(workerOptions);
         QVERIFY2(worker.ok(), qPrintable(worker.error()));
@@ -272,7 +272,7 @@ private slots:
     void aKilledWorkersJobIsFinishedByAnother() {
         QTemporaryDir scratch;
         const QString store = testStoreLocation(scratch.path() + QStringLiteral("/kill"));
-        http::ServerOptions frontOptions;
+        server::ServerOptions frontOptions;
         frontOptions.store = store;
         frontOptions.localWorkers = false;
         frontOptions.provers.pythonHints = true;
@@ -310,7 +310,7 @@ private slots:
         ::kill(static_cast<pid_t>(doomed.processId()), SIGKILL);
         QVERIFY(doomed.waitForFinished(10000));
 
-        http::ServerOptions survivorOptions;
+        server::ServerOptions survivorOptions;
         survivorOptions.store = store;
         survivorOptions.provers.pythonHints = true;
         survivorOptions.jobLeases = core::JobLeases::ofSeconds(3);
@@ -340,7 +340,7 @@ private slots:
         }
         QTemporaryDir scratch;
         const QString store = testStoreLocation(scratch.path() + QStringLiteral("/chaos"));
-        http::ServerOptions frontOptions;
+        server::ServerOptions frontOptions;
         frontOptions.store = store;
         frontOptions.localWorkers = false;
         TestServer frontA(frontOptions);
@@ -496,7 +496,7 @@ private slots:
         std::string key;
         std::string pieBytes;
         {
-            http::ServerOptions desktop;
+            server::ServerOptions desktop;
             desktop.dataDir = desktopDir.path();
             // The data dir's own SQLite file, named (an empty store would take the cluster's).
             desktop.store = desktopDir.filePath(QStringLiteral("proofdesk.sqlite"));
@@ -526,7 +526,7 @@ private slots:
         QVERIFY2(said.contains("counts and samples match"), said.constData());
 
         // A team front end with a data dir of its own serves the moved records and files.
-        http::ServerOptions teamOptions;
+        server::ServerOptions teamOptions;
         teamOptions.store = team;
         TestServer server(teamOptions);
         QVERIFY2(server.ok(), qPrintable(server.error()));

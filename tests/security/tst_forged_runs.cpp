@@ -23,7 +23,7 @@ struct Outcome {
 // A proof-mode program writing 7, proven on small and verified on L1, on a server whose sandbox
 // program is `sandbox` (empty: the real one).
 Outcome proveThrough(const QString& sandbox) {
-    http::ServerOptions options;
+    server::ServerOptions options;
     options.provers.sandboxProgram = sandbox;
     TestServer server(options);
     const Project alpha = newProject(server, QStringLiteral("alpha"));

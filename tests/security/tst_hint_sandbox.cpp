@@ -145,7 +145,7 @@ private:
 
 private slots:
     void initTestCase() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.sandboxLimits.wallSeconds = kWallSeconds;
         options.provers.sandboxLimits.memoryBytes = std::uint64_t{1} << 30;
         m_server = std::make_unique<TestServer>(options);

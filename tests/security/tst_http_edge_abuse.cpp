@@ -134,7 +134,7 @@ private:
 
 private slots:
     void initTestCase() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.limits.readTimeoutSeconds = 2;
         options.limits.headerTimeoutSeconds = 2;
         options.allowedHosts = {QStringLiteral("proofdesk.test")};

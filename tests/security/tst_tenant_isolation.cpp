@@ -174,7 +174,7 @@ private slots:
 
     // A project's stored bytes have a stated, configurable bound.
     void aProjectsStorageIsBounded() {
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.provers.projectStorageBytes = std::uint64_t{1} << 20;
         TestServer server(options);
         const Project alpha = newProject(server, QStringLiteral("alpha"));
@@ -207,7 +207,7 @@ private slots:
     // the server starts.
     void unreferencedFilesAreCollectedAtStart() {
         QTemporaryDir data;
-        http::ServerOptions options;
+        server::ServerOptions options;
         options.dataDir = data.path();
         const std::string orphan = "left behind by a crash";
         const QString orphanPath =

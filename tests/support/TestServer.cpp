@@ -5,7 +5,7 @@
 
 namespace proofdesk::test {
 
-TestServer::TestServer(http::ServerOptions options) {
+TestServer::TestServer(server::ServerOptions options) {
     if (options.dataDir.isEmpty()) {
         options.dataDir = m_dir.path();
     }
@@ -19,7 +19,7 @@ TestServer::TestServer(http::ServerOptions options) {
     if (options.provers.securityBits == proof::ProverSettings{}.securityBits) {
         options.provers.securityBits = 32;
     }
-    m_server = std::make_unique<http::LocalServer>(options);
+    m_server = std::make_unique<server::LocalServer>(options);
     m_started = m_server->start(&m_error);
 }
 

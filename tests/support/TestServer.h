@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/Clock.h"
-#include "http/LocalServer.h"
+#include "server/LocalServer.h"
 
 #include <QTemporaryDir>
 
@@ -13,12 +13,12 @@ namespace proofdesk::test {
 // options name one), with a manual clock the test can move.
 class TestServer {
 public:
-    explicit TestServer(http::ServerOptions options = {});
+    explicit TestServer(server::ServerOptions options = {});
     ~TestServer();
 
     bool ok() const { return m_started; }
     QString error() const { return m_error; }
-    http::LocalServer& server() { return *m_server; }
+    server::LocalServer& server() { return *m_server; }
     core::ManualClock& clock() { return m_clock; }
     QString url() const { return m_server->mainUrl(); }
     QString dataDir() const { return m_dir.path(); }
@@ -28,7 +28,7 @@ public:
 private:
     QTemporaryDir m_dir;
     core::ManualClock m_clock;
-    std::unique_ptr<http::LocalServer> m_server;
+    std::unique_ptr<server::LocalServer> m_server;
     bool m_started = false;
     QString m_error;
 };

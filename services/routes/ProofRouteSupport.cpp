@@ -1,9 +1,9 @@
 #include "ProofRouteSupport.h"
 
 #include "ApiKeyGate.h"
-#include "JsonBody.h"
+#include "HttpNames.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 
 void badRequest(const char* code, const std::string& detail) {
     throw core::ServiceError(core::ErrorKind::BadRequest, code, detail);
@@ -93,4 +93,4 @@ HttpResponse coreQueryResponse(const api::CoreQueryResponse& found, api::QueryVi
                                     {"metadataUrls", found.metadataUrls}});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "Router.h"
+#include "HttpNames.h"
 #include "auth/SignInService.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 
 // Sign-in service routes (docs/api.md): challenge, session, refresh-token, api-keys.
 void addAuthRoutes(Router& router, auth::SignInService& signIn);
@@ -12,4 +12,4 @@ void addAuthRoutes(Router& router, auth::SignInService& signIn);
 inline constexpr const char* kAccessCookie = "pd_access";
 inline constexpr const char* kRefreshCookie = "pd_refresh";
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

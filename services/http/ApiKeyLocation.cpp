@@ -1,4 +1,4 @@
-#include "ApiKeyGate.h"
+#include "ApiKeyLocation.h"
 
 namespace proofdesk::http {
 
@@ -17,10 +17,6 @@ std::string apiKeyIn(const HttpRequest::HeaderMap& headers,
 
 std::string apiKeyOf(const HttpRequest& request) {
     return apiKeyIn(request.headers, request.query);
-}
-
-auth::KeyIdentity requireApiKey(const HttpRequest& request, auth::ApiKeyRegistry& keys) {
-    return keys.authenticate(QString::fromStdString(apiKeyOf(request)));
 }
 
 } // namespace proofdesk::http

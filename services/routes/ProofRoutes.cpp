@@ -2,7 +2,7 @@
 
 #include "ProofRouteSupport.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 
 void addProofRoutes(Router& router, proof::ProofService& proofs, auth::ApiKeyRegistry& keys) {
     const ProofRouteServices services{proofs, keys};
@@ -12,4 +12,4 @@ void addProofRoutes(Router& router, proof::ProofService& proofs, auth::ApiKeyReg
     addFactRoutes(router, services);
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

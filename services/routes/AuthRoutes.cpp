@@ -1,11 +1,11 @@
 #include "AuthRoutes.h"
 
-#include "JsonBody.h"
+#include "HttpNames.h"
 #include "core/ServiceError.h"
 
 #include <QDateTime>
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 namespace {
 
 using auth::Channel;
@@ -124,4 +124,4 @@ void addAuthRoutes(Router& router, auth::SignInService& signIn) {
          {"POST", "/api-keys", shape, kJsonBodyLimit, postApiKey}});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "HttpListener.h"
-#include "ListenAddress.h"
-#include "RequestLog.h"
-#include "Router.h"
+#include "ServiceSet.h"
+#include "http/HttpListener.h"
+#include "http/ListenAddress.h"
+#include "http/RequestLog.h"
+#include "http/Router.h"
 #include "proof/Provers.h"
 #include "request/RequestService.h"
-#include "server/ServiceSet.h"
 
 #include <QString>
 #include <QStringList>
@@ -14,21 +14,21 @@
 #include <memory>
 #include <optional>
 
-namespace proofdesk::http {
+namespace proofdesk::server {
 
 struct ServerOptions {
     QString dataDir;
-    ListenAddress listen;                       // all three APIs
-    std::optional<ListenAddress> requestListen; // request service only
-    std::optional<ListenAddress> requestAliasListen;
-    std::optional<ListenAddress> proofListen;
-    std::optional<ListenAddress> authListen;
+    http::ListenAddress listen;                       // all three APIs
+    std::optional<http::ListenAddress> requestListen; // request service only
+    std::optional<http::ListenAddress> requestAliasListen;
+    std::optional<http::ListenAddress> proofListen;
+    std::optional<http::ListenAddress> authListen;
     bool allowRemote = false;
     // Host names (besides loopback ones) this server answers, and whose web pages may change
     // state (serve --allow-host). Anything else is refused (DNS rebinding, docs/security.md).
     QStringList allowedHosts;
     const core::Clock* clock = nullptr; // nullptr: the system clock
-    ListenerLimits limits;
+    http::ListenerLimits limits;
     int jobWorkers = 3; // a project runs at most 2 at once (JobEngine)
     proof::ProverSettings provers;
     request::RequestSettings requests; // chain RPC URLs, RPC limits, grow-order polling
@@ -41,7 +41,7 @@ struct ServerOptions {
 
 // The three APIs for real, on one or more listeners: `proofdesk serve` and the console's
 // embedded server are both this object. It binds the listeners and routes to a ServiceSet
-// (services/server), which owns and wires the services themselves.
+// (ServiceSet.h), which owns and wires the services themselves.
 class LocalServer {
 public:
     explicit LocalServer(ServerOptions options);
@@ -62,7 +62,7 @@ public:
     // Warnings worth printing (e.g. listening beyond loopback).
     QStringList warnings() const { return m_warnings; }
 
-    RequestLog& requestLog() { return m_log; }
+    http::RequestLog& requestLog() { return m_log; }
     core::Store& store();
     auth::ApiKeyRegistry& apiKeys();
     auth::SignInService& signIn();
@@ -71,22 +71,22 @@ public:
     request::RequestService& requests();
 
 private:
-    HttpListener* addListener(const ListenAddress& address, std::vector<RouteGroup> groups,
-                              QString* error);
+    http::HttpListener* addListener(const http::ListenAddress& address,
+                                    std::vector<http::RouteGroup> groups, QString* error);
     void clearListeners(); // stops them and forgets every listener pointer
 
     ServerOptions m_options;
-    RequestLog m_log;
-    Router m_router;
+    http::RequestLog m_log;
+    http::Router m_router;
     std::unique_ptr<core::Clock> m_ownClock;
-    std::unique_ptr<server::ServiceSet> m_services;
-    std::vector<std::unique_ptr<HttpListener>> m_listeners;
-    HttpListener* m_main = nullptr;
-    HttpListener* m_request = nullptr;
-    HttpListener* m_requestAlias = nullptr;
-    HttpListener* m_proof = nullptr;
-    HttpListener* m_auth = nullptr;
+    std::unique_ptr<ServiceSet> m_services;
+    std::vector<std::unique_ptr<http::HttpListener>> m_listeners;
+    http::HttpListener* m_main = nullptr;
+    http::HttpListener* m_request = nullptr;
+    http::HttpListener* m_requestAlias = nullptr;
+    http::HttpListener* m_proof = nullptr;
+    http::HttpListener* m_auth = nullptr;
     QStringList m_warnings;
 };
 
-} // namespace proofdesk::http
+} // namespace proofdesk::server

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 
 // POST /core-query.
 proof::CoreQueryRequest coreQueryRequestOf(const Parts& parts);
@@ -58,4 +58,4 @@ proof::QuerySource sourceOf(std::optional<proof::UploadedFile> programFile,
                             std::optional<proof::UploadedFile> pieFile,
                             std::optional<proof::UploadedFile> proofFile);
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

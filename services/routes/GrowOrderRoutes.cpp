@@ -1,15 +1,13 @@
-#include "RequestRoutes.h"
-#include "core/BoundedJson.h"
+#include "GrowOrderRoutes.h"
 
 #include "ApiKeyGate.h"
-#include "JsonBody.h"
 #include "core/ServiceError.h"
 #include "request/RequestService.h"
 
 #include <limits>
 #include <set>
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 namespace {
 
 using nlohmann::json;
@@ -78,33 +76,12 @@ request::CreateGrowOrder parseCreateGrowOrder(const json& body) {
     return order;
 }
 
-// What a request route's handler works with.
-struct RequestRouteServices {
+// What a grow-order route's handler works with.
+struct GrowOrderRouteServices {
     request::RequestService& requests;
     auth::ApiKeyRegistry& keys;
 };
-using Services = RequestRouteServices;
-
-HttpResponse submitRequest(const Services& services, const HttpRequest& request) {
-    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
-    const json body = core::parseJsonBounded(request.body);
-    if (body.is_discarded()) {
-        throw core::ServiceError(core::ErrorKind::BadRequest, "MALFORMED_JSON",
-                                 "the body is not JSON");
-    }
-    const std::string id = services.requests.intake().submit(caller.projectId, body);
-    return HttpResponse::json(200, {{"status", "success"}, {"request_id", id}});
-}
-
-HttpResponse getQueries(const Services& services, const HttpRequest& request) {
-    return HttpResponse::json(
-        200, {{"queries", services.requests.queries().queries(request.pathParams.at(0))}});
-}
-
-HttpResponse getActions(const Services& services, const HttpRequest& request) {
-    return HttpResponse::json(
-        200, {{"actions", services.requests.queries().actions(request.pathParams.at(0))}});
-}
+using Services = GrowOrderRouteServices;
 
 HttpResponse getGrowOrders(const Services& services, const HttpRequest& request) {
     const auth::KeyIdentity caller = requireApiKey(request, services.keys);
@@ -140,64 +117,20 @@ HttpResponse cancelGrowOrder(const Services& services, const HttpRequest& reques
     return HttpResponse::json(200, {{"grow_order", *order}});
 }
 
-HttpResponse getProvenValues(const Services& services, const HttpRequest& request) {
-    request::ProvenValueFilter filter;
-    filter.destinationChainId = request.pathParams.at(0);
-    if (auto origin = request.queryParam("origin_chain_id")) {
-        filter.originChainId = *origin;
-    }
-    if (auto query = request.queryParam("query_id")) {
-        filter.queryId = *query;
-    }
-    if (request.queryParam("block_number")) {
-        filter.blockNumber = intQueryParam(request, "block_number", 0, "INVALID_BLOCK_NUMBER");
-    }
-    filter.limit = intQueryParam(request, "limit", 50, "INVALID_LIMIT");
-    filter.offset = intQueryParam(request, "offset", 0, "INVALID_OFFSET");
-    if (filter.limit < 1 || filter.limit > 500 || filter.offset < 0) {
-        throw core::ServiceError(core::ErrorKind::BadRequest, "INVALID_LIMIT",
-                                 "limit is 1..500 and offset >= 0");
-    }
-    const auto [values, total] = services.requests.provenData().values(filter);
-    return HttpResponse::json(200, {{"proven_values", values}, {"total", total}});
-}
-
-HttpResponse getMmrs(const Services& services, const HttpRequest& request) {
-    const auto chainId = request.queryParam("chain_id");
-    json list = json::array();
-    for (const request::MmrStateView& mmr : services.requests.provenData().mmrStates(chainId)) {
-        list.push_back({{"chain_id", mmr.chainId},
-                        {"hashing_function", mmr.hashingFunction},
-                        {"leaves", mmr.leaves},
-                        {"size", mmr.size},
-                        {"root", mmr.root},
-                        {"peaks", mmr.peaks},
-                        {"updated_at", mmr.updatedAt}});
-    }
-    return HttpResponse::json(200, {{"mmrs", list}});
-}
-
 } // namespace
 
-void addRequestRoutes(Router& router, request::RequestService& requests,
-                      auth::ApiKeyRegistry& keys) {
+void addGrowOrderRoutes(Router& router, request::RequestService& requests,
+                        auth::ApiKeyRegistry& keys) {
     const auto message = ErrorBody::MessageField;
-    addNamedRoutes<Services>(
-        router, RouteGroup::Request, Services{requests, keys},
-        {{"POST", "/submit-request", ErrorBody::StatusAndError, kJsonBodyLimit, submitRequest,
-          Execution::ByKind, Access::ApiKey},
-         {"GET", "/get_queries/([^/]+)", message, kJsonBodyLimit, getQueries},
-         {"GET", "/get_actions/([^/]+)", message, kJsonBodyLimit, getActions},
-         {"GET", "/grow-orders", message, kJsonBodyLimit, getGrowOrders, Execution::ByKind,
-          Access::ApiKey},
-         {"POST", "/grow-orders", message, kJsonBodyLimit, postGrowOrder, Execution::ByKind,
-          Access::ApiKey},
-         {"GET", "/grow-orders/([^/]+)", message, kJsonBodyLimit, getGrowOrder, Execution::ByKind,
-          Access::ApiKey},
-         {"POST", "/grow-orders/([^/]+)/cancel", message, kJsonBodyLimit, cancelGrowOrder,
-          Execution::ByKind, Access::ApiKey},
-         {"GET", "/proven-values/([^/]+)", message, kJsonBodyLimit, getProvenValues},
-         {"GET", "/mmrs", message, kJsonBodyLimit, getMmrs}});
+    addNamedRoutes<Services>(router, RouteGroup::Request, Services{requests, keys},
+                             {{"GET", "/grow-orders", message, kJsonBodyLimit, getGrowOrders,
+                               Execution::ByKind, Access::ApiKey},
+                              {"POST", "/grow-orders", message, kJsonBodyLimit, postGrowOrder,
+                               Execution::ByKind, Access::ApiKey},
+                              {"GET", "/grow-orders/([^/]+)", message, kJsonBodyLimit, getGrowOrder,
+                               Execution::ByKind, Access::ApiKey},
+                              {"POST", "/grow-orders/([^/]+)/cancel", message, kJsonBodyLimit,
+                               cancelGrowOrder, Execution::ByKind, Access::ApiKey}});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

@@ -5,8 +5,7 @@
 // BucketRoutes.cpp, CoreQueryRoutes.cpp, V1Routes.cpp and FactRoutes.cpp; ProofRoutes.cpp adds
 // them all.
 
-#include "HttpTypes.h"
-#include "Router.h"
+#include "HttpNames.h"
 #include "api/ProofWire.h"
 #include "core/ServiceError.h"
 #include "proof/ProofService.h"
@@ -21,7 +20,7 @@ namespace proofdesk::auth {
 class ApiKeyRegistry;
 }
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 
 // What a proof route's handler works with.
 struct ProofRouteServices {
@@ -68,4 +67,4 @@ void addCoreQueryRoutes(Router& router, const ProofRouteServices& services);
 void addV1Routes(Router& router, const ProofRouteServices& services);
 void addFactRoutes(Router& router, const ProofRouteServices& services);
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

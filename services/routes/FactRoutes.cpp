@@ -4,7 +4,7 @@
 #include "ProofRouteSupport.h"
 #include "api/ProofBodies.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 namespace {
 
 // Artifacts that carry a run's memory (its program input with it) are the owner's alone; the
@@ -73,4 +73,4 @@ void addFactRoutes(Router& router, const ProofRouteServices& services) {
          {"GET", "/fact-registry/([^/]+)/([^/]+)", message, kJsonBodyLimit, getFactRegistryEntry}});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

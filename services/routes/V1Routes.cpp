@@ -4,7 +4,7 @@
 #include "ProofRouteSupport.h"
 #include "SubmissionParts.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 namespace {
 
 // The parts of a request to a /v1 route, refusing any the route does not read.
@@ -127,4 +127,4 @@ void addV1Routes(Router& router, const ProofRouteServices& services) {
           Execution::ByKind, Access::ApiKey}});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

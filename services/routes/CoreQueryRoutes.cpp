@@ -4,7 +4,7 @@
 #include "ProofRouteSupport.h"
 #include "SubmissionParts.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 namespace {
 
 HttpResponse postCoreQuery(const ProofRouteServices& services, const HttpRequest& request) {
@@ -106,4 +106,4 @@ void addCoreQueryRoutes(Router& router, const ProofRouteServices& services) {
          {"GET", "/docs/core-query-by-dedup-id", byId, kJsonBodyLimit, getDocsCoreQueryByDedupId}});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "Router.h"
+#include "HttpNames.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 
 // GET /is-alive -> {"message":"Alive!"} (request service, docs/api.md).
 void addHealthRoutes(Router& router);
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

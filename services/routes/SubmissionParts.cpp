@@ -6,7 +6,7 @@
 
 #include <limits>
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 namespace {
 
 // bucketJobIndex: an integer from 0 to 2^31 - 1.
@@ -135,4 +135,4 @@ proof::CoreQueryRequest coreQueryRequestOf(const Parts& parts) {
     return request;
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

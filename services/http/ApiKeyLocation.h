@@ -1,7 +1,9 @@
 #pragma once
 
 #include "HttpTypes.h"
-#include "auth/ApiKeyRegistry.h"
+
+#include <map>
+#include <string>
 
 namespace proofdesk::http {
 
@@ -11,8 +13,5 @@ std::string apiKeyOf(const HttpRequest& request);
 // The same from a request's head (the listener's header-stage check).
 std::string apiKeyIn(const HttpRequest::HeaderMap& headers,
                      const std::multimap<std::string, std::string>& query);
-
-// The project a request's key speaks for; throws MISSING_API_KEY / INVALID_API_KEY (401).
-auth::KeyIdentity requireApiKey(const HttpRequest& request, auth::ApiKeyRegistry& keys);
 
 } // namespace proofdesk::http

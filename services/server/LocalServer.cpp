@@ -1,15 +1,21 @@
 #include "LocalServer.h"
 
-#include "AdminRoutes.h"
-#include "AuthRoutes.h"
-#include "HealthRoutes.h"
-#include "ProofRoutes.h"
-#include "RequestRoutes.h"
 #include "core/DataDir.h"
+#include "routes/AdminRoutes.h"
+#include "routes/AuthRoutes.h"
+#include "routes/GrowOrderRoutes.h"
+#include "routes/HealthRoutes.h"
+#include "routes/ProofRoutes.h"
+#include "routes/RequestRoutes.h"
 
 #include <QDir>
 
-namespace proofdesk::http {
+namespace proofdesk::server {
+
+using http::HttpListener;
+using http::ListenAddress;
+using http::ListenerLimits;
+using http::RouteGroup;
 
 LocalServer::LocalServer(ServerOptions options) : m_options(std::move(options)) {}
 
@@ -19,7 +25,7 @@ LocalServer::~LocalServer() {
 
 HttpListener* LocalServer::addListener(const ListenAddress& address, std::vector<RouteGroup> groups,
                                        QString* error) {
-    if (!isLoopbackHost(address.host)) {
+    if (!http::isLoopbackHost(address.host)) {
         if (!m_options.allowRemote) {
             *error = QStringLiteral("refusing to listen on %1: not a loopback address (pass "
                                     "--allow-remote to serve other machines)")
@@ -60,7 +66,7 @@ bool LocalServer::start(QString* error) {
         m_ownClock = std::make_unique<core::SystemClock>();
         clock = m_ownClock.get();
     }
-    server::ServiceSettings settings;
+    ServiceSettings settings;
     settings.dataDir = m_options.dataDir;
     settings.jobWorkers = m_options.jobWorkers;
     settings.provers = m_options.provers;
@@ -69,7 +75,7 @@ bool LocalServer::start(QString* error) {
     settings.runJobs = m_options.localWorkers;
     settings.jobLeases = m_options.jobLeases;
     try {
-        m_services = std::make_unique<server::ServiceSet>(settings, *clock);
+        m_services = std::make_unique<ServiceSet>(settings, *clock);
     } catch (const std::exception& failure) {
         *error = QStringLiteral("cannot open the store %1: %2")
                      .arg(m_options.store.isEmpty() ? QStringLiteral("in ") + m_options.dataDir
@@ -78,11 +84,13 @@ bool LocalServer::start(QString* error) {
         return false;
     }
 
-    addHealthRoutes(m_router);
-    addAuthRoutes(m_router, m_services->signIn());
-    addProofRoutes(m_router, m_services->proofs(), m_services->keys());
-    addRequestRoutes(m_router, m_services->requests(), m_services->keys());
-    addAdminRoutes(m_router, *m_services);
+    routes::addHealthRoutes(m_router);
+    routes::addAuthRoutes(m_router, m_services->signIn());
+    routes::addProofRoutes(m_router, m_services->proofs(), m_services->keys());
+    routes::addRequestRoutes(m_router, m_services->requests(), m_services->keys());
+    routes::addGrowOrderRoutes(m_router, m_services->requests(), m_services->keys());
+    routes::addAdminRoutes(m_router, m_services->keys(),
+                           [services = m_services.get()] { return services->status(); });
 
     const std::vector<RouteGroup> all{RouteGroup::Request, RouteGroup::Proof, RouteGroup::Auth};
     m_main = addListener(m_options.listen, all, error);
@@ -162,4 +170,4 @@ request::RequestService& LocalServer::requests() {
     return m_services->requests();
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::server

@@ -1,11 +1,11 @@
 // The proof service's buckets: POST /buckets, /docs/buckets, GET /buckets, /buckets/{id},
 // /docs/buckets/{id}, POST /buckets/close.
 
-#include "JsonBody.h"
+#include "HttpNames.h"
 #include "ProofRouteSupport.h"
 #include "api/ProofBodies.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 namespace {
 
 // POST /buckets and POST /docs/buckets bodies (/docs requires aggregatorVersion).
@@ -96,4 +96,4 @@ void addBucketRoutes(Router& router, const ProofRouteServices& services) {
           Access::ApiKey}});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes

@@ -1,6 +1,6 @@
 #include "HealthRoutes.h"
 
-namespace proofdesk::http {
+namespace proofdesk::routes {
 
 void addHealthRoutes(Router& router) {
     router.add({"GET", "/is-alive", RouteGroup::Request, ErrorBody::MessageField, kJsonBodyLimit,
@@ -15,4 +15,4 @@ void addHealthRoutes(Router& router) {
                 }});
 }
 
-} // namespace proofdesk::http
+} // namespace proofdesk::routes
