@@ -153,15 +153,15 @@ void GrowOrdersPage::hideEvent(QHideEvent* event) {
     m_poll.stop();
 }
 
-nlohmann::json GrowOrdersPage::formOrder(FormError* error) const {
-    nlohmann::json functions = nlohmann::json::array();
+api::GrowOrderCreation GrowOrdersPage::formOrder(FormError* error) const {
+    api::GrowOrderCreation order;
     if (m_keccak->isChecked()) {
-        functions.push_back("KECCAK");
+        order.hashingFunctions.emplace_back("KECCAK");
     }
     if (m_poseidon->isChecked()) {
-        functions.push_back("POSEIDON");
+        order.hashingFunctions.emplace_back("POSEIDON");
     }
-    if (functions.empty()) {
+    if (order.hashingFunctions.empty()) {
         *error = {tr("Choose at least one hashing function."), m_keccak};
     }
     bool ok = false;
@@ -169,28 +169,28 @@ nlohmann::json GrowOrdersPage::formOrder(FormError* error) const {
     if (!ok || minBatch < 1) {
         *error = {tr("The min batch size is a number of blocks, at least 1."), m_minBatch};
     }
-    const auto optionalBlock = [](const QLineEdit* edit) {
+    const auto optionalBlock = [](const QLineEdit* edit) -> std::optional<std::int64_t> {
         bool parsed = false;
         const qlonglong value = edit->text().toLongLong(&parsed);
-        return parsed ? nlohmann::json(value) : nlohmann::json(nullptr);
+        return parsed ? std::optional<std::int64_t>(value) : std::nullopt;
     };
-    return {{"accumulated_chain_id", chainIdOf(m_accumulated).toStdString()},
-            {"settle_chain_id", chainIdOf(m_settle).toStdString()},
-            {"hashing_functions", functions},
-            {"min_batch_size", minBatch},
-            {"start_block_number", optionalBlock(m_start)},
-            {"finish_block_number", optionalBlock(m_finish)}};
+    order.accumulatedChainId = chainIdOf(m_accumulated).toStdString();
+    order.settleChainId = chainIdOf(m_settle).toStdString();
+    order.minBatchSize = minBatch;
+    order.startBlockNumber = optionalBlock(m_start);
+    order.finishBlockNumber = optionalBlock(m_finish);
+    return order;
 }
 
 void GrowOrdersPage::create() {
     FormError error;
-    const nlohmann::json body = formOrder(&error);
+    const api::GrowOrderCreation order = formOrder(&error);
     if (!error.message.isEmpty()) {
         showBanner(m_banner, error.message, error.field);
         return;
     }
     m_create->setEnabled(false);
-    m_client->createGrowOrder(body, this, [this](auto answer) {
+    m_client->createGrowOrder(order, this, [this](auto answer) {
         m_create->setEnabled(true);
         if (auto* failure = std::get_if<client::ApiError>(&answer)) {
             showBanner(m_banner, tr("The grow order was not created: %1").arg(failure->message()));

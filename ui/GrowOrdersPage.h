@@ -1,6 +1,7 @@
 #pragma once
 
 #include "BackoffPoll.h"
+#include "api/RequestBodies.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,7 +37,7 @@ public:
 
     void setPollInterval(int milliseconds) { m_poll.setInterval(milliseconds); }
     // The CreateGrowOrder body the form describes; sets `error` when a number does not parse.
-    nlohmann::json formOrder(FormError* error) const;
+    api::GrowOrderCreation formOrder(FormError* error) const;
     Q_INVOKABLE void refresh(); // F5
 
 protected:

@@ -3,6 +3,8 @@
 // Request and answer bodies of the proof service that the server and the client both write or
 // read: POST /buckets and GET /fact-registry/{chain}/{factHash}.
 
+#include "BodyError.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -10,18 +12,6 @@
 #include <string>
 
 namespace proofdesk::api {
-
-// A body the server refuses: its error code (UNKNOWN_FIELD, INVALID_FIELD, MISSING_FIELD) and
-// what is wrong, in what().
-class BodyError : public std::runtime_error {
-public:
-    BodyError(std::string code, const std::string& detail)
-        : std::runtime_error(detail), m_code(std::move(code)) {}
-    const std::string& code() const { return m_code; }
-
-private:
-    std::string m_code;
-};
 
 // POST /buckets and POST /docs/buckets (/docs requires aggregatorVersion). Absent and null
 // fields take the server's defaults.

@@ -69,10 +69,10 @@ void RequestClient::growOrders(QObject* context,
         failWith(done));
 }
 
-void RequestClient::createGrowOrder(const nlohmann::json& body, QObject* context,
+void RequestClient::createGrowOrder(const api::GrowOrderCreation& order, QObject* context,
                                     std::function<void(Result<api::GrowOrder>)> done) {
     handle(
-        postJson(QStringLiteral("/grow-orders"), body, keyHeader()), context,
+        postJson(QStringLiteral("/grow-orders"), api::toJson(order), keyHeader()), context,
         [done](const nlohmann::json& answer) {
             done(answer.at("grow_order").get<api::GrowOrder>());
         },

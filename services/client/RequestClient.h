@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ServiceClient.h"
+#include "api/RequestBodies.h"
 #include "api/RequestWire.h"
 
 #include <QString>
@@ -31,8 +32,8 @@ public:
 
     void growOrders(QObject* context,
                     std::function<void(Result<std::vector<api::GrowOrder>>)> done);
-    // POST /grow-orders with a CreateGrowOrder body.
-    void createGrowOrder(const nlohmann::json& body, QObject* context,
+    // POST /grow-orders.
+    void createGrowOrder(const api::GrowOrderCreation& order, QObject* context,
                          std::function<void(Result<api::GrowOrder>)> done);
     void cancelGrowOrder(const QString& id, QObject* context,
                          std::function<void(Result<api::GrowOrder>)> done);

@@ -72,7 +72,7 @@ void GrowOrderScheduler::wake() {
 }
 
 api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
-                                          const CreateGrowOrder& request) {
+                                          const api::GrowOrderCreation& request) {
     for (const auto& [name, id] : {std::pair{"accumulated_chain_id", request.accumulatedChainId},
                                    std::pair{"settle_chain_id", request.settleChainId}}) {
         if (!chain::knownChainIds().contains(core::qstr(id))) {

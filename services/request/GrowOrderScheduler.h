@@ -2,6 +2,7 @@
 
 #include "RequestQueries.h"
 #include "RequestSettings.h"
+#include "api/RequestBodies.h"
 #include "api/RequestWire.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
@@ -20,16 +21,6 @@
 
 namespace proofdesk::request {
 
-// POST /grow-orders.
-struct CreateGrowOrder {
-    std::string accumulatedChainId;
-    std::string settleChainId;
-    std::vector<std::string> hashingFunctions;
-    std::int64_t minBatchSize = 1;
-    std::optional<std::int64_t> startBlockNumber;
-    std::optional<std::int64_t> finishBlockNumber;
-};
-
 // Grow orders (docs/api.md): each extends a chain's MMRs in batches. A scheduler thread watches
 // the chain heads and plans a batch query (RequestQueries) when enough new blocks are there; a
 // batch's end (settleIn) moves its order on. The one unit that holds the SQL of `grow_orders`.
@@ -46,7 +37,7 @@ public:
     // Wakes the scheduler now (tests, and after a create).
     void wake();
 
-    api::GrowOrder create(const QString& projectId, const CreateGrowOrder& order);
+    api::GrowOrder create(const QString& projectId, const api::GrowOrderCreation& order);
     std::vector<api::GrowOrder> list(const QString& projectId);
     std::optional<api::GrowOrder> order(const QString& projectId, const std::string& id);
     std::optional<api::GrowOrder> cancel(const QString& projectId, const std::string& id);
