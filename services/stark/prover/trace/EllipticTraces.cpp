@@ -5,6 +5,9 @@
 #include "crypto/StarkCurve.h"
 #include "prover/Parallel.h"
 
+#include <algorithm>
+#include <span>
+
 // The trace writers of the builtins built on elliptic-curve subset sums — Pedersen, ECDSA and
 // EC-op — mirroring air/components/SubsetSum.cpp and the builtins' own constraints. Every chain
 // of point additions needs an inverse per step; the instances of a builtin advance in lockstep so
@@ -65,44 +68,60 @@ void writeSubsetSums(TraceTable& trace, const std::string& name, std::vector<Sum
     if (xDiffInverse) {
         inverse = trace.column(name + "/x_diff_inv");
     }
-    std::vector<Fp> differences(chains.size());
-    for (std::uint64_t k = 0; k < height; ++k) {
-        for (std::size_t c = 0; c < chains.size(); ++c) {
-            SumChain& chain = chains[c];
-            const std::uint64_t unit = chain.firstUnit + k;
-            selector[unit] = shiftedRight(chain.scalar, k);
-            sumX[unit] = chain.sum.first;
-            sumY[unit] = chain.sum.second;
-            differences[c] = chain.sum.first - chain.points[k].first;
-            if (differences[c].isZero() && (xDiffInverse || bitOf(chain.scalar, k))) {
-                throw TraceError(name + ": a subset sum meets a point with the same x (the "
-                                        "inputs make the builtin's addition undefined)");
+    // The chains are independent and write their own units: each thread takes a share of them
+    // through every level (one dispatch, not one per level), inverting its share's differences
+    // in one batch per level. Only the units where a chain adds its point (or x_diff_inv is
+    // written) need an inverse, so a builtin's unused instances (zero scalars) cost none.
+    const std::size_t grain = std::max<std::size_t>(
+        64, chains.size() / std::size_t(std::max(1, Workers::shared().threads())));
+    Workers::shared().forRange(chains.size(), grain, [&](std::size_t begin, std::size_t end) {
+        const std::span<SumChain> share(chains.data() + begin, end - begin);
+        std::vector<Fp> differences(share.size());
+        std::vector<std::uint8_t> adds(share.size());
+        for (std::uint64_t k = 0; k < height; ++k) {
+            bool anyInverse = xDiffInverse;
+            for (std::size_t c = 0; c < share.size(); ++c) {
+                SumChain& chain = share[c];
+                const std::uint64_t unit = chain.firstUnit + k;
+                selector[unit] = shiftedRight(chain.scalar, k);
+                sumX[unit] = chain.sum.first;
+                sumY[unit] = chain.sum.second;
+                adds[c] = bitOf(chain.scalar, k) ? 1 : 0;
+                if (!adds[c] && !xDiffInverse) {
+                    differences[c] = Fp::one();
+                    continue;
+                }
+                anyInverse = true;
+                differences[c] = chain.sum.first - chain.points[k].first;
+                if (differences[c].isZero()) {
+                    throw TraceError(name + ": a subset sum meets a point with the same x (the "
+                                            "inputs make the builtin's addition undefined)");
+                }
             }
-            if (differences[c].isZero()) {
-                differences[c] = Fp::one();
+            if (k + 1 == height) {
+                break;
+            }
+            if (anyInverse) {
+                invertAll(differences);
+            }
+            for (std::size_t c = 0; c < share.size(); ++c) {
+                SumChain& chain = share[c];
+                const std::uint64_t unit = chain.firstUnit + k;
+                if (xDiffInverse) {
+                    inverse[unit] = differences[c];
+                }
+                if (!adds[c]) {
+                    slope[unit] = Fp::zero();
+                    continue;
+                }
+                const CurvePoint& point = chain.points[k];
+                const Fp s = (chain.sum.second - point.second) * differences[c];
+                const Fp x = s.square() - chain.sum.first - point.first;
+                chain.sum = {x, s * (chain.sum.first - x) - chain.sum.second};
+                slope[unit] = s;
             }
         }
-        if (k + 1 == height) {
-            break;
-        }
-        invertInParallel(differences);
-        for (std::size_t c = 0; c < chains.size(); ++c) {
-            SumChain& chain = chains[c];
-            const std::uint64_t unit = chain.firstUnit + k;
-            if (xDiffInverse) {
-                inverse[unit] = differences[c];
-            }
-            if (!bitOf(chain.scalar, k)) {
-                slope[unit] = Fp::zero();
-                continue;
-            }
-            const CurvePoint& point = chain.points[k];
-            const Fp s = (chain.sum.second - point.second) * differences[c];
-            const Fp x = s.square() - chain.sum.first - point.first;
-            chain.sum = {x, s * (chain.sum.first - x) - chain.sum.second};
-            slope[unit] = s;
-        }
-    }
+    });
 }
 
 // The doublings P, 2P, …, 2^(height−1)·P of every start point, with the doubling slopes (one
