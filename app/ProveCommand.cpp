@@ -5,12 +5,12 @@
 #include "cairo/Runner.h"
 #include "cairo/cairo1/Executable.h"
 #include "core/BoundedJson.h"
+#include "stark/Rejection.h"
 #include "stark/prover/ParameterChooser.h"
 #include "stark/prover/ProofJson.h"
 #include "stark/prover/StarkProver.h"
 #include "stark/prover/trace/TraceComponents.h"
 #include "stark/verifier/ProofVerifier.h"
-#include "stark/verifier/Rejection.h"
 
 #include <unistd.h>
 

@@ -2,9 +2,9 @@
 
 #include "Provers.h"
 #include "core/BoundedJson.h"
+#include "stark/Rejection.h"
 #include "stark/proof/PublicInput.h"
 #include "stark/proof/Statement.h"
-#include "stark/verifier/Rejection.h"
 
 namespace proofdesk::proof {
 namespace {

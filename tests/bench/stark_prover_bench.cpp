@@ -21,11 +21,11 @@
 // size and our verifier's time on it; the last lines (after "== figures") are `name value` pairs
 // for tests/bench/run.sh.
 
+#include "stark/algebra/VectorField.h"
+#include "stark/commitment/PoseidonBatch.h"
 #include "stark/prover/ParameterChooser.h"
-#include "stark/prover/PoseidonBatch.h"
 #include "stark/prover/ProofJson.h"
 #include "stark/prover/StarkProver.h"
-#include "stark/prover/VectorField.h"
 #include "stark/verifier/ProofVerifier.h"
 
 #include "cairo/Runner.h"

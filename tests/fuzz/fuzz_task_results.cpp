@@ -8,9 +8,9 @@
 #include "core/BoundedJson.h"
 #include "proof/QueryInputs.h"
 #include "sandbox/tasks/TaskTypes.h"
+#include "stark/Rejection.h"
 #include "stark/proof/PublicInput.h"
 #include "stark/proof/Statement.h"
-#include "stark/verifier/Rejection.h"
 
 #include <cstddef>
 #include <cstdint>

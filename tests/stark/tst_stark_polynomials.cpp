@@ -6,10 +6,10 @@
 
 #include "stark/air/Air.h"
 #include "stark/air/Layout.h"
-#include "stark/prover/CommittedTable.h"
+#include "stark/algebra/Ntt.h"
+#include "stark/algebra/Polynomials.h"
+#include "stark/commitment/CommittedTable.h"
 #include "stark/prover/Composition.h"
-#include "stark/prover/Ntt.h"
-#include "stark/prover/Polynomials.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 // A portable model of the AVX-512 intrinsics the prover's packed field code uses
-// (services/stark/prover/PackedField.h), one plain loop per vector. Built with
+// (services/stark/algebra/PackedField.h), one plain loop per vector. Built with
 // PROOFDESK_EMULATED_AVX512, that code runs on any CPU, so machines without AVX-512 IFMA (CI's
 // among them) test its arithmetic against the scalar field. Semantics as Intel documents them;
 // the masks and permutations only as far as the packed code uses them.

@@ -7,8 +7,8 @@
 #include "cairo/hints/HintProcessor.h"
 #include "cairo/vm/ProgramHash.h"
 #include "sandbox/tasks/TaskTypes.h"
+#include "stark/Rejection.h"
 #include "stark/proof/Statement.h"
-#include "stark/verifier/Rejection.h"
 
 namespace proofdesk::work {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "Rejection.h"
 #include "Transcript.h"
-#include "verifier/Rejection.h"
 
 #include <cstdint>
 #include <string>

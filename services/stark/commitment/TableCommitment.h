@@ -1,7 +1,7 @@
 #pragma once
 
 #include "Hashes.h"
-#include "verifier/Rejection.h"
+#include "Rejection.h"
 
 #include <cstdint>
 #include <map>

@@ -1,7 +1,7 @@
 #include "ProofParameters.h"
 
-#include "commitment/Hashes.h"
-#include "verifier/Rejection.h"
+#include "Hashes.h"
+#include "Rejection.h"
 
 namespace proofdesk::stark {
 namespace {

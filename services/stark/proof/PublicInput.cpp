@@ -1,8 +1,8 @@
 #include "PublicInput.h"
 
+#include "Hashes.h"
+#include "Rejection.h"
 #include "cairo/vm/Layout.h"
-#include "commitment/Hashes.h"
-#include "verifier/Rejection.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,11 +1,11 @@
 #include "Statement.h"
 
+#include "Rejection.h"
 #include "air/Layout.h"
 #include "cairo/outputs/FactHashes.h"
 #include "cairo/vm/ProgramHash.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
-#include "verifier/Rejection.h"
 
 #include <algorithm>
 #include <map>

@@ -1,9 +1,9 @@
 #include "Composition.h"
 
 #include "ConstraintEvaluator.h"
-#include "Ntt.h"
-#include "Polynomials.h"
-#include "VectorField.h"
+#include "algebra/Ntt.h"
+#include "algebra/Polynomials.h"
+#include "algebra/VectorField.h"
 
 #include <algorithm>
 #include <array>

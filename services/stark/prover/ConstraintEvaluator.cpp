@@ -1,7 +1,7 @@
 #include "ConstraintEvaluator.h"
 
-#include "Ntt.h"
-#include "VectorField.h"
+#include "algebra/Ntt.h"
+#include "algebra/VectorField.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,15 +1,15 @@
 #include "StarkProver.h"
 
-#include "CommittedTable.h"
 #include "Composition.h"
 #include "ConstraintEvaluator.h"
-#include "FriProver.h"
-#include "Ntt.h"
-#include "Polynomials.h"
+#include "Rejection.h"
 #include "air/Air.h"
+#include "algebra/Ntt.h"
+#include "algebra/Polynomials.h"
 #include "channel/ProofWriter.h"
-#include "trace/TraceComponents.h"
-#include "verifier/Rejection.h"
+#include "commitment/CommittedTable.h"
+#include "fri/FriProver.h"
+#include "prover/trace/TraceComponents.h"
 #include "verifier/StarkVerifier.h"
 
 #include <malloc.h>

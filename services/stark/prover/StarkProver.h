@@ -4,7 +4,7 @@
 #include "Parallel.h"
 #include "proof/ProofParameters.h"
 #include "proof/PublicInput.h"
-#include "trace/CairoRun.h"
+#include "prover/trace/CairoRun.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "Rejection.h"
 #include "StarkVerifier.h"
 #include "proof/Statement.h"
-#include "verifier/Rejection.h"
 
 #include <nlohmann/json.hpp>
 

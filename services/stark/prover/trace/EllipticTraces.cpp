@@ -1,9 +1,9 @@
 #include "TraceComponents.h"
 
+#include "Parallel.h"
 #include "air/CurvePoints.h"
 #include "crypto/BigInt.h"
 #include "crypto/StarkCurve.h"
-#include "prover/Parallel.h"
 
 #include <algorithm>
 #include <span>

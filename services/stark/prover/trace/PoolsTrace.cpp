@@ -1,6 +1,6 @@
 #include "TraceComponents.h"
 
-#include "prover/Parallel.h"
+#include "Parallel.h"
 
 #include <algorithm>
 #include <unordered_map>

@@ -1,7 +1,7 @@
 #include "TraceTable.h"
 
+#include "Parallel.h"
 #include "TraceComponents.h"
-#include "prover/Parallel.h"
 
 #include <stdexcept>
 

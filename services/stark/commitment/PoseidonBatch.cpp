@@ -1,6 +1,6 @@
 #include "PoseidonBatch.h"
 
-#include "VectorField.h"
+#include "algebra/VectorField.h"
 
 #include "crypto/Poseidon.h"
 
@@ -15,7 +15,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
-#include "PackedField.h"
+#include "algebra/PackedField.h"
 
 namespace proofdesk::stark {
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "commitment/Hashes.h"
+#include "Hashes.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "CommittedTable.h"
-#include "fri/FriVerifier.h"
+#include "FriVerifier.h"
+#include "commitment/CommittedTable.h"
 
 #include <functional>
 #include <memory>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "Parallel.h"
-#include "commitment/TableCommitment.h"
+#include "TableCommitment.h"
 
 #include <cstdint>
 #include <functional>

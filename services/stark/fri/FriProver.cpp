@@ -1,6 +1,6 @@
 #include "FriProver.h"
 
-#include "Polynomials.h"
+#include "algebra/Polynomials.h"
 #include "channel/ProofWriter.h"
 
 #include <bit>

@@ -1,8 +1,8 @@
 #include "CommittedTable.h"
 
-#include "Ntt.h"
 #include "RowHasher.h"
-#include "VectorField.h"
+#include "algebra/Ntt.h"
+#include "algebra/VectorField.h"
 #include "channel/ProofWriter.h"
 
 #include <algorithm>
