@@ -176,10 +176,13 @@ QSqlDatabase Store::connection() {
     const QString name = connectionNameForThisThread();
     if (QSqlDatabase::contains(name)) {
         QSqlDatabase db = QSqlDatabase::database(name, false);
-        if (db.isValid()) {
+        if (db.isValid() && db.isOpen()) {
             return db;
         }
-        // The connection of an ended thread whose id this thread has been given: a new one.
+        // The connection of an ended thread whose id this thread has been given, or one the
+        // server ended that the driver has found dead (PostgreSQL's driver then says "database
+        // not open", with no text to tell a lost connection by): a new one.
+        db = QSqlDatabase();
         dropConnectionOfThisThread();
     }
     const bool postgres = m_location.dialect == StoreDialect::Postgres;
