@@ -5,7 +5,7 @@
 #include "cairo/RunSetup.h"
 #include "cairo/Runner.h"
 #include "cairo/cairo1/Executable.h"
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/ProgramHash.h"
 
 #include <cstring>
@@ -177,7 +177,7 @@ void writeRunOutputs(const Flags& flags, CairoRunner& runner) {
         runner.writeMemory(out);
     }
     if (auto path = flags.value("cairo_pie_output")) {
-        CairoPie::fromRun(runner).writeFile(*path);
+        runner.pie().writeFile(*path);
     }
     if (auto path = flags.value("air_public_input")) {
         writeFile(*path, runner.airPublicInput().dump(4) + "\n");

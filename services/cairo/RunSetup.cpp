@@ -1,7 +1,7 @@
 #include "RunSetup.h"
 
 #include "hints/BootloaderInput.h"
-#include "outputs/CairoPie.h"
+#include "pie/CairoPie.h"
 #include "vm/ExactJson.h"
 
 #include <stdexcept>

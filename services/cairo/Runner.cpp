@@ -19,16 +19,6 @@ void writeU64(std::ostream& out, std::uint64_t value) {
 
 } // namespace
 
-nlohmann::json ExecutionResources::toJson() const {
-    nlohmann::json counter = nlohmann::json::object();
-    for (const auto& [name, count] : builtinInstanceCounter) {
-        counter[name] = count;
-    }
-    return {{"n_steps", nSteps},
-            {"n_memory_holes", nMemoryHoles},
-            {"builtin_instance_counter", counter}};
-}
-
 CairoRunner::CairoRunner(const Program& program, RunOptions options)
     : m_program(program), m_options(std::move(options)) {
     if (m_options.layout == "auto") {

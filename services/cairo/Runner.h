@@ -3,6 +3,7 @@
 #include "cairo/cairo1/Cairo1Hints.h"
 #include "cairo/hints/HintProcessor.h"
 #include "cairo/vm/Builtins.h"
+#include "cairo/vm/ExecutionResources.h"
 #include "cairo/vm/Layout.h"
 #include "cairo/vm/Program.h"
 #include "cairo/vm/Vm.h"
@@ -16,6 +17,8 @@
 #include <vector>
 
 namespace proofdesk::cairo {
+
+struct CairoPie;
 
 struct RunOptions {
     std::string layout = "plain"; // a named layout, "dynamic", or "auto" (see autoLayout)
@@ -37,13 +40,6 @@ struct RunOptions {
     // A Cairo 1 program's arguments (the flat Serde felts of its parameters, as Scarb takes
     // them); its wrapper reads them with WriteRunParam.
     std::vector<Felt> arguments;
-};
-
-struct ExecutionResources {
-    std::uint64_t nSteps = 0;
-    std::uint64_t nMemoryHoles = 0;
-    std::vector<std::pair<std::string, std::uint64_t>> builtinInstanceCounter; // "<name>_builtin"
-    nlohmann::json toJson() const;
 };
 
 // Loads a program into memory, runs it to its end (and, in proof mode, pads the trace to a power
@@ -89,6 +85,9 @@ public:
     std::string printedInfo(bool relocated = false) const;
     std::string printedMemory(bool relocated) const;
     std::string printedSegments() const;
+    // The finished non-proof run as a Cairo PIE (cairo-run --cairo_pie_output); throws PieError
+    // for a proof-mode run.
+    CairoPie pie() const;
 
     Relocatable programBase() const { return {0, 0}; }
     Relocatable executionBase() const { return {1, 0}; }

@@ -5,7 +5,7 @@
 // The last lines are `name value` pairs for tests/bench/run.sh.
 
 #include "cairo/Runner.h"
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/Program.h"
 #include "cairo/vm/ProgramHash.h"
 #include "proof/Provers.h"
@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
         options.traceEnabled = false;
         cairo::CairoRunner runner(program, options);
         runner.run();
-        const std::string zip = cairo::CairoPie::fromRun(runner).toZip();
+        const std::string zip = runner.pie().toZip();
         inProcess.push_back(msSince(start));
     }
 

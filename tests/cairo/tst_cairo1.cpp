@@ -8,7 +8,7 @@
 #include "cairo/Runner.h"
 #include "cairo/cairo1/Cairo1Hints.h"
 #include "cairo/cairo1/Executable.h"
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/ExactJson.h"
 #include "cairo/vm/Instruction.h"
 #include "cairo/vm/ProgramHash.h"
@@ -146,7 +146,7 @@ private slots:
         QCOMPARE(viaFiles.main, std::uint64_t(6));
         QVERIFY(programHash(viaFiles) == programHash(plain.program));
         // A PIE of the run carries that hash and the output.
-        const CairoPie pie = CairoPie::fromZip(CairoPie::fromRun(*plain.runner).toZip());
+        const CairoPie pie = CairoPie::fromZip(plain.runner->pie().toZip());
         QVERIFY(pie.programHash() == programHash(plain.program));
         QVERIFY(pie.output() == output);
         QVERIFY(isCairo1ExecutableProgram(pie.programData, pie.main));

@@ -7,7 +7,7 @@
 #include "cairo/Runner.h"
 #include "cairo/hints/BootloaderInput.h"
 #include "cairo/hints/HintProcessor.h"
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/python/PythonHints.h"
 #include "cairo/vm/ExactJson.h"
 #include "cairo/vm/ProgramHash.h"
@@ -90,7 +90,7 @@ CairoPie pieOfRun(const nlohmann::json& program, const nlohmann::json& input) {
     options.programInput = input;
     CairoRunner runner(compiled, options);
     runner.run();
-    return CairoPie::fromZip(CairoPie::fromRun(runner).toZip());
+    return CairoPie::fromZip(runner.pie().toZip());
 }
 
 // The bootloader's output and fact topologies (proof mode, starknet_with_keccak) for `tasks`,

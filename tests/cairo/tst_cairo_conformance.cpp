@@ -6,8 +6,8 @@
 #include "FixtureRuns.h"
 
 #include "cairo/Runner.h"
-#include "cairo/outputs/CairoPie.h"
 #include "cairo/outputs/FactHashes.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/ExactJson.h"
 #include "cairo/vm/ProgramHash.h"
 

@@ -1,8 +1,8 @@
 #include "TestPrograms.h"
 
 #include "cairo/Runner.h"
-#include "cairo/outputs/CairoPie.h"
 #include "cairo/outputs/FactHashes.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/Instruction.h"
 #include "cairo/vm/Layout.h"
 #include "cairo/vm/Memory.h"
@@ -152,7 +152,7 @@ private slots:
         QCOMPARE(runner.output(), std::vector<Felt>{Felt::fromU64(7)});
         QVERIFY(runner.printedOutput() == "Program output:\n  7\n\n");
 
-        const CairoPie pie = CairoPie::fromRun(runner);
+        const CairoPie pie = runner.pie();
         QCOMPARE(pie.builtinSegments.size(), std::size_t(1));
         QCOMPARE(pie.builtinSegments[0].second.size, std::uint64_t(1));
         const CairoPie back = CairoPie::fromZip(pie.toZip());
@@ -177,7 +177,7 @@ private slots:
         options.layout = "small";
         CairoRunner runner(program, options);
         runner.run();
-        CairoPie pie = CairoPie::fromRun(runner);
+        CairoPie pie = runner.pie();
         // Found by fuzzing: an output segment claimed far larger than the memory it has.
         CairoPie huge = pie;
         huge.builtinSegments[0].second.size = 1u << 30;

@@ -1,7 +1,7 @@
 // libFuzzer target: the Cairo PIE reader (zip + JSON + memory.bin). Any input must end in a
 // CairoPie or a PieError, never a crash.
 
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -6,8 +6,8 @@
 #include "ProofHttpSupport.h"
 #include "ProofTestData.h"
 
-#include "cairo/outputs/CairoPie.h"
 #include "cairo/outputs/FactHashes.h"
+#include "cairo/pie/CairoPie.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
 #include "proof/ProofPipeline.h"

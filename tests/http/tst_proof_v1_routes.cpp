@@ -5,8 +5,8 @@
 #include "ProofHttpSupport.h"
 #include "ProofTestData.h"
 
-#include "cairo/outputs/CairoPie.h"
 #include "cairo/outputs/FactHashes.h"
+#include "cairo/pie/CairoPie.h"
 #include "crypto/Pedersen.h"
 #include "crypto/Poseidon.h"
 

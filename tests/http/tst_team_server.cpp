@@ -6,7 +6,7 @@
 #include "ProofTestData.h"
 #include "TestStore.h"
 
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "core/Store.h"
 #include "stark/verifier/ProofVerifier.h"
 

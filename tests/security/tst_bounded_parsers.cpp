@@ -3,7 +3,7 @@
 
 #include "ZipOfZeros.h"
 
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/Memory.h"
 #include "cairo/vm/References.h"
 #include "core/BoundedJson.h"

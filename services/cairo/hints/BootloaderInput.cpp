@@ -1,6 +1,6 @@
 #include "cairo/hints/BootloaderInput.h"
 
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/Vm.h"
 
 #include <algorithm>

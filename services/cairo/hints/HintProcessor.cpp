@@ -1,6 +1,6 @@
 #include "cairo/hints/HintProcessor.h"
 
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 
 #include <regex>
 

@@ -4,7 +4,7 @@
 
 #include "cairo/hints/BootloaderInput.h"
 #include "cairo/hints/HintProcessor.h"
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/ProgramHash.h"
 
 #include <fstream>

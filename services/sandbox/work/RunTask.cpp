@@ -70,7 +70,7 @@ nlohmann::json runTask(const ChildContext& context) {
                                                  dir + "/" + tasks::output::kMemory)
                                 .dump(1));
         } else {
-            writeOutputFile(tasks::output::kPie, cairo::CairoPie::fromRun(runner).toZip());
+            writeOutputFile(tasks::output::kPie, runner.pie().toZip());
         }
         tasks::RunClaims claims;
         // The server knows the hash of a registered program; computing it needs Pedersen's

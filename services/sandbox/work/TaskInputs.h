@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "cairo/vm/Program.h"
 #include "sandbox/SandboxChild.h"
 

@@ -1,7 +1,8 @@
-// CairoRunner's reports: cairo-run's printed info, and the AIR public and private inputs that
-// Stone's cpu_air_prover reads.
+// CairoRunner's reports: cairo-run's printed info, the AIR public and private inputs that
+// Stone's cpu_air_prover reads, and a non-proof run's Cairo PIE.
 
 #include "cairo/Runner.h"
+#include "cairo/pie/CairoPie.h"
 
 #include <optional>
 #include <sstream>
@@ -177,6 +178,74 @@ nlohmann::ordered_json CairoRunner::airPrivateInput(const std::string& tracePath
         }
     }
     return out;
+}
+
+CairoPie CairoRunner::pie() const {
+    if (m_options.proofMode) {
+        throw PieError("a Cairo PIE cannot be made from a proof-mode run");
+    }
+    const Program& program = m_program;
+    const Memory& memory = this->memory();
+    CairoPie pie;
+    pie.programData = program.data;
+    pie.builtins = program.builtins;
+    pie.main = program.main;
+    pie.programSegment = {0, program.data.size()};
+    pie.executionSegment = {1, vm().ap.offset};
+    for (const auto& builtin : builtins()) {
+        if (builtin->included()) {
+            pie.builtinSegments.emplace_back(
+                builtin->name(),
+                CairoPie::Segment{builtin->base().segment, builtin->usedCells(memory)});
+        }
+    }
+    const auto n = static_cast<std::int64_t>(pie.builtinSegments.size());
+    pie.retFpSegment = {2 + n, 0};
+    pie.retPcSegment = {3 + n, 0};
+    for (std::int64_t segment = 4 + n; segment < static_cast<std::int64_t>(memory.segmentCount());
+         ++segment) {
+        pie.extraSegments.push_back({segment, memory.segmentUsedSize(segment)});
+    }
+    for (std::size_t segment = 0; segment < memory.segmentCount(); ++segment) {
+        const auto& cells = memory.segmentCells(static_cast<std::int64_t>(segment));
+        for (std::size_t offset = 0; offset < cells.size(); ++offset) {
+            if (cells[offset].isSet()) {
+                pie.memory.emplace_back(Relocatable{static_cast<std::int64_t>(segment), offset},
+                                        cells[offset].value());
+            }
+        }
+    }
+    for (const auto& [name, segment] : pie.builtinSegments) {
+        nlohmann::json data;
+        if (name == "output") {
+            data = {{"pages", nlohmann::json::object()}, {"attributes", nlohmann::json::object()}};
+            for (const auto& builtin : builtins()) {
+                if (const auto* output = dynamic_cast<const OutputBuiltin*>(builtin.get())) {
+                    data = output->additionalData();
+                }
+            }
+        } else if (name == "ecdsa") {
+            // [[segment, offset], [r, s]] per signature, r and s kept exact as decimal text
+            // (written as JSON numbers, as cairo-lang does).
+            data = nlohmann::json::array();
+            for (const auto& builtin : builtins()) {
+                for (const auto& [address, rs] : builtin->signaturesByAddress()) {
+                    data.push_back({{address.segment, address.offset},
+                                    {rs.first.toDecimal(), rs.second.toDecimal()}});
+                }
+            }
+        } else if (name == "pedersen") {
+            data = nlohmann::json::array();
+            for (std::uint64_t offset = 2; offset < segment.size; offset += 3) {
+                if (memory.isSet({segment.index, offset})) {
+                    data.push_back({segment.index, offset});
+                }
+            }
+        }
+        pie.additionalData[name + "_builtin"] = data;
+    }
+    pie.resources = executionResources();
+    return pie;
 }
 
 } // namespace proofdesk::cairo

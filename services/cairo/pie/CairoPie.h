@@ -1,6 +1,9 @@
 #pragma once
 
-#include "cairo/Runner.h"
+#include "cairo/vm/Builtins.h"
+#include "cairo/vm/ExecutionResources.h"
+#include "cairo/vm/Memory.h"
+#include "cairo/vm/Value.h"
 
 #include <nlohmann/json.hpp>
 
@@ -37,8 +40,7 @@ struct CairoPie {
     ExecutionResources resources;
     std::string version = "1.1";
 
-    // From a finished non-proof run (cairo-run --cairo_pie_output).
-    static CairoPie fromRun(const CairoRunner& runner);
+    // (A finished non-proof run's PIE: CairoRunner::pie.)
     // Reads and validates a PIE zip; throws PieError naming the problem.
     static CairoPie fromZip(const std::string& zipBytes);
     static CairoPie fromFile(const std::string& path);

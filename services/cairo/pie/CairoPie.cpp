@@ -1,4 +1,4 @@
-#include "cairo/outputs/CairoPie.h"
+#include "cairo/pie/CairoPie.h"
 #include "core/BoundedJson.h"
 
 #include "cairo/vm/ExactJson.h"
@@ -180,73 +180,6 @@ std::vector<std::pair<Relocatable, Value>> memoryCells(const std::string& memory
 }
 
 } // namespace
-
-CairoPie CairoPie::fromRun(const CairoRunner& runner) {
-    if (runner.options().proofMode) {
-        throw PieError("a Cairo PIE cannot be made from a proof-mode run");
-    }
-    const Program& program = runner.program();
-    const Memory& memory = runner.memory();
-    CairoPie pie;
-    pie.programData = program.data;
-    pie.builtins = program.builtins;
-    pie.main = program.main;
-    pie.programSegment = {0, program.data.size()};
-    pie.executionSegment = {1, runner.vm().ap.offset};
-    for (const auto& builtin : runner.builtins()) {
-        if (builtin->included()) {
-            pie.builtinSegments.emplace_back(
-                builtin->name(), Segment{builtin->base().segment, builtin->usedCells(memory)});
-        }
-    }
-    const auto n = static_cast<std::int64_t>(pie.builtinSegments.size());
-    pie.retFpSegment = {2 + n, 0};
-    pie.retPcSegment = {3 + n, 0};
-    for (std::int64_t segment = 4 + n; segment < static_cast<std::int64_t>(memory.segmentCount());
-         ++segment) {
-        pie.extraSegments.push_back({segment, memory.segmentUsedSize(segment)});
-    }
-    for (std::size_t segment = 0; segment < memory.segmentCount(); ++segment) {
-        const auto& cells = memory.segmentCells(static_cast<std::int64_t>(segment));
-        for (std::size_t offset = 0; offset < cells.size(); ++offset) {
-            if (cells[offset].isSet()) {
-                pie.memory.emplace_back(Relocatable{static_cast<std::int64_t>(segment), offset},
-                                        cells[offset].value());
-            }
-        }
-    }
-    for (const auto& [name, segment] : pie.builtinSegments) {
-        nlohmann::json data;
-        if (name == "output") {
-            data = {{"pages", nlohmann::json::object()}, {"attributes", nlohmann::json::object()}};
-            for (const auto& builtin : runner.builtins()) {
-                if (const auto* output = dynamic_cast<const OutputBuiltin*>(builtin.get())) {
-                    data = output->additionalData();
-                }
-            }
-        } else if (name == "ecdsa") {
-            // [[segment, offset], [r, s]] per signature, r and s kept exact as decimal text
-            // (written as JSON numbers, as cairo-lang does).
-            data = nlohmann::json::array();
-            for (const auto& builtin : runner.builtins()) {
-                for (const auto& [address, rs] : builtin->signaturesByAddress()) {
-                    data.push_back({{address.segment, address.offset},
-                                    {rs.first.toDecimal(), rs.second.toDecimal()}});
-                }
-            }
-        } else if (name == "pedersen") {
-            data = nlohmann::json::array();
-            for (std::uint64_t offset = 2; offset < segment.size; offset += 3) {
-                if (memory.isSet({segment.index, offset})) {
-                    data.push_back({segment.index, offset});
-                }
-            }
-        }
-        pie.additionalData[name + "_builtin"] = data;
-    }
-    pie.resources = runner.executionResources();
-    return pie;
-}
 
 namespace {
 
