@@ -79,11 +79,10 @@ QVariant RequestActionModel::data(const QModelIndex& index, int role) const {
     if (!action) {
         return {};
     }
-    const nlohmann::json& method = action->method;
-    const bool failed = method.contains("error") && method["error"].is_string();
-    if (role == Qt::ToolTipRole && failed) {
+    const std::optional<std::string> error = api::actionError(*action);
+    if (role == Qt::ToolTipRole && error) {
         // The whole reason on every cell of the row (the column shows what fits).
-        return qs(method["error"].get<std::string>());
+        return qs(*error);
     }
     if (role != Qt::DisplayRole) {
         return statusBrush(role, index.column(), StatusColumn, action->status);
@@ -103,9 +102,10 @@ QVariant RequestActionModel::data(const QModelIndex& index, int role) const {
         return list.join(QStringLiteral(", "));
     }
     case OutcomeColumn: {
-        if (failed) {
-            return qs(method["error"].get<std::string>());
+        if (error) {
+            return qs(*error);
         }
+        const nlohmann::json& method = action->method;
         if (method.contains("results") && method["results"].is_object()) {
             return qs(method["results"].dump()).left(160);
         }

@@ -599,9 +599,8 @@ void DataRequestsPage::announceFinished(const QString& queryId, const QString& s
         QString reason;
         if (const auto* actions = std::get_if<std::vector<api::RequestAction>>(&answer)) {
             for (const api::RequestAction& action : *actions) {
-                const auto error = action.method.find("error");
-                if (error != action.method.end() && error->is_string()) {
-                    reason = QString::fromStdString(error->get<std::string>());
+                if (const auto error = api::actionError(action)) {
+                    reason = QString::fromStdString(*error);
                     break;
                 }
             }

@@ -9,7 +9,6 @@
 #include "ProofRecordText.h"
 #include "client/ProofFileVerifier.h"
 #include "models/ProofQueryModel.h"
-#include "models/ValueReading.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -291,16 +290,8 @@ void ProofJobsPage::showProgramOutput(const QString& queryId, const QUrl& url) {
         if (!output.is_array()) {
             return;
         }
-        QStringList values;
-        for (const nlohmann::json& value : output) {
-            const QString hex =
-                value.is_string() ? QString::fromStdString(value.get<std::string>()) : QString();
-            const QString decimal = models::feltToDecimal(hex);
-            values << (decimal.isEmpty() ? hex : decimal);
-        }
-        m_output->setText(values.isEmpty()
-                              ? tr("Output: none")
-                              : tr("Output: %1").arg(values.join(QStringLiteral(", "))));
+        m_output->setText(output.empty() ? tr("Output: none")
+                                         : tr("Output: %1").arg(outputText(output)));
         m_output->setToolTip(tr("The program's output, as cairo-run prints it (output.json holds "
                                 "it in hex)"));
         m_output->setVisible(true);

@@ -1,5 +1,7 @@
 #include "ProofRecordText.h"
 
+#include "models/ValueReading.h"
+
 #include <QCoreApplication>
 #include <QStringList>
 
@@ -53,6 +55,17 @@ QStringList chosenParameters(const nlohmann::json& parameters) {
 }
 
 } // namespace
+
+QString outputText(const nlohmann::json& words) {
+    QStringList values;
+    for (const nlohmann::json& word : words) {
+        const QString hex =
+            word.is_string() ? QString::fromStdString(word.get<std::string>()) : QString();
+        const QString decimal = models::feltToDecimal(hex);
+        values << (decimal.isEmpty() ? hex : decimal);
+    }
+    return values.join(QStringLiteral(", "));
+}
 
 QString durationText(double seconds) {
     const qint64 total = qint64(seconds + 0.5);

@@ -25,6 +25,9 @@ QString factHashText(const api::ProofQuery& query);
 QString factHashesExplained(const api::ProofQuery& query);
 // What the Verify panel's Integrity fact is, beside a record's (plain text).
 QString proofIntegrityFactExplained();
+// A program's output words (hex strings) as cairo-run prints them: decimal, joined by ", " (a
+// word that does not read as a felt stays as it is).
+QString outputText(const nlohmann::json& words);
 // 75 -> "1:15", 4000 -> "1:06:40".
 QString durationText(double seconds);
 // "Proving: fri — 42% · 1:15 elapsed · about 0:40 left" (plain text).

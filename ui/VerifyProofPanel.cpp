@@ -3,7 +3,6 @@
 #include "PageParts.h"
 #include "ProofRecordText.h"
 #include "client/ProofFileVerifier.h"
-#include "models/ValueReading.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -145,15 +144,12 @@ void VerifyProofPanel::showVerdict(const nlohmann::json& verdict) {
                                    : text(*statement, "programHash"));
         // In decimal, as cairo-run prints it and the proof job's detail shows it (issue #47: "89"
         // there, "0x59" here); the hex words in the tooltip.
-        QStringList output;
+        const nlohmann::json words = statement->value("output", nlohmann::json::array());
         QStringList hexWords;
-        for (const auto& word : statement->value("output", nlohmann::json::array())) {
-            const QString hex = QString::fromStdString(word.get<std::string>());
-            const QString decimal = models::feltToDecimal(hex);
-            output << (decimal.isEmpty() ? hex : decimal);
-            hexWords << hex;
+        for (const auto& word : words) {
+            hexWords << QString::fromStdString(word.get<std::string>());
         }
-        m_output->setText(output.join(QStringLiteral(", ")));
+        m_output->setText(outputText(words));
         m_output->setToolTip(hexWords.isEmpty()
                                  ? QString()
                                  : tr("In hex: %1").arg(hexWords.join(QStringLiteral(", "))));

@@ -120,4 +120,12 @@ void from_json(const nlohmann::json& in, ProvenValue& value) {
     in.at("created_at").get_to(value.createdAt);
 }
 
+std::optional<std::string> actionError(const RequestAction& action) {
+    const auto error = action.method.find("error");
+    if (error == action.method.end() || !error->is_string()) {
+        return std::nullopt;
+    }
+    return error->get<std::string>();
+}
+
 } // namespace proofdesk::api

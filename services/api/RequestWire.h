@@ -46,6 +46,8 @@ struct RequestAction {
     std::optional<std::string> trackingId;
     friend bool operator==(const RequestAction&, const RequestAction&) = default;
 };
+// Why the action failed (its method's `error`), if it did.
+std::optional<std::string> actionError(const RequestAction& action);
 
 struct GrowOrder {
     std::string internalId;
