@@ -82,6 +82,24 @@ private slots:
             const auto single = evaluateOnSmallCoset({big, other}, x0s[c], 3);
             QVERIFY(batched[c] == single);
         }
+        // Cosets of one larger domain, as a decommitment queries them: some share x0^32, x0^16
+        // (their remainders' halvings), one is queried twice; each value as Horner's rule has it.
+        const Fp offset = Fp::fromU64(3);
+        const Fp omega = rootOfUnity(9);
+        const std::vector<Fp> domainCosets = {offset,
+                                              offset * omega.pow(8),
+                                              offset * omega.pow(256),
+                                              offset * omega.pow(128),
+                                              offset * omega.pow(40),
+                                              offset * omega.pow(8)};
+        const auto shared = evaluateOnSmallCosets({big, other}, domainCosets, 3);
+        for (std::size_t c = 0; c < domainCosets.size(); ++c) {
+            for (std::uint64_t i = 0; i < 8; ++i) {
+                const Fp point = domainCosets[c] * rootOfUnity(3).pow(bitReverse(i, 3));
+                QVERIFY(shared[c][0][i] == evaluatePolynomial(big, point));
+                QVERIFY(shared[c][1][i] == evaluatePolynomial(other, point));
+            }
+        }
         // Division by x − a is exact at a root.
         const Fp a = Fp::fromU64(5);
         std::vector<Fp> p = {-a, Fp::one()}; // x − a

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <functional>
 #include <mutex>
 #include <stdexcept>
 
@@ -120,48 +121,76 @@ evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::
     }
     std::vector<std::vector<std::vector<Fp>>> out(
         x0s.size(), std::vector<std::vector<Fp>>(polys.size(), std::vector<Fp>(m)));
-    // Cosets in groups whose partial sums stay within 2^20 elements (32 MiB) per worker chunk.
-    const std::size_t perCoset = polys.size() * m;
-    const std::size_t group = std::max<std::size_t>(1, (std::size_t(1) << 20) / perCoset);
-    for (std::size_t first = 0; first < x0s.size(); first += group) {
-        const std::size_t count = std::min(group, x0s.size() - first);
-        std::mutex mutex;
-        // q_t = Σ_{j ≡ t (mod m)} c_j·x0^j for each coset, as evaluateOnSmallCoset, each block of
-        // coefficients read once for every coset of the group.
-        Workers::shared().forRange(size / m, 1, [&](std::size_t begin, std::size_t end) {
-            std::vector<std::vector<std::vector<Fp>>> partial(
-                count, std::vector<std::vector<Fp>>(polys.size(), std::vector<Fp>(m)));
-            std::vector<Fp> power(count);
-            std::vector<Fp> step(count);
-            for (std::size_t c = 0; c < count; ++c) {
-                power[c] = x0s[first + c].pow(std::uint64_t(begin * m));
-                step[c] = x0s[first + c];
+    // Each polynomial's remainder modulo x^m − x0^m per coset, by a tree of halvings: the
+    // remainder modulo x^(s/2) − f, f = x0^(s/2), is the remainder modulo x^s − f² with its high
+    // half times f added to its low half, and cosets whose x0^(s/2) agree share it. Folding each
+    // coset from the coefficients took size products per coset and polynomial; the tree takes
+    // about size·(log2(cosets) + 2) per polynomial, whatever the cosets.
+    const auto groupedBy = [&](const std::vector<std::size_t>& members, std::size_t exponent) {
+        std::vector<std::pair<Fp, std::vector<std::size_t>>> groups;
+        for (const std::size_t c : members) {
+            const Fp key = x0s[c].pow(exponent);
+            auto it = std::find_if(groups.begin(), groups.end(),
+                                   [&](const auto& group) { return group.first == key; });
+            if (it == groups.end()) {
+                groups.emplace_back(key, std::vector<std::size_t>{});
+                it = std::prev(groups.end());
             }
-            std::vector<Fp> powers(m);
-            for (std::size_t block = begin; block < end; ++block) {
-                for (std::size_t c = 0; c < count; ++c) {
-                    for (std::size_t t = 0; t < m; ++t) {
-                        powers[t] = power[c];
-                        power[c] *= step[c];
-                    }
-                    for (std::size_t p = 0; p < polys.size(); ++p) {
-                        vector_field::multiplyAdd(polys[p].subspan(block * m, m), powers,
-                                                  partial[c][p]);
-                    }
+            it->second.push_back(c);
+        }
+        return groups;
+    };
+    // Halves `remainder` for each group of `members` in turn, into `scratch` (which holds every
+    // smaller level), down to m coefficients: the cosets' remainders.
+    const std::function<void(std::size_t, std::span<const Fp>, const std::vector<std::size_t>&,
+                             std::span<Fp>)>
+        descend = [&](std::size_t p, std::span<const Fp> remainder,
+                      const std::vector<std::size_t>& members, std::span<Fp> scratch) {
+            if (remainder.size() == m) {
+                for (const std::size_t c : members) {
+                    std::copy(remainder.begin(), remainder.end(), out[c][p].begin());
                 }
+                return;
             }
-            const std::lock_guard lock(mutex);
-            for (std::size_t c = 0; c < count; ++c) {
-                for (std::size_t p = 0; p < polys.size(); ++p) {
-                    for (std::size_t t = 0; t < m; ++t) {
-                        out[first + c][p][t] += partial[c][p][t];
-                    }
-                }
+            const std::size_t half = remainder.size() / 2;
+            const std::span<Fp> halved = scratch.first(half);
+            for (const auto& [factor, group] : groupedBy(members, half)) {
+                foldModulo(remainder, factor, halved);
+                descend(p, halved, group, scratch.subspan(half));
             }
-        });
+        };
+    // One task per polynomial and group of the first halving, each with a buffer of `size`
+    // entries from a pool of one per running task.
+    std::vector<std::size_t> all(x0s.size());
+    for (std::size_t c = 0; c < all.size(); ++c) {
+        all[c] = c;
     }
+    const auto firstGroups = groupedBy(all, size / 2);
+    std::mutex poolMutex;
+    std::vector<std::vector<Fp>> pool;
+    Workers::shared().forEach(polys.size() * firstGroups.size(), [&](std::size_t task) {
+        std::vector<Fp> buffer;
+        {
+            const std::lock_guard lock(poolMutex);
+            if (!pool.empty()) {
+                buffer = std::move(pool.back());
+                pool.pop_back();
+            }
+        }
+        buffer.resize(size);
+        const std::size_t p = task / firstGroups.size();
+        const auto& [factor, group] = firstGroups[task % firstGroups.size()];
+        const std::span<Fp> halved = std::span<Fp>(buffer).first(size / 2);
+        foldModulo(polys[p], factor, halved);
+        descend(p, halved, group, std::span<Fp>(buffer).subspan(size / 2));
+        const std::lock_guard lock(poolMutex);
+        pool.push_back(std::move(buffer));
+    });
+    // The remainder r gives the values r(x0·y) = Σ_t (r_t·x0^t)·y^t on x0·⟨ω_m⟩.
     Workers::shared().forEach(x0s.size() * polys.size(), [&](std::size_t i) {
-        forwardNtt(out[i / polys.size()][i % polys.size()]);
+        std::vector<Fp>& values = out[i / polys.size()][i % polys.size()];
+        scaleByPowers(values, x0s[i / polys.size()]);
+        forwardNtt(values);
     });
     return out;
 }

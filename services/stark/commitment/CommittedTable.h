@@ -83,9 +83,9 @@ private:
 // folded modulo x^(2^k) − x0^(2^k) first when it has more coefficients than that.
 std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<const Fp>>& polys,
                                                   const Fp& x0, int k);
-// The same on several cosets at once (result[c] is coset x0s[c]'s): the polynomials' coefficients
-// are read once for all of them (issue #48: a decommitment read every column's coefficients once
-// per query, and the reading, not the arithmetic, took its time).
+// The same on several cosets at once (result[c] is coset x0s[c]'s): the remainders are found by
+// halving the polynomials, the halves shared by the cosets they serve (issue #48: folding every
+// column onto each queried coset from its coefficients took most of a decommitment).
 std::vector<std::vector<std::vector<Fp>>>
 evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::vector<Fp>& x0s,
                       int k);
