@@ -27,14 +27,23 @@ struct ConstraintEvaluator::Tables {
     std::vector<std::vector<Fp>> factors; // empty for power 1 (computed from x)
     std::vector<std::vector<Fp>> domains; // per tabulated domain, its values over one period
     std::vector<Fp> shifts;               // g^shift per factor
+    // Per entry of m_denominators: 1/denominator over one period of rows where that period is
+    // shorter than the coset (the domain's factors all have power > 1), else empty (inverted
+    // chunk by chunk). Only the composition's tables have them (on the trace domain itself the
+    // denominators vanish).
+    std::vector<std::vector<Fp>> inverseDenominators;
 };
 
 struct ConstraintEvaluator::Chunk {
     std::size_t rows = 0;
-    std::vector<Fp> nodes;   // node-major: nodes[n·kRows + b]
-    std::vector<Fp> x;       // the points
-    std::vector<Fp> factors; // the per-row factors' values, factor-major
-    std::vector<Fp> domains; // domain-major
+    std::vector<Fp> nodes; // node-major: nodes[n·kRows + b]
+    // Where node n's values are: its rows in `nodes`, or, for a cell whose rows do not wrap
+    // around the trace, the column itself (not copied).
+    std::vector<const Fp*> values;
+    bool constantsFilled = false; // constants and named values are the same in every chunk
+    std::vector<Fp> x;            // the points
+    std::vector<Fp> factors;      // the per-row factors' values, factor-major
+    std::vector<Fp> domains;      // domain-major
 };
 
 ConstraintEvaluator::ConstraintEvaluator(const air::Air& air,
@@ -115,6 +124,19 @@ ConstraintEvaluator::ConstraintEvaluator(const air::Air& air,
         }
     }
     tabulateLargeDomains();
+    for (const std::size_t d : m_denominator) {
+        if (std::find(m_denominators.begin(), m_denominators.end(), d) == m_denominators.end()) {
+            m_denominators.push_back(d);
+        }
+    }
+}
+
+std::uint64_t ConstraintEvaluator::periodOf(std::size_t domain) const {
+    std::uint64_t period = 1;
+    for (const std::size_t f : m_domains[domain]) {
+        period = std::max(period, m_length / m_factors[f].power);
+    }
+    return period;
 }
 
 void ConstraintEvaluator::tabulateLargeDomains() {
@@ -159,7 +181,8 @@ void ConstraintEvaluator::tabulateLargeDomains() {
     }
 }
 
-ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset) const {
+ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset,
+                                                           bool withInverses) const {
     Tables tables;
     tables.offset = offset;
     const Fp& g = m_air.traceGenerator();
@@ -200,6 +223,27 @@ ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset) con
         cosetValuesInPlace(table, offset.pow(m_length / domain.period));
         tables.domains.push_back(std::move(table));
     }
+    // Most denominators repeat every few rows (x^(N/16) − 1 every 16): their inverses over one
+    // period, all inverted together, instead of once per row.
+    for (const std::size_t d : m_denominators) {
+        const std::uint64_t period = periodOf(d);
+        std::vector<Fp> inverses;
+        if (withInverses && period < m_length) {
+            if (const std::size_t slot = m_tabulatedSlot[d]; slot != kNone) {
+                inverses = tables.domains[slot];
+            } else {
+                inverses.assign(period, Fp::one());
+                for (const std::size_t f : m_domains[d]) {
+                    const std::vector<Fp>& factor = tables.factors[f];
+                    for (std::uint64_t i = 0; i < period; ++i) {
+                        inverses[i] *= factor[i % factor.size()];
+                    }
+                }
+            }
+            invertAll(inverses);
+        }
+        tables.inverseDenominators.push_back(std::move(inverses));
+    }
     return tables;
 }
 
@@ -208,18 +252,29 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
     const air::ExprArena& arena = m_air.arena();
     const std::size_t rows = chunk.rows;
     const std::uint64_t mask = m_length - 1;
-    chunk.nodes.resize(arena.nodes().size() * kRows);
+    const std::size_t count = arena.nodes().size();
+    chunk.nodes.resize(count * kRows);
+    chunk.values.resize(count);
     Fp* out = chunk.nodes.data();
-    for (std::size_t n = 0; n < arena.nodes().size(); ++n, out += kRows) {
+    const bool fillConstants = !chunk.constantsFilled || rows != kRows;
+    chunk.constantsFilled = rows == kRows;
+    for (std::size_t n = 0; n < count; ++n, out += kRows) {
         const air::Node& node = arena.nodes()[n];
-        const Fp* a = chunk.nodes.data() + std::size_t(node.a) * kRows;
-        const Fp* b = chunk.nodes.data() + std::size_t(node.b) * kRows;
+        const bool operands = node.kind == air::NodeKind::Add || node.kind == air::NodeKind::Sub ||
+                              node.kind == air::NodeKind::Mul || node.kind == air::NodeKind::Neg;
+        const Fp* a = operands ? chunk.values[node.a] : nullptr;
+        const Fp* b = operands ? chunk.values[node.b] : nullptr;
+        chunk.values[n] = out;
         switch (node.kind) {
         case air::NodeKind::Constant:
-            std::fill(out, out + rows, arena.constants()[node.a]);
+            if (fillConstants) {
+                std::fill(out, out + rows, arena.constants()[node.a]);
+            }
             break;
         case air::NodeKind::Value:
-            std::fill(out, out + rows, m_named[node.a]);
+            if (fillConstants) {
+                std::fill(out, out + rows, m_named[node.a]);
+            }
             break;
         case air::NodeKind::Cell: {
             const std::span<const Fp> cells = columns[m_cellColumn[node.a]];
@@ -228,9 +283,13 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
                 break;
             }
             const Fp* column = cells.data();
-            const std::uint64_t shift = m_cellShift[node.a];
+            const std::uint64_t start = (first + m_cellShift[node.a]) & mask;
+            if (start + rows <= m_length) {
+                chunk.values[n] = column + start;
+                break;
+            }
             for (std::size_t r = 0; r < rows; ++r) {
-                out[r] = column[(first + r + shift) & mask];
+                out[r] = column[(start + r) & mask];
             }
             break;
         }
@@ -307,9 +366,9 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
 void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& columns,
                                       const Fp& offset, const Fp& alpha, std::span<Fp> out,
                                       CancelFlag cancel) const {
-    const Tables tables = tablesFor(offset);
+    const Tables tables = tablesFor(offset, true);
     // Constraints grouped by (numerator, denominator): each group's α-weighted sum is divided
-    // once. Denominators are inverted together per chunk.
+    // once. Denominators without a table of inverses are inverted together per chunk.
     std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> groups;
     for (std::size_t k = 0; k < m_air.constraints().size(); ++k) {
         groups[{m_numerator[k], m_denominator[k]}].push_back(k);
@@ -320,20 +379,19 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
         p = power;
         power *= alpha;
     }
-    std::vector<std::size_t> denominators;
-    for (const std::size_t d : m_denominator) {
-        if (std::find(denominators.begin(), denominators.end(), d) == denominators.end()) {
-            denominators.push_back(d);
+    std::vector<std::size_t> inverseSlot(m_domains.size(), 0);
+    std::vector<std::size_t> perChunk; // the slots inverted chunk by chunk
+    for (std::size_t i = 0; i < m_denominators.size(); ++i) {
+        inverseSlot[m_denominators[i]] = i;
+        if (tables.inverseDenominators[i].empty()) {
+            perChunk.push_back(i);
         }
     }
     const std::size_t chunks = (m_length + kRows - 1) / kRows;
     Workers::shared().forRange(chunks, 4, [&](std::size_t begin, std::size_t end) {
         Chunk chunk;
-        std::vector<Fp> inverses(denominators.size() * kRows);
-        std::vector<std::size_t> inverseSlot(m_domains.size(), 0);
-        for (std::size_t i = 0; i < denominators.size(); ++i) {
-            inverseSlot[denominators[i]] = i;
-        }
+        std::vector<Fp> inverses(m_denominators.size() * kRows);
+        std::vector<Fp> batch(perChunk.size() * kRows);
         std::vector<Fp> sum(kRows);
         std::vector<Fp> quotient(kRows); // numerator / denominator
         for (std::size_t c = begin; c < end; ++c) {
@@ -341,19 +399,32 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
             const std::uint64_t first = c * kRows;
             chunk.rows = std::min<std::size_t>(kRows, m_length - first);
             evaluate(columns, tables, first, chunk);
-            for (std::size_t i = 0; i < denominators.size(); ++i) {
-                std::copy_n(chunk.domains.data() + denominators[i] * kRows, kRows,
-                            inverses.data() + i * kRows);
+            for (std::size_t b = 0; b < perChunk.size(); ++b) {
+                std::copy_n(chunk.domains.data() + m_denominators[perChunk[b]] * kRows, kRows,
+                            batch.data() + b * kRows);
             }
-            invertAll(inverses);
+            invertAll(batch);
+            for (std::size_t b = 0; b < perChunk.size(); ++b) {
+                std::copy_n(batch.data() + b * kRows, kRows, inverses.data() + perChunk[b] * kRows);
+            }
+            for (std::size_t i = 0; i < m_denominators.size(); ++i) {
+                const std::vector<Fp>& table = tables.inverseDenominators[i];
+                if (table.empty()) {
+                    continue;
+                }
+                Fp* slot = inverses.data() + i * kRows;
+                const std::uint64_t wrap = table.size() - 1; // periods are powers of two
+                for (std::size_t r = 0; r < chunk.rows; ++r) {
+                    slot[r] = table[(first + r) & wrap];
+                }
+            }
             std::fill(out.begin() + std::ptrdiff_t(first),
                       out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
             for (const auto& [domains, members] : groups) {
                 std::fill(sum.begin(), sum.end(), Fp::zero());
                 const std::size_t rows = chunk.rows;
                 for (const std::size_t k : members) {
-                    const Fp* value = chunk.nodes.data() +
-                                      std::size_t(m_air.constraints()[k].expr.index()) * kRows;
+                    const Fp* value = chunk.values[m_air.constraints()[k].expr.index()];
                     vector_field::scaleAdd({value, rows}, alphaPowers[k], {sum.data(), rows});
                 }
                 const Fp* numerator = chunk.domains.data() + domains.first * kRows;
@@ -369,7 +440,7 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
 std::optional<ConstraintViolation>
 ConstraintEvaluator::firstViolation(const std::vector<std::span<const Fp>>& columns,
                                     bool interactionOnly, CancelFlag cancel) const {
-    const Tables tables = tablesFor(Fp::one());
+    const Tables tables = tablesFor(Fp::one(), false);
     const std::size_t count = m_air.constraints().size();
     std::vector<std::uint64_t> lowest(count, m_length); // m_length: holds everywhere
     std::mutex mutex;
@@ -386,8 +457,7 @@ ConstraintEvaluator::firstViolation(const std::vector<std::span<const Fp>>& colu
                 if (m_readsInteraction[k] != interactionOnly) {
                     continue;
                 }
-                const Fp* value =
-                    chunk.nodes.data() + std::size_t(m_air.constraints()[k].expr.index()) * kRows;
+                const Fp* value = chunk.values[m_air.constraints()[k].expr.index()];
                 const Fp* numerator = chunk.domains.data() + m_numerator[k] * kRows;
                 const Fp* denominator = chunk.domains.data() + m_denominator[k] * kRows;
                 for (std::size_t r = 0; r < chunk.rows; ++r) {

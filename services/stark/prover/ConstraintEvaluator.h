@@ -45,7 +45,9 @@ private:
     struct Chunk;
     struct Tables;
     void tabulateLargeDomains();
-    Tables tablesFor(const Fp& offset) const;
+    Tables tablesFor(const Fp& offset, bool withInverses) const;
+    // The rows after which a domain's values repeat: the largest of its factors' N/power.
+    std::uint64_t periodOf(std::size_t domain) const;
     void evaluate(const std::vector<std::span<const Fp>>& columns, const Tables& tables,
                   std::uint64_t first, Chunk& chunk) const;
 
@@ -71,7 +73,8 @@ private:
     std::size_t m_factorsPerRow = 0;
     std::vector<std::size_t> m_numerator; // per constraint: its domain index
     std::vector<std::size_t> m_denominator;
-    std::vector<bool> m_readsInteraction;                      // per constraint
+    std::vector<std::size_t> m_denominators; // the distinct denominators, in first use
+    std::vector<bool> m_readsInteraction;    // per constraint
     std::vector<std::vector<std::uint32_t>> m_constraintCells; // arena cell slots per constraint
 };
 
