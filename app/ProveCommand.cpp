@@ -61,7 +61,7 @@ std::string usage() {
            "  needs at most 18 queries (64: blow-up 8, 32: blow-up 4). The \"parameters:\" line\n"
            "  shows the choice.\n"
            "  --optimize time (default; size with --channel integrity): the same security from\n"
-           "    blow-up 4 and more queries (96 bits: 36), a quarter of the committed domain, so a\n"
+           "    blow-up 2 and more queries (96 bits: 72), an eighth of the committed domain, so a\n"
            "    faster prover and a larger proof; size: the parameters above, the smallest proof.\n"
            "  --channel stone: keccak channel and commitments (default); integrity: the Poseidon\n"
            "    channel and commitments of Starknet's Integrity verifier.\n"

@@ -157,7 +157,7 @@ void addWorkOptions(QCommandLineParser& parser, const QSettings& settings) {
     const QCommandLineOption optimize(
         QStringLiteral("optimize"),
         QStringLiteral("What the builtin prover's parameters favour at that security: time "
-                       "(default: blow-up 4 and more queries, a faster prover) or size (the "
+                       "(default: blow-up 2 and more queries, a faster prover) or size (the "
                        "smallest proof). PROOF_VERIFICATION_ON_L2 takes size, and a submission's "
                        "optimize part "
                        "overrides both."),

@@ -49,7 +49,7 @@ struct ProverSettings {
     // The security our prover's parameters are chosen for (bits, as the verifier counts them).
     int securityBits = 96;
     // What our prover's parameters favour at that security (stark/prover/ParameterChooser.h):
-    // "time" (the default: blow-up 4, more queries) or "size" (the smallest proof).
+    // "time" (the default: blow-up 2, more queries) or "size" (the smallest proof).
     // PROOF_VERIFICATION_ON_L2 takes "size" (an on-chain verifier pays for every query); a
     // submission's `optimize` part overrides both.
     QString optimize = QStringLiteral("time");

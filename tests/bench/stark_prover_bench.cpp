@@ -9,7 +9,7 @@
 //   build/tests/stark_prover_bench --claim-index 48000
 //   build/tests/stark_prover_bench --hades [--scalar]
 //
-// --optimize time proves it at the same 96 bits with the speed profile (blow-up 4, 36 queries;
+// --optimize time proves it at the same 96 bits with the speed profile (blow-up 2, 72 queries;
 // stark/prover/ParameterChooser.h); size, the default, is Stone's profile above.
 // --layout proves the same statement on another layout (default small), e.g. starknet_with_keccak,
 // whose Keccak builtin fills 2^19 rows per component whatever the program invokes.

@@ -71,8 +71,9 @@ private slots:
         const json metadata = http.get("/artifacts/" + id + "/metadata.json").json();
         QCOMPARE(metadata["proof"]["prover"].get<std::string>(), std::string("proofdesk"));
         QCOMPARE(metadata["proof"]["security_bits"].get<int>(), 32);
-        // At 32 bits the chooser takes blow-up 4 (12 queries) rather than Stone's 16.
-        QCOMPARE(proof["proof_parameters"]["stark"]["log_n_cosets"].get<int>(), 2);
+        // At 32 bits the `time` profile takes blow-up 2 (24 queries) rather than Stone's 16.
+        QCOMPARE(proof["proof_parameters"]["stark"]["log_n_cosets"].get<int>(), 1);
+        QCOMPARE(proof["proof_parameters"]["stark"]["fri"]["n_queries"].get<int>(), 24);
         QCOMPARE(metadata["proof"]["layout"].get<std::string>(), std::string("small"));
         QCOMPARE(metadata["proof"]["timings"].size(), std::size_t(8));
         QCOMPARE(http.get("/artifacts/" + id + "/verification.json").json()["valid"].get<bool>(),
@@ -148,7 +149,7 @@ private slots:
 
     // Issue #48: L2 proofs take the channel Integrity verifies and the smallest proof (`size`: its
     // on-chain cost grows with the proof); the others the fastest at the same security (`time`).
-    // At 64 bits `size` takes blow-up 8 (16 queries), `time` blow-up 4 (24 queries).
+    // At 64 bits `size` takes blow-up 8 (16 queries), `time` blow-up 2 (48 queries).
     void l2ProofsUseTheChannelIntegrityVerifies() {
         server::ServerOptions options;
         options.provers.securityBits = 64;
@@ -188,8 +189,8 @@ private slots:
         QCOMPARE(channels["PROOF_VERIFICATION_ON_L2"], std::string("poseidon3"));
         QCOMPARE(optimize["PROOF_GENERATION"], std::string("time"));
         QCOMPARE(optimize["PROOF_VERIFICATION_ON_L2"], std::string("size"));
-        QCOMPARE(cosets["PROOF_GENERATION"], 2);
-        QCOMPARE(queries["PROOF_GENERATION"], 24);
+        QCOMPARE(cosets["PROOF_GENERATION"], 1);
+        QCOMPARE(queries["PROOF_GENERATION"], 48);
         QCOMPARE(cosets["PROOF_VERIFICATION_ON_L2"], 3);
         QCOMPARE(queries["PROOF_VERIFICATION_ON_L2"], 16);
         QCOMPARE(optimize["PROOF_GENERATION size"], std::string("size"));

@@ -34,6 +34,19 @@ const char* optimizeName(Optimize optimize) {
     return optimize == Optimize::Size ? "size" : "time";
 }
 
+double predictedProvingCost(int logCosets, int queries) {
+    // Measured on fibonacci at 2^16 steps on small (docs/stark.md): committing costs 1.43 s per
+    // coset of the trace's size, a decommitment 0.103 s per unit of its halvings.
+    constexpr double kCommitPerCoset = 13.9;
+    const double cosets = double(1u << logCosets);
+    double halvings = 0;
+    for (int level = 1; level < 40; ++level) {
+        halvings +=
+            std::min(cosets * double(1ull << level), double(queries)) / double(1ull << level);
+    }
+    return kCommitPerCoset * cosets + halvings;
+}
+
 ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits,
                                  ChannelProfile profile, Optimize optimize) {
     if (!std::has_single_bit(traceLength) || traceLength < 4) {
@@ -58,17 +71,27 @@ ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits,
         p.powHash = "keccak256";
         p.pageHash = "pedersen";
     }
-    // The smallest blow-up (4 at least) whose queries stay within Stone's 18: a lower target
-    // then costs a smaller evaluation domain, not just fewer queries.
-    constexpr int kMaxQueries = 18;
     p.proofOfWorkBits = std::min(24, securityBits / 4);
     const int remaining = securityBits - p.proofOfWorkBits;
     const auto queriesAt = [&](int logCosets) {
         return std::max(1, (remaining + logCosets - 1) / logCosets);
     };
-    p.logCosets = 2;
-    while (optimize == Optimize::Size && p.logCosets < 4 && queriesAt(p.logCosets) > kMaxQueries) {
-        ++p.logCosets;
+    if (optimize == Optimize::Size) {
+        // The smallest blow-up (4 at least) whose queries stay within Stone's 18: a lower target
+        // then costs a smaller evaluation domain, not just fewer queries.
+        constexpr int kMaxQueries = 18;
+        p.logCosets = 2;
+        while (p.logCosets < 4 && queriesAt(p.logCosets) > kMaxQueries) {
+            ++p.logCosets;
+        }
+    } else {
+        p.logCosets = 1;
+        for (int logCosets = 2; logCosets <= 4; ++logCosets) {
+            if (predictedProvingCost(logCosets, queriesAt(logCosets)) <
+                predictedProvingCost(p.logCosets, queriesAt(p.logCosets))) {
+                p.logCosets = logCosets;
+            }
+        }
     }
     p.queries = std::uint64_t(queriesAt(p.logCosets));
 

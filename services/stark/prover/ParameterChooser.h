@@ -15,8 +15,8 @@ std::optional<ChannelProfile> channelProfileNamed(const std::string& name);
 const char* channelProfileName(ChannelProfile profile);
 
 // What the parameters favour at a given security: the smallest proof (`size`: the largest
-// blow-up, fewest queries; what an on-chain verifier pays for) or the fastest prover (`time`: a
-// blow-up of 4, a quarter of the evaluation domain `size` commits to, with twice the queries).
+// blow-up, fewest queries; what an on-chain verifier pays for) or the fastest prover (`time`: the
+// blow-up this prover's cost model predicts fastest, 2 in practice, with the queries it needs).
 enum class Optimize { Size, Time };
 std::optional<Optimize> optimizeNamed(const std::string& name);
 const char* optimizeName(Optimize optimize);
@@ -27,8 +27,16 @@ const char* optimizeName(Optimize optimize);
 // 18 queries (16 beyond that), as many queries as the rest needs, a last layer of 64 coefficients
 // (less for tiny traces) and FRI folding 4 layers at a time after an unfolded first layer. At 96
 // bits that is Stone's usual profile: blow-up 16, 18 queries, 24 bits of work, last layer 64.
-// Optimize::Time keeps the blow-up at 4 and takes as many queries as the rest needs (36 at 96
-// bits: the same security, counted the same way).
+// Optimize::Time takes the blow-up of 2 to 16 with the lowest predictedProvingCost and as many
+// queries as the rest needs (96 bits: blow-up 2, 72 queries; the same security, counted the same
+// way).
+// The time a proof's blow-up-dependent phases take, in units of one column's coefficients walked
+// once, for 2^logCosets cosets of the trace's size and `queries` queries: committing to the
+// low-degree extension (transforms and hashing, about 14 units a coset) and decommitting (the
+// queried cosets' remainders by halvings shared between queries: Σ_l min(cosets·2^l, queries)/2^l
+// units). The rest of a proof does not depend on the blow-up.
+double predictedProvingCost(int logCosets, int queries);
+
 ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits = 96,
                                  ChannelProfile profile = ChannelProfile::Stone,
                                  Optimize optimize = Optimize::Size);
