@@ -15,6 +15,9 @@
 namespace proofdesk::stark {
 namespace {
 
+// The polynomials a block evaluates before their values are hashed together.
+constexpr std::size_t kHashedTogether = 4;
+
 // The parents of a level of nodes, hashed in parallel, into `parents` (resized, storage reused).
 void parentsInto(const std::vector<Digest>& level, const NamedHash& hash,
                  std::vector<Digest>& parents) {
@@ -259,7 +262,12 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
     const NamedHash& leafHash = m_hashes.forChildDepth(std::uint64_t(m_height) + 1);
     auto hasher =
         m_rowsPerLeaf == 1 ? RowHasher::make(leafHash, rowsPerBlock, m_shape.columns) : nullptr;
-    std::vector<Fp> scratch(size);
+    // Polynomials are evaluated a few at a time and their values hashed together (the row
+    // hasher's states are walked once per batch); the first buffer also serves pair leaves.
+    const std::size_t batch =
+        m_polynomials.size() < kHashedTogether ? m_polynomials.size() : kHashedTogether;
+    std::vector<std::vector<Fp>> buffers(batch, std::vector<Fp>(size));
+    std::vector<Fp>& scratch = buffers.front();
     std::vector<Fp> powers(size); // the block's offset^k, shared by its polynomials
     // A block's leaves and the levels above them, alternating between two buffers: reused by
     // every block, so their pages are faulted in once.
@@ -272,23 +280,29 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
         const Fp foldFactor = offset.pow(std::uint64_t(size)); // offset^size
         // The polynomial's values on the block: its coefficients (folded first when it is
         // larger than the block) times the powers, transformed.
-        const auto evaluate = [&](std::span<const Fp> poly) {
+        const auto evaluate = [&](std::span<const Fp> poly, std::vector<Fp>& out) {
             if (folds == 1) {
-                forwardNttOfProducts(poly, powers, scratch);
+                forwardNttOfProducts(poly, powers, out);
                 return;
             }
-            foldModulo(poly, foldFactor, scratch);
-            forwardNttOfProducts(scratch, powers, scratch);
+            foldModulo(poly, foldFactor, out);
+            forwardNttOfProducts(out, powers, out);
         };
         if (hasher) {
-            for (const auto& poly : m_polynomials) {
-                m_cancel.check();
-                evaluate(poly);
-                hasher->absorb(scratch, m_domain.rowWidth);
+            std::vector<std::span<const Fp>> evaluated;
+            for (std::size_t first = 0; first < m_polynomials.size(); first += batch) {
+                evaluated.clear();
+                for (std::size_t p = first; p < std::min(first + batch, m_polynomials.size());
+                     ++p) {
+                    m_cancel.check();
+                    evaluate(m_polynomials[p], buffers[p - first]);
+                    evaluated.emplace_back(buffers[p - first]);
+                }
+                hasher->absorbColumns(evaluated, m_domain.rowWidth);
             }
             hasher->finishInto(leaves);
         } else {
-            evaluate(m_polynomials.front());
+            evaluate(m_polynomials.front(), scratch);
             pairLeavesInto(scratch, leafHash, leaves);
         }
         const std::vector<Digest>* level = &leaves;

@@ -49,29 +49,38 @@ public:
         : m_masker(hash), m_rows(rows), m_groups((rows + 7) / 8), m_lanes(m_groups * 200) {}
 
     void absorb(std::span<const Fp> values, std::size_t width) override {
+        absorbColumns(std::span<const std::span<const Fp>>(&values, 1), width);
+    }
+
+    // A group's 1.6 KB of states takes every column's cells before the next group's: the states
+    // of a block (tens of MB) are walked once per call, not once per column.
+    void absorbColumns(std::span<const std::span<const Fp>> columns, std::size_t width) override {
         const std::size_t start = m_lane;
         Workers::shared().forRange(m_groups, kGrain / 8, [&](std::size_t begin, std::size_t end) {
             for (std::size_t g = begin; g < end; ++g) {
                 std::uint64_t* group = m_lanes.data() + 200 * g;
                 const std::size_t rows = std::min<std::size_t>(8, m_rows - 8 * g);
                 std::size_t lane = start;
-                for (std::size_t k = 0; k < width; ++k) {
-                    for (std::size_t j = 0; j < 4; ++j) {
-                        // The cell's big-endian bytes, 8 at a time, read as a little-endian lane.
-                        std::uint64_t* target = group + 8 * lane;
-                        for (std::size_t r = 0; r < rows; ++r) {
-                            const Fp::Limbs& limbs = values[(8 * g + r) * width + k].montgomery();
-                            target[r] ^= __builtin_bswap64(limbs[3 - j]);
-                        }
-                        if (++lane == kRateLanes) {
-                            crypto::keccakF1600Lanes8(group);
-                            lane = 0;
+                for (const std::span<const Fp> values : columns) {
+                    for (std::size_t k = 0; k < width; ++k) {
+                        for (std::size_t j = 0; j < 4; ++j) {
+                            // The cell's big-endian bytes, 8 at a time, as a little-endian lane.
+                            std::uint64_t* target = group + 8 * lane;
+                            for (std::size_t r = 0; r < rows; ++r) {
+                                const Fp::Limbs& limbs =
+                                    values[(8 * g + r) * width + k].montgomery();
+                                target[r] ^= __builtin_bswap64(limbs[3 - j]);
+                            }
+                            if (++lane == kRateLanes) {
+                                crypto::keccakF1600Lanes8(group);
+                                lane = 0;
+                            }
                         }
                     }
                 }
             }
         });
-        m_lane = (m_lane + 4 * width) % kRateLanes;
+        m_lane = (m_lane + 4 * width * columns.size()) % kRateLanes;
     }
 
     void finishInto(std::vector<Digest>& digests) override {

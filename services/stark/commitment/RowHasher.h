@@ -18,6 +18,13 @@ public:
     // For rows [0, rows): a row's next `width` cells are values[row·width …] (all rows advance
     // together). Rows are split over the prover's workers.
     virtual void absorb(std::span<const Fp> values, std::size_t width) = 0;
+    // absorb() for each of `columns` in turn; a hasher whose running states outgrow the caches
+    // walks them once for all of them.
+    virtual void absorbColumns(std::span<const std::span<const Fp>> columns, std::size_t width) {
+        for (const std::span<const Fp> values : columns) {
+            absorb(values, width);
+        }
+    }
     // The rows' digests (masked as the hash names) into `digests`, resized to the rows (its
     // storage is reused, so a caller hashing block after block faults its pages in once); the
     // hasher starts over afterwards.
