@@ -197,6 +197,36 @@ std::pair<Limbs, Limbs> divmod(const Limbs& dividend, const Limbs& divisor) {
     return {quotient, remainder};
 }
 
+namespace {
+Limbs mulLow(const Limbs& a, const Limbs& b) { // the low 256 bits of a·b
+    __extension__ typedef unsigned __int128 u128;
+    Limbs out{};
+    for (int i = 0; i < 4; ++i) {
+        u128 carry = 0;
+        for (int j = 0; i + j < 4; ++j) {
+            const u128 t =
+                static_cast<u128>(a[static_cast<std::size_t>(j)]) * b[static_cast<std::size_t>(i)] +
+                out[static_cast<std::size_t>(i + j)] + carry;
+            out[static_cast<std::size_t>(i + j)] = static_cast<std::uint64_t>(t);
+            carry = t >> 64;
+        }
+    }
+    return out;
+}
+} // namespace
+
+Limbs isqrt(const Limbs& n) {
+    Limbs root{};
+    for (int bit = 127; bit >= 0; --bit) {
+        Limbs candidate = root;
+        candidate[static_cast<std::size_t>(bit / 64)] |= 1ULL << (bit % 64);
+        const Limbs square = mulLow(candidate, candidate);
+        if (!u256::lessThan(n, square)) {
+            root = candidate;
+        }
+    }
+    return root;
+}
 } // namespace u256
 
 // ---- mont ----

@@ -94,6 +94,8 @@ std::string toDecimal(Limbs value);
 int bitLength(const Limbs& value);
 // Unsigned quotient and remainder (divisor != 0), by binary long division.
 std::pair<Limbs, Limbs> divmod(const Limbs& dividend, const Limbs& divisor);
+// floor(sqrt(n)), bit by bit.
+Limbs isqrt(const Limbs& n);
 } // namespace u256
 
 } // namespace proofdesk::crypto

@@ -104,6 +104,22 @@ private slots:
         QVERIFY(!f("3").sqrt().has_value()); // the generator is a non-residue
     }
 
+    // 256-bit integer square roots (uint256_sqrt's fast path), floor(sqrt(n)) at the edges.
+    void integerSquareRootsOf256BitNumbers() {
+        using Limbs = Felt::Limbs;
+        const Limbs max = {~0ULL, ~0ULL, ~0ULL, ~0ULL};
+        QVERIFY(u256::isqrt(max) == (Limbs{~0ULL, ~0ULL, 0, 0}));       // 2^128 − 1
+        QVERIFY(u256::isqrt(Limbs{0, 0, 1, 0}) == (Limbs{0, 1, 0, 0})); // sqrt(2^128) = 2^64
+        QVERIFY(u256::isqrt(Limbs{15, 0, 0, 0}) == (Limbs{3, 0, 0, 0}));
+        QVERIFY(u256::isqrt(Limbs{16, 0, 0, 0}) == (Limbs{4, 0, 0, 0}));
+        QVERIFY(u256::isqrt(Limbs{0, 0, 0, 0}) == (Limbs{0, 0, 0, 0}));
+        // (2^100 + 7)^2 − 1 has the root 2^100 + 6.
+        const BigInt root = BigInt::powerOfTwo(100) + BigInt(7);
+        const BigInt square = root * root - BigInt(1);
+        QCOMPARE(BigInt::fromU256(u256::isqrt(*square.toU256())).toDecimal(),
+                 (root - BigInt(1)).toDecimal());
+    }
+
     void bigIntSquareRootsModuloPrimes() {
         using proofdesk::crypto::BigInt;
         QCOMPARE(BigInt::sqrtModPrime(BigInt(2), BigInt(7)), std::optional<BigInt>(BigInt(3)));

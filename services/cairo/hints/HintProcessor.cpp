@@ -13,7 +13,7 @@ const HintRegistry& HintRegistry::instance() {
         registerMathHints(r);
         registerDictHints(r);
         registerEcHints(r);
-        registerCommonHints(r);
+        registerSortHints(r);
         registerKeccakHints(r);
         registerBlake2sHints(r);
         registerSecpHints(r);
@@ -21,6 +21,7 @@ const HintRegistry& HintRegistry::instance() {
         registerSha256Hints(r);
         registerModuloHints(r);
         registerBootloaderHints(r);
+        registerExecuteTaskHints(r);
         registerUintHints(r);
         registerEcRecoverHints(r);
         return r;

@@ -237,7 +237,7 @@ void registerBasicHints(HintRegistry& registry);
 void registerMathHints(HintRegistry& registry);
 void registerDictHints(HintRegistry& registry);
 void registerEcHints(HintRegistry& registry);
-void registerCommonHints(HintRegistry& registry);
+void registerSortHints(HintRegistry& registry);
 void registerKeccakHints(HintRegistry& registry);
 void registerBlake2sHints(HintRegistry& registry);
 void registerSecpHints(HintRegistry& registry);
@@ -245,6 +245,9 @@ void registerSecpPointHints(HintRegistry& registry);
 void registerSha256Hints(HintRegistry& registry);
 void registerModuloHints(HintRegistry& registry);
 void registerBootloaderHints(HintRegistry& registry);
+void registerExecuteTaskHints(HintRegistry& registry);
+// The run's output builtin, which the bootloaders' hints need (the hint fails without it).
+OutputBuiltin& outputBuiltin(HintContext& ctx);
 void registerUintHints(HintRegistry& registry);
 void registerEcRecoverHints(HintRegistry& registry);
 

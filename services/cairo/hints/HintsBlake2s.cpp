@@ -103,6 +103,9 @@ void lastBlock(HintContext& ctx) {
 } // namespace
 
 void registerBlake2sHints(HintRegistry& r) {
+    r.add("ids.full_word = int(ids.n_bytes >= 4)", [](HintContext& ctx) {
+        ctx.setIds("full_word", Felt::fromU64(ctx.idsFelt("n_bytes") < Felt::fromU64(4) ? 0 : 1));
+    });
     r.add("from starkware.cairo.common.cairo_blake2s.blake2s_utils import compute_blake2s_func\n"
           "compute_blake2s_func(segments=segments, output_ptr=ids.output)",
           [](HintContext& ctx) {

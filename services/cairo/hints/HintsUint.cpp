@@ -10,6 +10,7 @@
 
 #include "crypto/BigInt.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,46 @@ void writeSplit(HintContext& ctx, const std::string& path, const Members& member
 void writeLowHigh(HintContext& ctx, const std::string& path, const BigInt& value) {
     ctx.setIds(path + ".low", limbAt(value, 0).toFelt());
     ctx.setIds(path + ".high", (value >> 128).toFelt());
+}
+
+using Limbs = Felt::Limbs;
+namespace u256 = crypto::u256;
+
+// ids.<name> as 256-bit limbs when both halves are below 2^128 (the fast path), else nullopt.
+std::optional<Limbs> uint256Of(HintContext& ctx, const std::string& name) {
+    const Felt low = ctx.idsFelt(name + ".low");
+    const Felt high = ctx.idsFelt(name + ".high");
+    if (low.bitLength() > 128 || high.bitLength() > 128) {
+        return std::nullopt;
+    }
+    return Limbs{low.limbs()[0], low.limbs()[1], high.limbs()[0], high.limbs()[1]};
+}
+
+// 1 if a + b + c >= shift, over the integers (felts are below 2^252: the sum fits 256 bits).
+Felt carryOf(const Felt& a, const Felt& b, const Felt& c, const Felt& shift) {
+    Limbs sum = a.limbs();
+    u256::addTo(sum, b.limbs());
+    u256::addTo(sum, c.limbs());
+    return Felt::fromU64(u256::lessThan(sum, shift.limbs()) ? 0 : 1);
+}
+
+// isqrt((high << 128) + low), which must be below 2^128.
+Felt uint256Sqrt(HintContext& ctx) {
+    if (const auto n = uint256Of(ctx, "n")) {
+        return *Felt::fromLimbs(u256::isqrt(*n));
+    }
+    const BigInt root = BigInt::isqrt(pack(ctx, "n", uint256Members()));
+    if (root.bitLength() > 128) {
+        ctx.fail("uint256_sqrt: the root is not below 2**128");
+    }
+    return root.toFelt();
+}
+
+Felt lowHalf(const Limbs& v) {
+    return *Felt::fromLimbs({v[0], v[1], 0, 0});
+}
+Felt highHalf(const Limbs& v) {
+    return *Felt::fromLimbs({v[2], v[3], 0, 0});
 }
 
 void failOnZero(HintContext& ctx, const BigInt& value, const char* what) {
@@ -573,9 +614,86 @@ ids.remainder.high = remainder_split[1])",
           unsignedDivRem(uint512Members(), "x", uint256Members()));
 }
 
+// uint256.cairo: addition's carries, the square root, the sign test and unsigned division (with
+// 256-bit arithmetic while the halves are below 2^128, Python's big integers otherwise).
+void registerUint256ArithmeticHints(HintRegistry& r) {
+    r.add(R"(sum_low = ids.a.low + ids.b.low
+ids.carry_low = 1 if sum_low >= ids.SHIFT else 0
+sum_high = ids.a.high + ids.b.high + ids.carry_low
+ids.carry_high = 1 if sum_high >= ids.SHIFT else 0)",
+          [](HintContext& ctx) {
+              const Felt shift = ctx.constant("SHIFT");
+              const Felt carryLow =
+                  carryOf(ctx.idsFelt("a.low"), ctx.idsFelt("b.low"), Felt::zero(), shift);
+              ctx.setIds("carry_low", carryLow);
+              ctx.setIds("carry_high",
+                         carryOf(ctx.idsFelt("a.high"), ctx.idsFelt("b.high"), carryLow, shift));
+          });
+    r.add("sum_low = ids.a.low + ids.b.low\nids.carry_low = 1 if sum_low >= ids.SHIFT else 0",
+          [](HintContext& ctx) {
+              ctx.setIds("carry_low", carryOf(ctx.idsFelt("a.low"), ctx.idsFelt("b.low"),
+                                              Felt::zero(), ctx.constant("SHIFT")));
+          });
+    r.add("res = ids.a + ids.b\nids.carry = 1 if res >= ids.SHIFT else 0", [](HintContext& ctx) {
+        ctx.setIds("carry", carryOf(ctx.idsFelt("a"), ctx.idsFelt("b"), Felt::zero(),
+                                    ctx.constant("SHIFT")));
+    });
+    r.add(R"(from starkware.python.math_utils import isqrt
+n = (ids.n.high << 128) + ids.n.low
+root = isqrt(n)
+assert 0 <= root < 2 ** 128
+ids.root.low = root
+ids.root.high = 0)",
+          [](HintContext& ctx) {
+              ctx.setIds("root.low", uint256Sqrt(ctx));
+              ctx.setIds("root.high", Felt::zero());
+          });
+    r.add(R"(from starkware.python.math_utils import isqrt
+n = (ids.n.high << 128) + ids.n.low
+root = isqrt(n)
+assert 0 <= root < 2 ** 128
+ids.root = root)",
+          [](HintContext& ctx) { ctx.setIds("root", uint256Sqrt(ctx)); });
+    r.add("memory[ap] = 1 if 0 <= (ids.a.high % PRIME) < 2 ** 127 else 0", [](HintContext& ctx) {
+        const bool small = ctx.idsFelt("a.high") < Felt::powerOfTwo(127);
+        ctx.memory().set(ctx.vm().ap, Felt::fromU64(small ? 1 : 0));
+    });
+    r.add(R"(a = (ids.a.high << 128) + ids.a.low
+div = (ids.div.high << 128) + ids.div.low
+quotient, remainder = divmod(a, div)
+
+ids.quotient.low = quotient & ((1 << 128) - 1)
+ids.quotient.high = quotient >> 128
+ids.remainder.low = remainder & ((1 << 128) - 1)
+ids.remainder.high = remainder >> 128)",
+          [](HintContext& ctx) {
+              const auto a = uint256Of(ctx, "a");
+              const auto div = uint256Of(ctx, "div");
+              if (!a || !div) { // a half of 128 bits or more: Python's big integers
+                  const BigInt divisor = pack(ctx, "div", uint256Members());
+                  if (divisor.isZero()) {
+                      ctx.fail("uint256_unsigned_div_rem: division by zero");
+                  }
+                  const auto [q, r] = BigInt::divmod(pack(ctx, "a", uint256Members()), divisor);
+                  writeLowHigh(ctx, "quotient", q);
+                  writeLowHigh(ctx, "remainder", r);
+                  return;
+              }
+              if (((*div)[0] | (*div)[1] | (*div)[2] | (*div)[3]) == 0) {
+                  ctx.fail("uint256_unsigned_div_rem: division by zero");
+              }
+              const auto [quotient, remainder] = u256::divmod(*a, *div);
+              ctx.setIds("quotient.low", lowHalf(quotient));
+              ctx.setIds("quotient.high", highHalf(quotient));
+              ctx.setIds("remainder.low", lowHalf(remainder));
+              ctx.setIds("remainder.high", highHalf(remainder));
+          });
+}
+
 } // namespace
 
 void registerUintHints(HintRegistry& r) {
+    registerUint256ArithmeticHints(r);
     registerUint256Hints(r);
     registerModularRootHints(r);
     registerUint384LibraryHints(r);
