@@ -44,11 +44,11 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
         return core::JobOutcome::permanent(
             QStringLiteral("query %1 does not exist").arg(QString::fromStdString(queryId)));
     }
-    std::vector<StoredAction> actions = m_queries.loadActions(queryId);
+    const Actions actions = m_queries.loadActions(queryId);
     if (index < 0 || std::size_t(index) >= actions.size()) {
         return core::JobOutcome::permanent(QStringLiteral("action %1 does not exist").arg(index));
     }
-    StoredAction& action = actions[std::size_t(index)];
+    const StoredAction& action = actions[std::size_t(index)];
     if (action.status != "PENDING" && action.status != "IN_PROGRESS") {
         return core::JobOutcome::done({{"skipped", action.status}}); // cancelled meanwhile
     }
@@ -69,7 +69,7 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
         return core::JobOutcome::done({{"failed", "deadline"}});
     }
     try {
-        Outcome outcome = perform(*query, action, context);
+        Outcome outcome = perform(*query, action, actions, context);
         recordHeld([&] { completeIn(*query, action, outcome); });
         m_jobs.wake();
         return core::JobOutcome::done();
@@ -101,7 +101,7 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
 }
 
 ActionExecutor::Outcome ActionExecutor::perform(const StoredQuery& query,
-                                                const StoredAction& action,
+                                                const StoredAction& action, const Actions& actions,
                                                 core::JobContext& context) {
     using Work = Outcome (ActionExecutor::*)(const StoredQuery&, const StoredAction&,
                                              const Actions&, core::JobContext&);
@@ -116,7 +116,7 @@ ActionExecutor::Outcome ActionExecutor::perform(const StoredQuery& query,
     if (work == kWork.end()) {
         throw ChainError("unknown action method " + name);
     }
-    return (this->*work->second)(query, action, m_queries.loadActions(query.id), context);
+    return (this->*work->second)(query, action, actions, context);
 }
 
 void ActionExecutor::completeIn(const StoredQuery& query, const StoredAction& action,

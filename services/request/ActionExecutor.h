@@ -45,10 +45,11 @@ private:
     using Actions = std::vector<StoredAction>;
 
     core::JobOutcome runAction(const core::JobRecord& job, core::JobContext& context);
-    Outcome perform(const StoredQuery& query, const StoredAction& action,
+    // The action's work, by its method's name. `actions` are the query's actions as stored when
+    // this one started (those it depends on have completed, so their results are there), read
+    // once per run.
+    Outcome perform(const StoredQuery& query, const StoredAction& action, const Actions& actions,
                     core::JobContext& context);
-    // Each action's work. `actions` are the query's actions as stored when this one started
-    // (those it depends on have completed, so their results are there).
     Outcome resolveBlocks(const StoredQuery& query, const StoredAction& action,
                           const Actions& actions, core::JobContext& context);
     Outcome proveHeaders(const StoredQuery& query, const StoredAction& action,
