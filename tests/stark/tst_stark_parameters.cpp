@@ -22,7 +22,8 @@ private slots:
                 for (const auto& [profile, optimize] :
                      {std::pair{ChannelProfile::Stone, Optimize::Size},
                       std::pair{ChannelProfile::Integrity, Optimize::Size},
-                      std::pair{ChannelProfile::Stone, Optimize::Time}}) {
+                      std::pair{ChannelProfile::Stone, Optimize::Time},
+                      std::pair{ChannelProfile::Integrity, Optimize::Time}}) {
                     const ProofParameters p =
                         chooseParameters(std::uint64_t(1) << log, target, profile, optimize);
                     QVERIFY2(securityBits(p) >= target, qPrintable(QString::number(log)));
@@ -74,6 +75,21 @@ private slots:
                          .logCosets,
                      1);
         }
+        // Integrity's channel stays within the 48 queries its verifier takes: at 96 bits blow-up
+        // 4 (36 queries), at 128 bits blow-up 8 (35).
+        const ProofParameters integrityFast =
+            chooseParameters(std::uint64_t(1) << 20, 96, ChannelProfile::Integrity, Optimize::Time);
+        QCOMPARE(integrityFast.logCosets, 2);
+        QCOMPARE(integrityFast.queries, std::uint64_t(36));
+        for (const int target : {40, 80, 96, 128, 200}) {
+            QVERIFY(chooseParameters(std::uint64_t(1) << 20, target, ChannelProfile::Integrity,
+                                     Optimize::Time)
+                        .queries <= 48);
+        }
+        QCOMPARE(
+            chooseParameters(std::uint64_t(1) << 20, 128, ChannelProfile::Integrity, Optimize::Time)
+                .logCosets,
+            3);
         QCOMPARE(optimizeNamed("time"), std::optional<Optimize>(Optimize::Time));
         QCOMPARE(optimizeNamed("size"), std::optional<Optimize>(Optimize::Size));
         QVERIFY(!optimizeNamed("fast"));

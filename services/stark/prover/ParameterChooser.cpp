@@ -85,10 +85,18 @@ ProofParameters chooseParameters(std::uint64_t traceLength, int securityBits,
             ++p.logCosets;
         }
     } else {
-        p.logCosets = 1;
-        for (int logCosets = 2; logCosets <= 4; ++logCosets) {
-            if (predictedProvingCost(logCosets, queriesAt(logCosets)) <
-                predictedProvingCost(p.logCosets, queriesAt(p.logCosets))) {
+        // Integrity's verifier (as cairo-lang's Cairo verifier) takes at most 48 queries: its
+        // channel's proofs stay within them, at the cheapest blow-up that does.
+        constexpr int kIntegrityMaxQueries = 48;
+        const auto allowed = [&](int logCosets) {
+            return profile != ChannelProfile::Integrity || logCosets == 4 ||
+                   queriesAt(logCosets) <= kIntegrityMaxQueries;
+        };
+        p.logCosets = 4;
+        for (int logCosets = 3; logCosets >= 1; --logCosets) {
+            if (allowed(logCosets) &&
+                predictedProvingCost(logCosets, queriesAt(logCosets)) <=
+                    predictedProvingCost(p.logCosets, queriesAt(p.logCosets))) {
                 p.logCosets = logCosets;
             }
         }

@@ -29,7 +29,8 @@ const char* optimizeName(Optimize optimize);
 // bits that is Stone's usual profile: blow-up 16, 18 queries, 24 bits of work, last layer 64.
 // Optimize::Time takes the blow-up of 2 to 16 with the lowest predictedProvingCost and as many
 // queries as the rest needs (96 bits: blow-up 2, 72 queries; the same security, counted the same
-// way).
+// way); with the Integrity channel, among those needing at most 48 queries, as many as Integrity's
+// verifier takes (96 bits: blow-up 4, 36 queries).
 // The time a proof's blow-up-dependent phases take, in units of one column's coefficients walked
 // once, for 2^logCosets cosets of the trace's size and `queries` queries: committing to the
 // low-degree extension (transforms and hashing, about 14 units a coset) and decommitting (the
