@@ -38,7 +38,7 @@ public:
     // at a time, but always a whole leaf.
     CommittedTable(std::vector<std::span<const Fp>> polynomials, EvaluationDomain domain,
                    CommitmentHashes hashes, CancelFlag cancel = {}, int storedDepth = 16,
-                   std::size_t maxBlockEntries = std::size_t(1) << 21);
+                   std::size_t maxBlockEntries = std::size_t(1) << 19);
 
     TableShape shape() const { return m_shape; }
     // Evaluates, hashes and builds the tree; `progress` gets the fraction done. Returns the root.

@@ -466,9 +466,7 @@ ProverResult proveCairoRun(const CairoRun& run, const ProverOptions& options) {
         compositionHalves(*air, values, all, alpha, cancel,
                           [&](double fraction) { progress.report(0.8 * fraction); });
     releaseTransformTables();
-    // Blocks of 2^20 entries (the default is 2^21): with two columns the extra folding is cheap,
-    // and this table is committed while the trace and interaction are held.
-    CommittedTable compositionTable(spansOf(halves), lde, hashes, cancel, 16, std::size_t(1) << 20);
+    CommittedTable compositionTable(spansOf(halves), lde, hashes, cancel);
     writer.setScope("STARK/Out Of Domain Sampling/Commit on Trace");
     writer.writeCommitment(
         compositionTable.commit([&](double fraction) { progress.report(0.8 + 0.2 * fraction); }));
