@@ -17,6 +17,8 @@ namespace {
 
 // The polynomials a block evaluates before their values are hashed together.
 constexpr std::size_t kHashedTogether = 4;
+// The blocks a coset is committed in, at most: each folds the whole polynomial first.
+constexpr std::size_t kMostBlocksPerCoset = 4;
 
 // The parents of a level of nodes, hashed in parallel, into `parents` (resized, storage reused).
 void parentsInto(const std::vector<Digest>& level, const NamedHash& hash,
@@ -243,13 +245,15 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
     // The domain is walked in blocks, each a coset of the polynomials' own size — an NTT of the
     // scaled coefficients — or, past m_maxBlockEntries entries, a smaller coset with each
     // polynomial folded onto it first (its coefficients k, k + size, … summed with the coset's
-    // powers). That costs a few more products (N per coset and column, against the NTT's
-    // N·log N) and keeps a block's buffers and per-row hash states (200 bytes a row for Keccak)
-    // bounded: ~0.2 GiB at the default 2^19 (2^16 steps on small: a peak of 1,073 MiB, 1,225 at
-    // 2^21, no slower).
+    // powers). Each block folds the whole polynomial (its size in products), so a coset is cut
+    // into at most kMostBlocksPerCoset blocks; within that, a block's buffers and per-row hash
+    // states (200 bytes a row for Keccak) stay near 0.2 GiB at the default 2^19 (2^16 steps on
+    // small: a peak of 1,047 MiB against 1,225 with blocks of 2^21; at 2^20 steps 32 blocks a
+    // coset tripled the commitment's time).
     const std::size_t coefficients = m_polynomials.front().size();
     const std::size_t size =
-        std::min(coefficients, std::max(m_maxBlockEntries, m_domain.rowWidth * m_rowsPerLeaf));
+        std::min(coefficients, std::max({m_maxBlockEntries, coefficients / kMostBlocksPerCoset,
+                                         m_domain.rowWidth * m_rowsPerLeaf}));
     const std::size_t folds = coefficients / size;
     const int n = std::countr_zero(size);
     const int logBlocks = m_domain.logDomain - n;
