@@ -2,7 +2,6 @@
 
 #include "RowHasher.h"
 #include "algebra/Ntt.h"
-#include "algebra/VectorField.h"
 #include "channel/ProofWriter.h"
 
 #include <algorithm>
@@ -68,129 +67,92 @@ std::vector<Digest> pairLeaves(const std::vector<Fp>& cells, const NamedHash& ha
 
 std::vector<std::vector<Fp>> evaluateOnSmallCoset(const std::vector<std::span<const Fp>>& polys,
                                                   const Fp& x0, int k) {
-    const std::size_t m = std::size_t(1) << k;
-    std::vector<std::vector<Fp>> out(polys.size(), std::vector<Fp>(m));
-    if (polys.empty()) {
-        return out;
-    }
-    const std::size_t size = polys.front().size();
-    if (size <= m) {
-        for (std::size_t p = 0; p < polys.size(); ++p) {
-            Fp power = Fp::one();
-            for (std::size_t j = 0; j < size; ++j) {
-                out[p][j] = polys[p][j] * power;
-                power *= x0;
-            }
-        }
-    } else {
-        // q_t = Σ_{j ≡ t (mod m)} c_j·x0^j, so that P(x0·y) = Σ_t q_t·y^t when y^m = 1.
-        std::mutex mutex;
-        Workers::shared().forRange(size / m, 1, [&](std::size_t begin, std::size_t end) {
-            std::vector<std::vector<Fp>> partial(polys.size(), std::vector<Fp>(m));
-            std::vector<Fp> powers(m);
-            Fp power = x0.pow(std::uint64_t(begin * m));
-            for (std::size_t block = begin; block < end; ++block) {
-                for (std::size_t t = 0; t < m; ++t) {
-                    powers[t] = power;
-                    power *= x0;
-                }
-                for (std::size_t p = 0; p < polys.size(); ++p) {
-                    vector_field::multiplyAdd(polys[p].subspan(block * m, m), powers, partial[p]);
-                }
-            }
-            const std::lock_guard lock(mutex);
-            for (std::size_t p = 0; p < polys.size(); ++p) {
-                for (std::size_t t = 0; t < m; ++t) {
-                    out[p][t] += partial[p][t];
-                }
-            }
-        });
-    }
-    for (std::vector<Fp>& values : out) {
-        forwardNtt(values);
-    }
-    return out;
+    return std::move(evaluateOnSmallCosets(polys, {x0}, k).front());
 }
 
 std::vector<std::vector<std::vector<Fp>>>
 evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::vector<Fp>& x0s,
                       int k) {
     const std::size_t m = std::size_t(1) << k;
-    const std::size_t size = polys.empty() ? 0 : polys.front().size();
-    if (polys.empty() || x0s.size() <= 1 || size <= m) {
-        std::vector<std::vector<std::vector<Fp>>> out;
-        for (const Fp& x0 : x0s) {
-            out.push_back(evaluateOnSmallCoset(polys, x0, k));
-        }
-        return out;
-    }
     std::vector<std::vector<std::vector<Fp>>> out(
         x0s.size(), std::vector<std::vector<Fp>>(polys.size(), std::vector<Fp>(m)));
-    // Each polynomial's remainder modulo x^m − x0^m per coset, by a tree of halvings: the
-    // remainder modulo x^(s/2) − f, f = x0^(s/2), is the remainder modulo x^s − f² with its high
-    // half times f added to its low half, and cosets whose x0^(s/2) agree share it. Folding each
-    // coset from the coefficients took size products per coset and polynomial; the tree takes
-    // about size·(log2(cosets) + 2) per polynomial, whatever the cosets.
-    const auto groupedBy = [&](const std::vector<std::size_t>& members, std::size_t exponent) {
-        std::vector<std::pair<Fp, std::vector<std::size_t>>> groups;
-        for (const std::size_t c : members) {
-            const Fp key = x0s[c].pow(exponent);
-            auto it = std::find_if(groups.begin(), groups.end(),
-                                   [&](const auto& group) { return group.first == key; });
-            if (it == groups.end()) {
-                groups.emplace_back(key, std::vector<std::size_t>{});
-                it = std::prev(groups.end());
-            }
-            it->second.push_back(c);
-        }
-        return groups;
-    };
-    // Halves `remainder` for each group of `members` in turn, into `scratch` (which holds every
-    // smaller level), down to m coefficients: the cosets' remainders.
-    const std::function<void(std::size_t, std::span<const Fp>, const std::vector<std::size_t>&,
-                             std::span<Fp>)>
-        descend = [&](std::size_t p, std::span<const Fp> remainder,
-                      const std::vector<std::size_t>& members, std::span<Fp> scratch) {
-            if (remainder.size() == m) {
-                for (const std::size_t c : members) {
-                    std::copy(remainder.begin(), remainder.end(), out[c][p].begin());
-                }
-                return;
-            }
-            const std::size_t half = remainder.size() / 2;
-            const std::span<Fp> halved = scratch.first(half);
-            for (const auto& [factor, group] : groupedBy(members, half)) {
-                foldModulo(remainder, factor, halved);
-                descend(p, halved, group, scratch.subspan(half));
-            }
-        };
-    // One task per polynomial and group of the first halving, each with a buffer of `size`
-    // entries from a pool of one per running task.
-    std::vector<std::size_t> all(x0s.size());
-    for (std::size_t c = 0; c < all.size(); ++c) {
-        all[c] = c;
+    if (polys.empty() || x0s.empty()) {
+        return out;
     }
-    const auto firstGroups = groupedBy(all, size / 2);
-    std::mutex poolMutex;
-    std::vector<std::vector<Fp>> pool;
-    Workers::shared().forEach(polys.size() * firstGroups.size(), [&](std::size_t task) {
-        std::vector<Fp> buffer;
-        {
-            const std::lock_guard lock(poolMutex);
-            if (!pool.empty()) {
-                buffer = std::move(pool.back());
-                pool.pop_back();
+    const std::size_t size = polys.front().size();
+    if (size <= m) { // the polynomial is its own remainder
+        for (std::vector<std::vector<Fp>>& coset : out) {
+            for (std::size_t p = 0; p < polys.size(); ++p) {
+                std::copy(polys[p].begin(), polys[p].end(), coset[p].begin());
             }
         }
-        buffer.resize(size);
-        const std::size_t p = task / firstGroups.size();
-        const auto& [factor, group] = firstGroups[task % firstGroups.size()];
-        const std::span<Fp> halved = std::span<Fp>(buffer).first(size / 2);
-        foldModulo(polys[p], factor, halved);
-        descend(p, halved, group, std::span<Fp>(buffer).subspan(size / 2));
-        const std::lock_guard lock(poolMutex);
-        pool.push_back(std::move(buffer));
-    });
+    } else {
+        // Each polynomial's remainder modulo x^m − x0^m per coset, by a tree of halvings: the
+        // remainder modulo x^(s/2) − f, f = x0^(s/2), is the remainder modulo x^s − f² with its
+        // high half times f added to its low half, and cosets whose x0^(s/2) agree share it.
+        // Folding each coset from the coefficients took size products per coset and polynomial;
+        // the tree takes about size·(log2(cosets) + 2) per polynomial, whatever the cosets.
+        const auto groupedBy = [&](const std::vector<std::size_t>& members, std::size_t exponent) {
+            std::vector<std::pair<Fp, std::vector<std::size_t>>> groups;
+            for (const std::size_t c : members) {
+                const Fp key = x0s[c].pow(exponent);
+                auto it = std::find_if(groups.begin(), groups.end(),
+                                       [&](const auto& group) { return group.first == key; });
+                if (it == groups.end()) {
+                    groups.emplace_back(key, std::vector<std::size_t>{});
+                    it = std::prev(groups.end());
+                }
+                it->second.push_back(c);
+            }
+            return groups;
+        };
+        // Halves `remainder` for each group of `members` in turn, into `scratch` (which holds every
+        // smaller level), down to m coefficients: the cosets' remainders.
+        const std::function<void(std::size_t, std::span<const Fp>, const std::vector<std::size_t>&,
+                                 std::span<Fp>)>
+            descend = [&](std::size_t p, std::span<const Fp> remainder,
+                          const std::vector<std::size_t>& members, std::span<Fp> scratch) {
+                if (remainder.size() == m) {
+                    for (const std::size_t c : members) {
+                        std::copy(remainder.begin(), remainder.end(), out[c][p].begin());
+                    }
+                    return;
+                }
+                const std::size_t half = remainder.size() / 2;
+                const std::span<Fp> halved = scratch.first(half);
+                for (const auto& [factor, group] : groupedBy(members, half)) {
+                    foldModulo(remainder, factor, halved);
+                    descend(p, halved, group, scratch.subspan(half));
+                }
+            };
+        // One task per polynomial and group of the first halving, each with a buffer of `size`
+        // entries from a pool of one per running task.
+        std::vector<std::size_t> all(x0s.size());
+        for (std::size_t c = 0; c < all.size(); ++c) {
+            all[c] = c;
+        }
+        const auto firstGroups = groupedBy(all, size / 2);
+        std::mutex poolMutex;
+        std::vector<std::vector<Fp>> pool;
+        Workers::shared().forEach(polys.size() * firstGroups.size(), [&](std::size_t task) {
+            std::vector<Fp> buffer;
+            {
+                const std::lock_guard lock(poolMutex);
+                if (!pool.empty()) {
+                    buffer = std::move(pool.back());
+                    pool.pop_back();
+                }
+            }
+            buffer.resize(size);
+            const std::size_t p = task / firstGroups.size();
+            const auto& [factor, group] = firstGroups[task % firstGroups.size()];
+            const std::span<Fp> halved = std::span<Fp>(buffer).first(size / 2);
+            foldModulo(polys[p], factor, halved);
+            descend(p, halved, group, std::span<Fp>(buffer).subspan(size / 2));
+            const std::lock_guard lock(poolMutex);
+            pool.push_back(std::move(buffer));
+        });
+    }
     // The remainder r gives the values r(x0·y) = Σ_t (r_t·x0^t)·y^t on x0·⟨ω_m⟩.
     Workers::shared().forEach(x0s.size() * polys.size(), [&](std::size_t i) {
         std::vector<Fp>& values = out[i / polys.size()][i % polys.size()];
@@ -270,8 +232,7 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
         m_rowsPerLeaf == 1 ? RowHasher::make(leafHash, rowsPerBlock, m_shape.columns) : nullptr;
     // Polynomials are evaluated a few at a time and their values hashed together (the row
     // hasher's states are walked once per batch); the first buffer also serves pair leaves.
-    const std::size_t batch =
-        m_polynomials.size() < kHashedTogether ? m_polynomials.size() : kHashedTogether;
+    const std::size_t batch = std::min(m_polynomials.size(), kHashedTogether);
     std::vector<std::vector<Fp>> buffers(batch, std::vector<Fp>(size));
     std::vector<Fp>& scratch = buffers.front();
     std::vector<Fp> powers(size); // the block's offset^k, shared by its polynomials
