@@ -1,23 +1,21 @@
 #include "ActionExecutor.h"
 
-#include "RequestInternal.h"
 #include "chain/ChainError.h"
 #include "core/QtText.h"
 #include "core/ServiceError.h"
 
 #include <functional>
+#include <variant>
 
 namespace proofdesk::request {
 
-using namespace detail;
-using chain::ChainError;
 using nlohmann::json;
 
 ActionExecutor::ActionExecutor(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
                                const RequestSettings& settings, FactLookup facts,
-                               RequestQueries& queries)
+                               RequestQueries& queries, ChainDataStore& chainData)
     : m_store(store), m_clock(clock), m_jobs(jobs), m_settings(settings), m_facts(std::move(facts)),
-      m_queries(queries) {
+      m_queries(queries), m_chainData(chainData) {
     m_jobs.registerHandler(kActionJob,
                            [this](const core::JobRecord& job, core::JobContext& context) {
                                return runAction(job, context);
@@ -52,6 +50,7 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
     if (action.status != "PENDING" && action.status != "IN_PROGRESS") {
         return core::JobOutcome::done({{"skipped", action.status}}); // cancelled meanwhile
     }
+    const std::string name = action.method.value("name", std::string("action"));
     // What the action did is recorded only while this worker still holds the job's lease.
     const auto recordHeld = [&](const std::function<void()>& record) {
         m_store.write([&](QSqlDatabase& db) {
@@ -63,13 +62,15 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
     if (query->deadlineMs && m_clock.nowMs() > *query->deadlineMs) {
         recordHeld([&] {
             failIn(queryId, index,
-                   "the request's settings.max_time ran out before " +
-                       action.method["name"].get<std::string>() + " could start");
+                   "the request's settings.max_time ran out before " + name + " could start");
         });
         return core::JobOutcome::done({{"failed", "deadline"}});
     }
     try {
-        Outcome outcome = perform(*query, action, actions, context);
+        const ActionRun run{*query,  action,      actions, context,     m_settings,
+                            m_clock, m_chainData, m_facts, m_timestamps};
+        ActionOutcome outcome = std::visit([&](const auto& inputs) { return perform(run, inputs); },
+                                           inputsOfMethod(action.method));
         recordHeld([&] { completeIn(*query, action, outcome); });
         m_jobs.wake();
         return core::JobOutcome::done();
@@ -92,35 +93,14 @@ core::JobOutcome ActionExecutor::runAction(const core::JobRecord& job, core::Job
     } catch (const std::exception& failure) {
         // A defect here or an answer of a shape nothing checked: the action fails visibly
         // instead of staying IN_PROGRESS behind a failed job.
-        const std::string reason = std::string("internal error in ") +
-                                   action.method.value("name", std::string("action")) + ": " +
-                                   failure.what();
+        const std::string reason = std::string("internal error in ") + name + ": " + failure.what();
         recordHeld([&] { failIn(queryId, index, reason); });
         return core::JobOutcome::done({{"failed", reason}});
     }
 }
 
-ActionExecutor::Outcome ActionExecutor::perform(const StoredQuery& query,
-                                                const StoredAction& action, const Actions& actions,
-                                                core::JobContext& context) {
-    using Work = Outcome (ActionExecutor::*)(const StoredQuery&, const StoredAction&,
-                                             const Actions&, core::JobContext&);
-    static const std::map<std::string, Work> kWork{{kResolveBlocks, &ActionExecutor::resolveBlocks},
-                                                   {kProveHeaders, &ActionExecutor::proveHeaders},
-                                                   {kAccumulateMmr, &ActionExecutor::accumulateMmr},
-                                                   {kProveAccount, &ActionExecutor::proveAccount},
-                                                   {kCheckFacts, &ActionExecutor::checkFacts},
-                                                   {kDeliver, &ActionExecutor::deliver}};
-    const std::string name = action.method.at("name");
-    const auto work = kWork.find(name);
-    if (work == kWork.end()) {
-        throw ChainError("unknown action method " + name);
-    }
-    return (this->*work->second)(query, action, actions, context);
-}
-
 void ActionExecutor::completeIn(const StoredQuery& query, const StoredAction& action,
-                                Outcome& outcome) {
+                                ActionOutcome& outcome) {
     if (m_queries.actionStatus(query.id, action.index) != "IN_PROGRESS") {
         return; // cancelled while it ran: its results are not kept
     }

@@ -1,8 +1,9 @@
 #pragma once
 
+#include "ChainDataStore.h"
 #include "RequestQueries.h"
 #include "RequestSettings.h"
-#include "chain/JsonRpcClient.h"
+#include "actions/ActionWork.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
 #include "core/Store.h"
@@ -20,12 +21,13 @@ namespace proofdesk::request {
 
 // Runs the actions of request queries (docs/api.md, "Queries and actions"), one job each, in the
 // order of the query's DAG: resolve blocks, prove headers, accumulate MMRs, prove accounts and
-// storage, check facts, deliver. Each fetches chain data over JSON-RPC and checks it against
-// hashes it already trusts; what it proves is written with its completion, in one transaction.
+// storage, check facts, deliver (each kind's work in actions/). An action's typed inputs are read
+// once per run; what it proves is written with its completion, in one transaction.
 class ActionExecutor {
 public:
     ActionExecutor(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
-                   const RequestSettings& settings, FactLookup facts, RequestQueries& queries);
+                   const RequestSettings& settings, FactLookup facts, RequestQueries& queries,
+                   ChainDataStore& chainData);
 
     // Called, inside the write, when a query ends (COMPLETED, or FAILED).
     void onQueryEnded(std::function<void(const std::string& queryId, bool succeeded)> hook) {
@@ -36,36 +38,11 @@ public:
     void settleInterrupted();
 
 private:
-    // What an action produced: its results, and what must be written with its completion (inside
-    // the completing transaction, so a crash keeps both or neither).
-    struct Outcome {
-        nlohmann::json results = nlohmann::json::object();
-        std::function<void(nlohmann::json& results)> commit;
-    };
     using Actions = std::vector<StoredAction>;
 
     core::JobOutcome runAction(const core::JobRecord& job, core::JobContext& context);
-    // The action's work, by its method's name. `actions` are the query's actions as stored when
-    // this one started (those it depends on have completed, so their results are there), read
-    // once per run.
-    Outcome perform(const StoredQuery& query, const StoredAction& action, const Actions& actions,
-                    core::JobContext& context);
-    Outcome resolveBlocks(const StoredQuery& query, const StoredAction& action,
-                          const Actions& actions, core::JobContext& context);
-    Outcome proveHeaders(const StoredQuery& query, const StoredAction& action,
-                         const Actions& actions, core::JobContext& context);
-    Outcome accumulateMmr(const StoredQuery& query, const StoredAction& action,
-                          const Actions& actions, core::JobContext& context);
-    Outcome proveAccount(const StoredQuery& query, const StoredAction& action,
-                         const Actions& actions, core::JobContext& context);
-    Outcome checkFacts(const StoredQuery& query, const StoredAction& action, const Actions& actions,
-                       core::JobContext& context);
-    Outcome deliver(const StoredQuery& query, const StoredAction& action, const Actions& actions,
-                    core::JobContext& context);
-    void completeIn(const StoredQuery& query, const StoredAction& action, Outcome& outcome);
+    void completeIn(const StoredQuery& query, const StoredAction& action, ActionOutcome& outcome);
     void failIn(const std::string& queryId, int index, const std::string& reason);
-    std::int64_t resolveTimestamp(chain::JsonRpcClient& rpc, const std::string& chainId,
-                                  std::int64_t timestamp, std::int64_t head);
 
     core::Store& m_store;
     const core::Clock& m_clock;
@@ -73,10 +50,9 @@ private:
     const RequestSettings& m_settings;
     FactLookup m_facts;
     RequestQueries& m_queries;
+    ChainDataStore& m_chainData;
     std::function<void(const std::string&, bool)> m_queryEnded;
-
-    std::mutex m_timestampMutex;
-    std::map<std::string, std::map<std::int64_t, std::int64_t>> m_timestamps; // chain -> n -> t
+    BlockTimestamps m_timestamps;
 };
 
 } // namespace proofdesk::request

@@ -37,8 +37,9 @@ bool isFinished(const std::string& status) {
 
 GrowOrderScheduler::GrowOrderScheduler(core::Store& store, const core::Clock& clock,
                                        core::JobEngine& jobs, const RequestSettings& settings,
-                                       RequestQueries& queries)
-    : m_store(store), m_clock(clock), m_jobs(jobs), m_settings(settings), m_queries(queries) {}
+                                       RequestQueries& queries, ChainDataStore& chainData)
+    : m_store(store), m_chainData(chainData), m_clock(clock), m_jobs(jobs), m_settings(settings),
+      m_queries(queries) {}
 
 GrowOrderScheduler::~GrowOrderScheduler() {
     stop();
@@ -117,11 +118,8 @@ api::GrowOrder GrowOrderScheduler::create(const QString& projectId,
     } else {
         // docs/architecture.md: the block after the newest one already accumulated for this chain,
         // else the head at creation.
-        QSqlQuery row = m_store.exec(
-            QStringLiteral("SELECT MAX(block_number) FROM mmr_blocks WHERE chain_id = ?"),
-            {core::qstr(request.accumulatedChainId)});
-        if (row.next() && !row.value(0).isNull()) {
-            start = row.value(0).toLongLong() + 1;
+        if (const auto newest = m_chainData.newestAccumulatedBlock(request.accumulatedChainId)) {
+            start = *newest + 1;
         } else {
             try {
                 auto rpc = rpcFor(m_settings, request.accumulatedChainId, nullptr);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChainDataStore.h"
 #include "RequestQueries.h"
 #include "RequestSettings.h"
 #include "api/RequestBodies.h"
@@ -27,7 +28,8 @@ namespace proofdesk::request {
 class GrowOrderScheduler {
 public:
     GrowOrderScheduler(core::Store& store, const core::Clock& clock, core::JobEngine& jobs,
-                       const RequestSettings& settings, RequestQueries& queries);
+                       const RequestSettings& settings, RequestQueries& queries,
+                       ChainDataStore& chainData);
     ~GrowOrderScheduler();
     GrowOrderScheduler(const GrowOrderScheduler&) = delete;
     GrowOrderScheduler& operator=(const GrowOrderScheduler&) = delete;
@@ -50,6 +52,7 @@ private:
     void scheduleBatches();
 
     core::Store& m_store;
+    ChainDataStore& m_chainData;
     const core::Clock& m_clock;
     core::JobEngine& m_jobs;
     const RequestSettings& m_settings;

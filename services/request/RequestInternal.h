@@ -5,6 +5,7 @@
 
 #include "RequestQueries.h"
 #include "UserRequest.h"
+#include "actions/ActionMethods.h"
 #include "core/QtText.h"
 
 #include <QString>
@@ -16,22 +17,6 @@ namespace proofdesk::request::detail {
 
 using proofdesk::core::qstr;
 using proofdesk::core::str;
-
-// Action method names (the `name` of an action's method object; docs/api.md).
-inline const std::string kResolveBlocks = "resolve_blocks";
-inline const std::string kProveHeaders = "prove_headers";
-inline const std::string kAccumulateMmr = "accumulate_mmr";
-inline const std::string kProveAccount = "prove_account";
-inline const std::string kCheckFacts = "check_facts";
-inline const std::string kDeliver = "deliver";
-
-// Inclusive block ranges, ascending.
-using Ranges = std::vector<std::pair<std::int64_t, std::int64_t>>;
-
-// What resolve_blocks found, read from its stored method object: the blocks of every selector,
-// and all of them merged (ChainActions.cpp).
-const nlohmann::json& resolvedBlocks(const nlohmann::json& resolveMethod);
-Ranges allBlocks(const nlohmann::json& resolveMethod);
 
 // The actions of one data-request query (one origin chain) or one grow-order batch.
 std::vector<PlannedAction> planChainQuery(const ChainRequest& chainRequest,

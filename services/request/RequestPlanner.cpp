@@ -1,82 +1,92 @@
 #include "RequestInternal.h"
 
+#include <map>
 #include <set>
 
 namespace proofdesk::request::detail {
 namespace {
 
-using nlohmann::json;
+// What one query asks of its origin chain.
+struct ChainWork {
+    std::string chainId;
+    std::vector<BlockSelector> selectors;
+    std::map<std::string, std::vector<std::string>> headerFields;
+    std::set<chain::HashingFunction> hashing;
+    std::map<std::string, std::vector<AccountItem>> accounts; // by address
+    std::vector<FactHashRequest> facts;
+};
 
-std::vector<PlannedAction> plan(const std::string& chainId, const json& selectors,
-                                const json& headerFields, const std::set<std::string>& hashing,
-                                const json& accounts, const json& facts,
-                                const std::string& destination, const std::string& destinationKey) {
+std::vector<PlannedAction> plan(ChainWork work, DeliverInputs delivery) {
     std::vector<PlannedAction> actions;
     std::vector<int> all;
-    auto add = [&](std::string name, json inputs, std::vector<int> dependsOn) {
-        actions.push_back({std::move(name), std::move(inputs), std::move(dependsOn)});
+    auto add = [&](ActionInputs inputs, std::vector<int> dependsOn) {
+        actions.push_back({std::move(inputs), std::move(dependsOn)});
         all.push_back(int(actions.size()) - 1);
         return int(actions.size()) - 1;
     };
-    if (!selectors.empty()) {
-        const int resolve =
-            add(kResolveBlocks, {{"chain_id", chainId}, {"selectors", selectors}}, {});
+    if (!work.selectors.empty()) {
+        const int resolve = add(ResolveBlocksInputs{work.chainId, std::move(work.selectors)}, {});
         const int headers =
-            add(kProveHeaders, {{"chain_id", chainId}, {"header_fields", headerFields}}, {resolve});
-        for (const std::string& function : hashing) {
-            add(kAccumulateMmr, {{"chain_id", chainId}, {"hashing_function", function}}, {headers});
+            add(ProveHeadersInputs{work.chainId, std::move(work.headerFields)}, {resolve});
+        for (const chain::HashingFunction function : work.hashing) {
+            add(AccumulateMmrInputs{work.chainId, function}, {headers});
         }
-        for (const auto& [address, items] : accounts.items()) {
-            add(kProveAccount, {{"chain_id", chainId}, {"account", address}, {"items", items}},
-                {headers});
+        for (auto& [address, items] : work.accounts) {
+            add(ProveAccountInputs{work.chainId, address, std::move(items)}, {headers});
         }
     }
-    if (!facts.empty()) {
-        add(kCheckFacts, {{"fact_hashes", facts}}, {});
+    if (!work.facts.empty()) {
+        add(CheckFactsInputs{std::move(work.facts)}, {});
     }
-    add(kDeliver, {{"origin_chain_id", chainId}, {destinationKey, destination}}, all);
+    add(std::move(delivery), all);
     return actions;
+}
+
+std::set<chain::HashingFunction> hashingFunctions(const std::vector<std::string>& names) {
+    std::set<chain::HashingFunction> functions;
+    for (const std::string& name : names) {
+        // Names were checked where the request or the order was read.
+        if (const auto function = chain::parseHashingFunction(core::qstr(name))) {
+            functions.insert(*function);
+        }
+    }
+    return functions;
 }
 
 } // namespace
 
 std::vector<PlannedAction> planChainQuery(const ChainRequest& chainRequest,
                                           const std::string& destinationChainId) {
-    json selectors = json::array();
-    json headerFields = json::object();
-    std::set<std::string> hashing;
-    json accounts = json::object();
+    ChainWork work;
+    work.chainId = chainRequest.chainId;
     for (const ProvingRequest& proving : chainRequest.provings) {
-        selectors.push_back(proving.selector.text);
+        work.selectors.push_back(proving.selector);
         if (!proving.header.empty()) {
-            headerFields[proving.selector.text] = proving.header;
+            work.headerFields[proving.selector.text] = proving.header;
         }
-        hashing.insert(proving.hashingFunctions.begin(), proving.hashingFunctions.end());
+        work.hashing.merge(hashingFunctions(proving.hashingFunctions));
         for (const AccountRequest& account : proving.accounts) {
-            if (!accounts.contains(account.address)) {
-                accounts[account.address] = json::array();
-            }
-            accounts[account.address].push_back({{"selector", proving.selector.text},
-                                                 {"props", account.props},
-                                                 {"slots", account.storageSlots}});
+            work.accounts[account.address].push_back(
+                {proving.selector.text, account.props, account.storageSlots});
         }
     }
-    json facts = json::array();
-    for (const FactHashRequest& fact : chainRequest.factHashes) {
-        facts.push_back({{"fact_hash", fact.factHash}, {"is_mocked", fact.isMocked}});
-    }
-    return plan(chainRequest.chainId, selectors, headerFields, hashing, accounts, facts,
-                destinationChainId, "destination_chain_id");
+    work.facts = chainRequest.factHashes;
+    return plan(std::move(work), {chainRequest.chainId, destinationChainId, false});
 }
 
 std::vector<PlannedAction> planGrowBatch(const std::string& chainId,
                                          const std::string& settleChainId,
-                                         const std::vector<std::string>& hashingFunctions,
+                                         const std::vector<std::string>& hashingFunctionNames,
                                          std::int64_t from, std::int64_t to) {
-    const std::string selector = "block_ranges:" + std::to_string(from) + "-" + std::to_string(to);
-    return plan(chainId, json::array({selector}), json::object(),
-                std::set<std::string>(hashingFunctions.begin(), hashingFunctions.end()),
-                json::object(), json::array(), settleChainId, "settle_chain_id");
+    ChainWork work;
+    work.chainId = chainId;
+    BlockSelector batch;
+    batch.kind = BlockSelector::Kind::Ranges;
+    batch.text = "block_ranges:" + std::to_string(from) + "-" + std::to_string(to);
+    batch.ranges = {{from, to}};
+    work.selectors.push_back(std::move(batch));
+    work.hashing = hashingFunctions(hashingFunctionNames);
+    return plan(std::move(work), {chainId, settleChainId, true});
 }
 
 } // namespace proofdesk::request::detail

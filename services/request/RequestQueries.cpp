@@ -47,10 +47,7 @@ std::string RequestQueries::planQueryIn(const std::string& requestId,
     QSqlDatabase db = m_store.connection();
     for (std::size_t i = 0; i < plan.size(); ++i) {
         const PlannedAction& action = plan[i];
-        const json method{{"name", action.name},
-                          {"inputs", action.inputs},
-                          {"results", nullptr},
-                          {"error", nullptr}};
+        const json method = plannedMethod(action.inputs);
         QVariant tracking;
         if (action.dependsOn.empty()) {
             // One lane per request query: a huge request cannot starve the others.

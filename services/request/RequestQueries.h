@@ -1,5 +1,6 @@
 #pragma once
 
+#include "actions/ActionMethods.h"
 #include "api/RequestWire.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
@@ -19,13 +20,6 @@ namespace proofdesk::request {
 
 // The job kind of one action of one request query (payload: query_id, index).
 inline const QString kActionJob = QStringLiteral("request.action");
-
-// A planned action before it is stored.
-struct PlannedAction {
-    std::string name;
-    nlohmann::json inputs;
-    std::vector<int> dependsOn;
-};
 
 // A stored query as the actions read it.
 struct StoredQuery {

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "ActionExecutor.h"
+#include "ChainDataStore.h"
 #include "GrowOrderScheduler.h"
-#include "ProvenData.h"
 #include "RequestIntake.h"
 #include "RequestQueries.h"
 #include "RequestSettings.h"
@@ -19,7 +19,7 @@ namespace proofdesk::request {
 
 // The request service (docs/api.md), as the units it is made of, wired together: intake (a
 // request becomes one query per origin chain), the stored queries and actions, the action
-// executor (their jobs, against the chains' JSON-RPC), the grow-order scheduler, and the reads
+// executor (their jobs, against the chains' JSON-RPC), the grow-order scheduler, and the store
 // of what was proven. The routes reach each unit through it.
 class RequestService {
 public:
@@ -40,7 +40,7 @@ public:
     RequestIntake& intake() { return m_intake; }
     RequestQueries& queries() { return m_queries; }
     GrowOrderScheduler& growOrders() { return m_growOrders; }
-    ProvenData& provenData() { return m_provenData; }
+    ChainDataStore& chainData() { return m_chainData; }
 
     const RequestSettings& settings() const { return m_settings; }
     // Replaces the chain RPC URLs of a running service (the console's Settings); jobs that start
@@ -53,10 +53,10 @@ private:
     core::JobEngine& m_jobs;
     RequestSettings m_settings;
     RequestQueries m_queries;
+    ChainDataStore m_chainData;
     RequestIntake m_intake;
     GrowOrderScheduler m_growOrders;
     ActionExecutor m_actions;
-    ProvenData m_provenData;
 };
 
 } // namespace proofdesk::request

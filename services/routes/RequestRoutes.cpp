@@ -56,14 +56,14 @@ HttpResponse getProvenValues(const Services& services, const HttpRequest& reques
         throw core::ServiceError(core::ErrorKind::BadRequest, "INVALID_LIMIT",
                                  "limit is 1..500 and offset >= 0");
     }
-    const auto [values, total] = services.requests.provenData().values(filter);
+    const auto [values, total] = services.requests.chainData().values(filter);
     return HttpResponse::json(200, {{"proven_values", values}, {"total", total}});
 }
 
 HttpResponse getMmrs(const Services& services, const HttpRequest& request) {
     const auto chainId = request.queryParam("chain_id");
     json list = json::array();
-    for (const request::MmrStateView& mmr : services.requests.provenData().mmrStates(chainId)) {
+    for (const request::MmrStateView& mmr : services.requests.chainData().mmrStates(chainId)) {
         list.push_back({{"chain_id", mmr.chainId},
                         {"hashing_function", mmr.hashingFunction},
                         {"leaves", mmr.leaves},
