@@ -31,7 +31,7 @@ double secondsSince(SteadyClock::time_point start) {
 }
 
 void benchHeaders() {
-    QFile file(QStringLiteral(PROOFDESK_SOURCE_DIR "/tests/unit/data/devchain_vectors.json"));
+    QFile file(QStringLiteral(PROOFDESK_SOURCE_DIR "/tests/chain/data/devchain_vectors.json"));
     if (!file.open(QIODevice::ReadOnly)) {
         std::printf("devchain_vectors.json missing\n");
         return;
