@@ -31,13 +31,33 @@ constexpr std::size_t kRun = 2048;
 
 // Where the first pass reads: source[i]·factors[i] (factors may be null: source[i] alone). Later
 // passes read the array being transformed.
+// What the first pass reads: source[k] (times factors[k]). A source of `folds` slices of n
+// values is read as its remainder modulo x^n − foldFactor: Σ_t source[k + t·n]·foldFactor^t.
 struct Input {
     const Fp* source = nullptr;
     const Fp* factors = nullptr;
+    std::size_t folds = 1;
+    std::size_t sliceSize = 0;
+    Fp foldFactor = Fp::one();
 };
 
 PROOFDESK_IFMA_INLINE Packed loadInput(const Input& input, std::size_t index, std::size_t stride) {
-    const Packed x = loadElements(input.source + index, stride);
+    Packed x = loadElements(input.source + index + (input.folds - 1) * input.sliceSize, stride);
+    if (input.folds > 1) {
+        // Horner, as foldRange: below 3p after each step.
+        const Packed f = broadcastFactor(input.foldFactor);
+        for (std::size_t t = input.folds - 1; t-- > 0;) {
+            x = montgomeryProduct(x, f); // below 2p
+            const Packed next = loadElements(input.source + index + t * input.sliceSize, stride);
+            for (int l = 0; l < 5; ++l) {
+                x.limb[l] = _mm512_add_epi64(x.limb[l], next.limb[l]);
+            }
+            carry(x);
+        }
+        if (input.factors == nullptr) {
+            return subtractPIfAbove(x); // below 2p, as the levels take it
+        }
+    }
     if (input.factors == nullptr) {
         return x;
     }
@@ -72,6 +92,12 @@ PROOFDESK_IFMA_INLINE void inverseButterfly(Packed& x, Packed& y, const Packed& 
     y = montgomeryProduct(difference, c);
 }
 
+// Either butterfly where the twiddle is one (block 0 of every level: T[0] = 1): (x + y, x − y),
+// no product — the whole first level of a forward transform and half the next.
+PROOFDESK_IFMA_INLINE void unitButterfly(Packed& x, Packed& y) {
+    sumAndDifference(x, y, x, y);
+}
+
 template <bool inverse>
 PROOFDESK_IFMA_INLINE void butterfly(Packed& x, Packed& y, const Packed& c) {
     if constexpr (inverse) {
@@ -99,7 +125,11 @@ PROOFDESK_IFMA_FUNCTION void levelGroups(Fp* a, std::size_t h, const Fp* table, 
         Fp* x = a + at;
         Packed px = loadInput(input, at, 1);
         Packed py = loadInput(input, at + h, 1);
-        butterfly<inverse>(px, py, c);
+        if (block == 0) {
+            unitButterfly(px, py);
+        } else {
+            butterfly<inverse>(px, py, c);
+        }
         storeElements(x, 1, px);
         storeElements(x + h, 1, py);
     }
@@ -131,7 +161,19 @@ PROOFDESK_IFMA_FUNCTION void levelPairGroups(Fp* a, std::size_t h, const Fp* tab
         Packed x1 = loadInput(input, first + quarter, 1);
         Packed x2 = loadInput(input, first + 2 * quarter, 1);
         Packed x3 = loadInput(input, first + 3 * quarter, 1);
-        if constexpr (inverse) {
+        if (block == 0) { // the outer and first inner twiddles are T[0] = 1
+            if constexpr (inverse) {
+                unitButterfly(x0, x1);
+                inverseButterfly(x2, x3, secondInner);
+                unitButterfly(x0, x2);
+                unitButterfly(x1, x3);
+            } else {
+                unitButterfly(x0, x2);
+                unitButterfly(x1, x3);
+                unitButterfly(x0, x1);
+                forwardButterfly(x2, x3, secondInner);
+            }
+        } else if constexpr (inverse) {
             inverseButterfly(x0, x1, firstInner);
             inverseButterfly(x2, x3, secondInner);
             inverseButterfly(x0, x2, outer);
@@ -279,9 +321,10 @@ template <bool inverse> void allLevels(Fp* a, std::size_t n, const Fp* table, In
 
 } // namespace
 
-void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source,
-                   const Fp* factors) {
-    allLevels<false>(values, n, table, Input{source ? source : values, factors});
+void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source, const Fp* factors,
+                   std::size_t folds, const Fp& foldFactor) {
+    allLevels<false>(values, n, table,
+                     Input{source ? source : values, factors, folds, n, foldFactor});
 }
 
 void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
@@ -296,7 +339,7 @@ void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor,
 
 #else
 
-void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*) {}
+void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*, std::size_t, const Fp&) {}
 void inverseLevels(Fp*, std::size_t, const Fp*) {}
 void fold(const Fp*, std::size_t, std::size_t, const Fp&, Fp*) {}
 

@@ -3,6 +3,7 @@
 #include "crypto/KeccakF.h"
 #include "crypto/Poseidon.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -222,28 +223,35 @@ std::uint64_t grindProofOfWork(const NamedHash& hash, const Digest& seed, int bi
     }
     const Digest init = powInit(hash, seed, bits);
     const std::uint64_t bound = bits >= 64 ? 1 : std::uint64_t{1} << (64 - bits);
-    // keccak256(init ‖ nonce) of 16 nonces at a time: one block each (40 bytes, then padding).
-    const auto firstInBatch = [&](std::uint64_t start, std::uint64_t count) {
-        std::array<std::array<std::uint64_t, 25>, 16> states;
-        for (std::uint64_t i = 0; i < count; ++i) {
-            std::array<std::uint64_t, 25>& lanes = states[i];
-            lanes = {};
-            std::memcpy(lanes.data(), init.data(), 32);
-            lanes[4] = __builtin_bswap64(start + i); // the nonce's big-endian bytes
-            lanes[5] = 0x01;
-            lanes[16] = std::uint64_t(0x80) << 56;
+    // keccak256(init ‖ nonce) of eight nonces at a time, one block each (40 bytes, then
+    // padding), laid out lane by lane (lane i of nonce j at lanes[8i + j]) as the vector
+    // permutation takes them: no state is transposed.
+    constexpr std::uint64_t kBatch = 8;
+    std::array<std::uint64_t, 4> initWords;
+    std::memcpy(initWords.data(), init.data(), 32);
+    const auto firstInBatch = [&](std::uint64_t start) {
+        std::array<std::uint64_t, 25 * kBatch> lanes{};
+        for (std::size_t i = 0; i < 4; ++i) {
+            std::fill_n(lanes.begin() + std::ptrdiff_t(kBatch * i), kBatch, initWords[i]);
         }
-        crypto::keccakF1600Many(states.data(), count);
-        for (std::uint64_t i = 0; i < count; ++i) {
+        for (std::uint64_t j = 0; j < kBatch; ++j) {
+            lanes[4 * kBatch + j] = __builtin_bswap64(start + j); // the nonce's big-endian bytes
+            lanes[5 * kBatch + j] = 0x01;
+            lanes[16 * kBatch + j] = std::uint64_t(0x80) << 56;
+        }
+        crypto::keccakF1600Lanes8(lanes.data());
+        for (std::uint64_t j = 0; j < kBatch; ++j) {
             Digest digest;
-            std::memcpy(digest.data(), states[i].data(), 32);
+            for (std::size_t i = 0; i < 4; ++i) {
+                std::memcpy(digest.data() + 8 * i, &lanes[kBatch * i + j], 8);
+            }
             digest = hash.masked(digest);
             std::uint64_t head = 0;
             for (int b = 0; b < 8; ++b) {
                 head = (head << 8) | digest[std::size_t(b)];
             }
             if (bits >= 64 ? head == 0 : head < bound) {
-                return std::optional<std::uint64_t>(start + i);
+                return std::optional<std::uint64_t>(start + j);
             }
         }
         return std::optional<std::uint64_t>();
@@ -265,8 +273,8 @@ std::uint64_t grindProofOfWork(const NamedHash& hash, const Digest& seed, int bi
                 return;
             }
             if (batched) {
-                for (std::uint64_t nonce = start; nonce < start + kChunk; nonce += 16) {
-                    if (const auto hit = firstInBatch(nonce, 16)) {
+                for (std::uint64_t nonce = start; nonce < start + kChunk; nonce += kBatch) {
+                    if (const auto hit = firstInBatch(nonce)) {
                         found(*hit);
                         return;
                     }
