@@ -145,32 +145,6 @@ private slots:
                 foldModulo(input, f, folded);
                 QVERIFY2(folded == remainder, qPrintable(QStringLiteral("fold, 2^%1").arg(log)));
             }
-            // The remainder's products transformed, folded in the transform's first pass: modulo
-            // x^(n/2) − f (two slices) and x^(n/4) − f (four), both paths.
-            for (const std::size_t slices : {std::size_t(2), std::size_t(4)}) {
-                const std::size_t m = n / slices;
-                if (m < 8) {
-                    continue;
-                }
-                std::vector<Fp> expected(m);
-                for (std::size_t k = 0; k < m; ++k) {
-                    for (std::size_t t = slices; t-- > 0;) {
-                        expected[k] = expected[k] * f + input[k + t * m];
-                    }
-                    expected[k] *= factors[k];
-                }
-                forwardNtt(expected);
-                const std::span<const Fp> sliceFactors(factors.data(), m);
-                for (const bool vectors : {false, true}) {
-                    vector_field::setEnabled(vectors);
-                    std::vector<Fp> fused(m);
-                    forwardNttOfProducts(input, sliceFactors, fused, f);
-                    QVERIFY2(fused == expected,
-                             qPrintable(QStringLiteral("folded products, 2^%1 in %2 slices")
-                                            .arg(log)
-                                            .arg(slices)));
-                }
-            }
         }
         // All p − 1: the largest products and sums at every level.
         std::vector<Fp> scalar(std::size_t(1) << 12, minusOne);

@@ -149,18 +149,12 @@ void reduceAll(std::span<Fp> values) {
 }
 
 // The transform of `values` in place. A forward one may take its input as source[k]·factors[k]
-// instead (source may be values), and a source of `folds` slices of n values as its remainder
-// modulo x^n − foldFactor: the vector path folds and multiplies in its first pass, the scalar one
-// in passes of its own.
+// instead (source may be values): the vector path multiplies in its first pass, the scalar one
+// in a pass of its own.
 void transform(std::span<Fp> values, bool inverse, const Fp* source = nullptr,
-               const Fp* factors = nullptr, std::size_t folds = 1,
-               const Fp& foldFactor = Fp::one()) {
+               const Fp* factors = nullptr) {
     const std::size_t n = values.size();
     const bool vectors = vector_field::enabled() && n >= vector_ntt::kMinimumSize;
-    if (folds > 1 && !vectors) {
-        foldModulo(std::span<const Fp>(source, folds * n), foldFactor, values);
-        source = values.data();
-    }
     if (factors && !vectors) {
         Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
             for (std::size_t k = begin; k < end; ++k) {
@@ -178,7 +172,7 @@ void transform(std::span<Fp> values, bool inverse, const Fp* source = nullptr,
         if (inverse) {
             vector_ntt::inverseLevels(values.data(), n, table);
         } else {
-            vector_ntt::forwardLevels(values.data(), n, table, source, factors, folds, foldFactor);
+            vector_ntt::forwardLevels(values.data(), n, table, source, factors);
         }
         reduceAll(values);
         return;
@@ -223,17 +217,12 @@ void forwardNtt(std::span<Fp> values) {
 }
 
 void forwardNttOfProducts(std::span<const Fp> source, std::span<const Fp> factors,
-                          std::span<Fp> out, const Fp& foldFactor) {
+                          std::span<Fp> out) {
     const std::size_t n = out.size();
-    if (n == 0 || source.size() % n != 0 || factors.size() != n) {
-        throw std::invalid_argument("a transform's factors and output differ in size, or its "
-                                    "source is not a whole number of them");
+    if (source.size() != n || factors.size() != n) {
+        throw std::invalid_argument("a transform's source, factors and output differ in size");
     }
-    const std::size_t folds = source.size() / n;
-    if (folds > 1 && source.data() == out.data()) {
-        throw std::invalid_argument("a folded transform's source is not its output");
-    }
-    transform(out, false, source.data(), factors.data(), folds, foldFactor);
+    transform(out, false, source.data(), factors.data());
 }
 
 void foldModulo(std::span<const Fp> poly, const Fp& factor, std::span<Fp> out) {

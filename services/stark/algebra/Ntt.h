@@ -14,12 +14,9 @@ namespace proofdesk::stark {
 // Coefficients c_0 … c_{n−1} (natural order) -> the values at ω_n^bitrev(i) (slot i).
 void forwardNtt(std::span<Fp> values);
 // The same for the coefficients source[k]·factors[k], into out (source may be out): the products
-// are taken in the transform's first pass over memory. A source longer than out (a whole number
-// of times, and not out) is first taken modulo x^n − foldFactor, n = out.size() (as foldModulo),
-// in the same pass: a polynomial's values on a coset smaller than it, whose offset^n is
-// foldFactor.
+// are taken in the transform's first pass over memory.
 void forwardNttOfProducts(std::span<const Fp> source, std::span<const Fp> factors,
-                          std::span<Fp> out, const Fp& foldFactor = Fp::one());
+                          std::span<Fp> out);
 // The inverse: values at ω_n^bitrev(i) in slot i -> coefficients (natural order).
 void inverseNttFromBitReversed(std::span<Fp> values);
 // Values at ω_n^i in slot i (natural order) -> coefficients.

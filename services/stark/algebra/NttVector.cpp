@@ -31,33 +31,13 @@ constexpr std::size_t kRun = 2048;
 
 // Where the first pass reads: source[i]·factors[i] (factors may be null: source[i] alone). Later
 // passes read the array being transformed.
-// What the first pass reads: source[k] (times factors[k]). A source of `folds` slices of n
-// values is read as its remainder modulo x^n − foldFactor: Σ_t source[k + t·n]·foldFactor^t.
 struct Input {
     const Fp* source = nullptr;
     const Fp* factors = nullptr;
-    std::size_t folds = 1;
-    std::size_t sliceSize = 0;
-    Fp foldFactor = Fp::one();
 };
 
 PROOFDESK_IFMA_INLINE Packed loadInput(const Input& input, std::size_t index, std::size_t stride) {
-    Packed x = loadElements(input.source + index + (input.folds - 1) * input.sliceSize, stride);
-    if (input.folds > 1) {
-        // Horner, as foldRange: below 3p after each step.
-        const Packed f = broadcastFactor(input.foldFactor);
-        for (std::size_t t = input.folds - 1; t-- > 0;) {
-            x = montgomeryProduct(x, f); // below 2p
-            const Packed next = loadElements(input.source + index + t * input.sliceSize, stride);
-            for (int l = 0; l < 5; ++l) {
-                x.limb[l] = _mm512_add_epi64(x.limb[l], next.limb[l]);
-            }
-            carry(x);
-        }
-        if (input.factors == nullptr) {
-            return subtractPIfAbove(x); // below 2p, as the levels take it
-        }
-    }
+    const Packed x = loadElements(input.source + index, stride);
     if (input.factors == nullptr) {
         return x;
     }
@@ -321,10 +301,9 @@ template <bool inverse> void allLevels(Fp* a, std::size_t n, const Fp* table, In
 
 } // namespace
 
-void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source, const Fp* factors,
-                   std::size_t folds, const Fp& foldFactor) {
-    allLevels<false>(values, n, table,
-                     Input{source ? source : values, factors, folds, n, foldFactor});
+void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source,
+                   const Fp* factors) {
+    allLevels<false>(values, n, table, Input{source ? source : values, factors});
 }
 
 void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
@@ -339,7 +318,7 @@ void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor,
 
 #else
 
-void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*, std::size_t, const Fp&) {}
+void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*) {}
 void inverseLevels(Fp*, std::size_t, const Fp*) {}
 void fold(const Fp*, std::size_t, std::size_t, const Fp&, Fp*) {}
 

@@ -17,12 +17,9 @@ inline constexpr std::size_t kMinimumSize = 64;
 // All levels of the forward transform (half-widths n/2 … 1) or of the inverse (1 … n/2) on the
 // n ≥ kMinimumSize Montgomery words at `values`, with Ntt.cpp's twiddle table T[k].
 // The forward transform may read its input from `source` (n words; it may be `values`), each
-// multiplied by factors[i] when `factors` is given, in its first pass over memory. A source of
-// `folds` slices of n words (not `values`) is read as its remainder modulo x^n − foldFactor,
-// Σ_t source[i + t·n]·foldFactor^t, in the same pass.
+// multiplied by factors[i] when `factors` is given, in its first pass over memory.
 void forwardLevels(Fp* values, std::size_t n, const Fp* table, const Fp* source = nullptr,
-                   const Fp* factors = nullptr, std::size_t folds = 1,
-                   const Fp& foldFactor = Fp::one());
+                   const Fp* factors = nullptr);
 void inverseLevels(Fp* values, std::size_t n, const Fp* table);
 
 // out[k] = Σ_t poly[k + t·size]·factor^t for k < size (a multiple of 8), t < folds ≥ 2.

@@ -216,6 +216,7 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
     const std::size_t size =
         std::min(coefficients, std::max({m_maxBlockEntries, coefficients / kMostBlocksPerCoset,
                                          m_domain.rowWidth * m_rowsPerLeaf}));
+    const std::size_t folds = coefficients / size;
     const int n = std::countr_zero(size);
     const int logBlocks = m_domain.logDomain - n;
     const std::size_t blocks = std::size_t(1) << logBlocks;
@@ -244,10 +245,15 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
         std::fill(powers.begin(), powers.end(), Fp::one());
         scaleByPowers(powers, offset);
         const Fp foldFactor = offset.pow(std::uint64_t(size)); // offset^size
-        // The polynomial's values on the block: its coefficients (folded when it is larger than
-        // the block, in the same pass) times the powers, transformed.
+        // The polynomial's values on the block: its coefficients (folded first when it is
+        // larger than the block) times the powers, transformed.
         const auto evaluate = [&](std::span<const Fp> poly, std::vector<Fp>& out) {
-            forwardNttOfProducts(poly, powers, out, foldFactor);
+            if (folds == 1) {
+                forwardNttOfProducts(poly, powers, out);
+                return;
+            }
+            foldModulo(poly, foldFactor, out);
+            forwardNttOfProducts(out, powers, out);
         };
         if (hasher) {
             std::vector<std::span<const Fp>> evaluated;
