@@ -1,16 +1,16 @@
 #include "BlockSelector.h"
 
-#include "core/ServiceError.h"
+#include "BodyError.h"
 
 #include <algorithm>
 #include <limits>
 #include <string_view>
 
-namespace proofdesk::request {
+namespace proofdesk::api {
 namespace {
 
 [[noreturn]] void invalid(const char* code, const std::string& detail) {
-    throw core::ServiceError(core::ErrorKind::Unprocessable, code, detail);
+    throw BodyError(code, detail, BodyError::Status::Unprocessable);
 }
 // The text of a selector as error messages quote it: never more than 80 characters of it.
 std::string shown(const std::string& text) {
@@ -120,4 +120,4 @@ mergeRanges(std::vector<std::pair<std::int64_t, std::int64_t>> ranges) {
     return merged;
 }
 
-} // namespace proofdesk::request
+} // namespace proofdesk::api

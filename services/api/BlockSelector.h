@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace proofdesk::request {
+namespace proofdesk::api {
 
 // A chain-data selector (docs/api.md): timestamp:<t>, block:<n> or block_ranges:<a>-<b>,<c>,...
 struct BlockSelector {
@@ -17,7 +17,7 @@ struct BlockSelector {
     std::vector<std::pair<std::int64_t, std::int64_t>> ranges; // Ranges, inclusive
 };
 
-// Parses one selector key; `path` names it in errors. Throws ServiceError 422
+// Parses one selector key; `path` names it in errors. Throws BodyError 422
 // (INVALID_SELECTOR, INVALID_BLOCK_RANGES, TOO_MANY_BLOCK_RANGES, TOO_MANY_BLOCKS).
 BlockSelector parseBlockSelector(const std::string& text, const std::string& path = "selector");
 
@@ -30,4 +30,4 @@ constexpr std::int64_t kMaxBlocksPerQuery = 100000;
 // A block_ranges selector lists at most this many ranges (checked before any is parsed).
 constexpr std::size_t kMaxRangesPerSelector = 1000;
 
-} // namespace proofdesk::request
+} // namespace proofdesk::api

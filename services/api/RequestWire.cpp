@@ -2,6 +2,8 @@
 
 #include "WireJson.h"
 
+#include <algorithm>
+
 namespace proofdesk::api {
 
 namespace request_enums {
@@ -19,6 +21,28 @@ const std::vector<std::string> kAccountFields{"Nonce",     "Balance",  "StorageR
                                               "CodeHash",  "ApeFlags", "ApeFixed",
                                               "ApeShares", "ApeDebt",  "ApeDelegate"};
 } // namespace request_enums
+
+std::optional<ChainKind> chainKindOf(const std::string& chainId) {
+    const auto& ids = request_enums::kChainIds;
+    if (std::find(ids.begin(), ids.end(), chainId) == ids.end()) {
+        return std::nullopt;
+    }
+    if (chainId == "STARKNET" || chainId == "SN_SEPOLIA") {
+        return ChainKind::Starknet;
+    }
+    if (chainId == "300") {
+        return ChainKind::ZkSync;
+    }
+    if (chainId == "33139" || chainId == "33111") {
+        return ChainKind::ApeChain;
+    }
+    return ChainKind::EvmMpt;
+}
+
+bool canBeOrigin(const std::string& chainId) {
+    const auto kind = chainKindOf(chainId);
+    return kind == ChainKind::EvmMpt || kind == ChainKind::ApeChain;
+}
 using detail::optionalOf;
 using detail::orNull;
 

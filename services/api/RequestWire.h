@@ -23,6 +23,18 @@ extern const std::vector<std::string> kBlockHeaderFields; // in the header's RLP
 extern const std::vector<std::string> kAccountFields;
 } // namespace request_enums
 
+// How a chain's state can be proven here, by its ChainId.
+enum class ChainKind {
+    EvmMpt,   // Ethereum L1 and the EVM L2s: keccak(rlp(header)) block hashes, MPT state
+    ApeChain, // EVM with 8-field accounts (ApeFlags .. ApeDelegate)
+    Starknet, // not an EVM chain: a destination only
+    ZkSync,   // no MPT state (sparse Merkle tree per L1 batch): a destination only
+};
+// nullopt for a text that is not one of the spec's ChainIds.
+std::optional<ChainKind> chainKindOf(const std::string& chainId);
+// Whether data can be requested from (accumulated on) this chain here.
+bool canBeOrigin(const std::string& chainId);
+
 // The request-service Query record. `typ` names the query's kind and chain (docs/api.md).
 struct RequestQuery {
     std::string internalId;

@@ -18,24 +18,11 @@ const QStringList& knownChainIds() {
 }
 
 std::optional<ChainKind> chainKind(const QString& chainId) {
-    if (!knownChainIds().contains(chainId)) {
-        return std::nullopt;
-    }
-    if (chainId == QLatin1String("STARKNET") || chainId == QLatin1String("SN_SEPOLIA")) {
-        return ChainKind::Starknet;
-    }
-    if (chainId == QLatin1String("300")) {
-        return ChainKind::ZkSync;
-    }
-    if (chainId == QLatin1String("33139") || chainId == QLatin1String("33111")) {
-        return ChainKind::ApeChain;
-    }
-    return ChainKind::EvmMpt;
+    return api::chainKindOf(chainId.toStdString());
 }
 
 bool canBeOrigin(const QString& chainId) {
-    const auto kind = chainKind(chainId);
-    return kind == ChainKind::EvmMpt || kind == ChainKind::ApeChain;
+    return api::canBeOrigin(chainId.toStdString());
 }
 
 ChainRegistry& ChainRegistry::operator=(const ChainRegistry& other) {

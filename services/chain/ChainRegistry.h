@@ -1,5 +1,7 @@
 #pragma once
 
+#include "api/RequestWire.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -9,13 +11,8 @@
 
 namespace proofdesk::chain {
 
-// How a chain's state can be proven here.
-enum class ChainKind {
-    EvmMpt,   // Ethereum L1 and the EVM L2s: keccak(rlp(header)) block hashes, MPT state
-    ApeChain, // EVM with 8-field accounts (ApeFlags .. ApeDelegate)
-    Starknet, // not an EVM chain: a destination only
-    ZkSync,   // no MPT state (sparse Merkle tree per L1 batch): a destination only
-};
+// How a chain's state can be proven here (api/RequestWire's one definition).
+using ChainKind = api::ChainKind;
 
 // The spec's ChainId values, in its order.
 const QStringList& knownChainIds();

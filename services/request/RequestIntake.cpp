@@ -1,7 +1,7 @@
 #include "RequestIntake.h"
 
 #include "RequestInternal.h"
-#include "UserRequest.h"
+#include "api/RequestBodies.h"
 #include "core/QtText.h"
 #include "core/Ulid.h"
 
@@ -11,16 +11,15 @@ namespace proofdesk::request {
 
 using nlohmann::json;
 
-std::string RequestIntake::submit(const QString& projectId, const json& body) {
-    const UserRequest request = parseUserRequest(body);
+std::string RequestIntake::submit(const QString& projectId, const api::UserRequest& request) {
     const std::string requestId = core::newUlid(m_clock.nowMs()).toStdString();
     const qint64 now = m_clock.nowMs();
     m_store.write([&](QSqlDatabase&) {
-        m_queries.insertRequestIn(requestId, projectId, canonicalJson(request));
-        for (const ChainRequest& chainRequest : request.chains) {
+        m_queries.insertRequestIn(requestId, projectId, api::canonicalJson(request));
+        for (const api::ChainRequest& chainRequest : request.chains) {
             json selectors = json::array();
             std::set<std::string> hashing;
-            for (const ProvingRequest& proving : chainRequest.provings) {
+            for (const api::ProvingRequest& proving : chainRequest.provings) {
                 selectors.push_back(proving.selector.text);
                 hashing.insert(proving.hashingFunctions.begin(), proving.hashingFunctions.end());
             }
@@ -32,7 +31,7 @@ std::string RequestIntake::submit(const QString& projectId, const json& body) {
                            {"hashing_functions", hashing},
                            {"fact_hashes", chainRequest.factHashes.size()}};
             std::optional<qint64> deadline;
-            if (auto maxTime = maxTimeFor(request, chainRequest.chainId)) {
+            if (auto maxTime = api::maxTimeFor(request, chainRequest.chainId)) {
                 deadline = now + qint64(*maxTime * 1000.0);
             }
             m_queries.planQueryIn(requestId, std::nullopt, typ,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "RequestQueries.h"
+#include "api/RequestBodies.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
 #include "core/Store.h"
@@ -13,8 +14,8 @@
 
 namespace proofdesk::request {
 
-// POST /submit-request: a data request is validated (parseUserRequest, every failure a 400
-// with a named code), planned as one query per origin chain (the action DAG of
+// POST /submit-request: a data request, as its route read it (api::parseUserRequest, every
+// failure a 400 or 422 with a named code), planned as one query per origin chain (the action DAG of
 // planChainQuery), and stored with the jobs of the actions that wait for nothing, in one
 // transaction.
 class RequestIntake {
@@ -24,7 +25,7 @@ public:
         : m_store(store), m_clock(clock), m_jobs(jobs), m_queries(queries) {}
 
     // Returns the request id.
-    std::string submit(const QString& projectId, const nlohmann::json& body);
+    std::string submit(const QString& projectId, const api::UserRequest& request);
 
 private:
     core::Store& m_store;

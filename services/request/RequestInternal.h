@@ -4,8 +4,8 @@
 // part of its interface.
 
 #include "RequestQueries.h"
-#include "UserRequest.h"
 #include "actions/ActionMethods.h"
+#include "api/RequestBodies.h"
 #include "core/QtText.h"
 
 #include <QString>
@@ -19,7 +19,7 @@ using proofdesk::core::qstr;
 using proofdesk::core::str;
 
 // The actions of one data-request query (one origin chain) or one grow-order batch.
-std::vector<PlannedAction> planChainQuery(const ChainRequest& chainRequest,
+std::vector<PlannedAction> planChainQuery(const api::ChainRequest& chainRequest,
                                           const std::string& destinationChainId);
 std::vector<PlannedAction> planGrowBatch(const std::string& chainId,
                                          const std::string& settleChainId,

@@ -9,11 +9,11 @@ namespace {
 // What one query asks of its origin chain.
 struct ChainWork {
     std::string chainId;
-    std::vector<BlockSelector> selectors;
+    std::vector<api::BlockSelector> selectors;
     std::map<std::string, std::vector<std::string>> headerFields;
     std::set<chain::HashingFunction> hashing;
     std::map<std::string, std::vector<AccountItem>> accounts; // by address
-    std::vector<FactHashRequest> facts;
+    std::vector<api::FactHashRequest> facts;
 };
 
 std::vector<PlannedAction> plan(ChainWork work, DeliverInputs delivery) {
@@ -55,17 +55,17 @@ std::set<chain::HashingFunction> hashingFunctions(const std::vector<std::string>
 
 } // namespace
 
-std::vector<PlannedAction> planChainQuery(const ChainRequest& chainRequest,
+std::vector<PlannedAction> planChainQuery(const api::ChainRequest& chainRequest,
                                           const std::string& destinationChainId) {
     ChainWork work;
     work.chainId = chainRequest.chainId;
-    for (const ProvingRequest& proving : chainRequest.provings) {
+    for (const api::ProvingRequest& proving : chainRequest.provings) {
         work.selectors.push_back(proving.selector);
         if (!proving.header.empty()) {
             work.headerFields[proving.selector.text] = proving.header;
         }
         work.hashing.merge(hashingFunctions(proving.hashingFunctions));
-        for (const AccountRequest& account : proving.accounts) {
+        for (const api::AccountRequest& account : proving.accounts) {
             work.accounts[account.address].push_back(
                 {proving.selector.text, account.props, account.storageSlots});
         }
@@ -80,8 +80,8 @@ std::vector<PlannedAction> planGrowBatch(const std::string& chainId,
                                          std::int64_t from, std::int64_t to) {
     ChainWork work;
     work.chainId = chainId;
-    BlockSelector batch;
-    batch.kind = BlockSelector::Kind::Ranges;
+    api::BlockSelector batch;
+    batch.kind = api::BlockSelector::Kind::Ranges;
     batch.text = "block_ranges:" + std::to_string(from) + "-" + std::to_string(to);
     batch.ranges = {{from, to}};
     work.selectors.push_back(std::move(batch));

@@ -1,6 +1,7 @@
 #include "RequestRoutes.h"
 
 #include "ApiKeyGate.h"
+#include "api/RequestBodies.h"
 #include "core/BoundedJson.h"
 #include "core/ServiceError.h"
 #include "request/RequestService.h"
@@ -17,14 +18,27 @@ struct RequestRouteServices {
 };
 using Services = RequestRouteServices;
 
-HttpResponse submitRequest(const Services& services, const HttpRequest& request) {
-    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
+// The body as api::parseUserRequest reads it; 400 or 422 (as it says) with its code otherwise.
+api::UserRequest userRequestOf(const HttpRequest& request) {
     const json body = core::parseJsonBounded(request.body);
     if (body.is_discarded()) {
         throw core::ServiceError(core::ErrorKind::BadRequest, "MALFORMED_JSON",
                                  "the body is not JSON");
     }
-    const std::string id = services.requests.intake().submit(caller.projectId, body);
+    try {
+        return api::parseUserRequest(body);
+    } catch (const api::BodyError& error) {
+        throw core::ServiceError(error.status() == api::BodyError::Status::Unprocessable
+                                     ? core::ErrorKind::Unprocessable
+                                     : core::ErrorKind::BadRequest,
+                                 error.code(), error.what());
+    }
+}
+
+HttpResponse submitRequest(const Services& services, const HttpRequest& request) {
+    const auth::KeyIdentity caller = requireApiKey(request, services.keys);
+    const std::string id =
+        services.requests.intake().submit(caller.projectId, userRequestOf(request));
     return HttpResponse::json(200, {{"status", "success"}, {"request_id", id}});
 }
 

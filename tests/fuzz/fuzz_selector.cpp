@@ -1,9 +1,8 @@
 // libFuzzer target: the block selector grammar (timestamp:, block:, block_ranges:), read in one
-// pass. Any text parses or is refused with a ServiceError of kind BadRequest or Unprocessable; a
+// pass. Any text parses or is refused with a BodyError (422); a
 // parsed selector keeps its text and its ranges are sorted and within the block limit.
 
-#include "core/ServiceError.h"
-#include "request/UserRequest.h"
+#include "api/RequestBodies.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -14,7 +13,7 @@ using namespace proofdesk;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     try {
-        const request::BlockSelector selector = request::parseBlockSelector(text);
+        const api::BlockSelector selector = api::parseBlockSelector(text);
         if (selector.text != text) {
             std::abort();
         }
@@ -26,13 +25,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
             total += end - start + 1;
         }
-        if (total > request::kMaxBlocksPerQuery ||
-            selector.ranges.size() > request::kMaxRangesPerSelector) {
+        if (total > api::kMaxBlocksPerQuery ||
+            selector.ranges.size() > api::kMaxRangesPerSelector) {
             std::abort();
         }
-    } catch (const core::ServiceError& error) {
-        if (error.kind() != core::ErrorKind::BadRequest &&
-            error.kind() != core::ErrorKind::Unprocessable) {
+    } catch (const api::BodyError& error) {
+        if (error.status() != api::BodyError::Status::Unprocessable) {
             std::abort();
         }
     }

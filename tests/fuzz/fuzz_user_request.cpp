@@ -1,11 +1,10 @@
 // libFuzzer target: the submit-request JSON validator. Any JSON either validates or is refused
-// with a ServiceError of kind BadRequest (400) or Unprocessable (422) -- never another exception
+// with a BodyError (400 or 422) -- never another exception
 // or a crash. What validates round-trips: its canonical form validates again to the same
 // canonical form.
 
+#include "api/RequestBodies.h"
 #include "core/BoundedJson.h"
-#include "core/ServiceError.h"
-#include "request/UserRequest.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,17 +19,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     try {
-        const request::UserRequest parsed = request::parseUserRequest(body);
-        const nlohmann::json canonical = request::canonicalJson(parsed);
-        const nlohmann::json again = request::canonicalJson(request::parseUserRequest(canonical));
+        const api::UserRequest parsed = api::parseUserRequest(body);
+        const nlohmann::json canonical = api::canonicalJson(parsed);
+        const nlohmann::json again = api::canonicalJson(api::parseUserRequest(canonical));
         if (again != canonical) {
             std::abort();
         }
-    } catch (const core::ServiceError& error) {
-        if (error.kind() != core::ErrorKind::BadRequest &&
-            error.kind() != core::ErrorKind::Unprocessable) {
-            std::abort();
-        }
+    } catch (const api::BodyError&) {
+        // refused with its status and code (400 or 422): anything else escapes and aborts
     }
     return 0;
 }

@@ -48,14 +48,14 @@ class RequestActionsTest : public QObject {
 
 private slots:
     void eachKindHasItsWireForm() {
-        const BlockSelector range = parseBlockSelector("block_ranges:5-7,9");
-        QVERIFY(
-            same(roundTrip(ResolveBlocksInputs{"1", {range, parseBlockSelector("timestamp:99")}}),
-                 json({{"name", "resolve_blocks"},
-                       {"inputs",
-                        {{"chain_id", "1"}, {"selectors", {"block_ranges:5-7,9", "timestamp:99"}}}},
-                       {"results", nullptr},
-                       {"error", nullptr}})));
+        const api::BlockSelector range = api::parseBlockSelector("block_ranges:5-7,9");
+        QVERIFY(same(
+            roundTrip(ResolveBlocksInputs{"1", {range, api::parseBlockSelector("timestamp:99")}}),
+            json({{"name", "resolve_blocks"},
+                  {"inputs",
+                   {{"chain_id", "1"}, {"selectors", {"block_ranges:5-7,9", "timestamp:99"}}}},
+                  {"results", nullptr},
+                  {"error", nullptr}})));
         QVERIFY(same(
             roundTrip(ProveHeadersInputs{"1", {{"block:3", {"StateRoot", "Number"}}}})["inputs"],
             json({{"chain_id", "1"}, {"header_fields", {{"block:3", {"StateRoot", "Number"}}}}})));
@@ -87,7 +87,7 @@ private slots:
         const auto read = std::get<ResolveBlocksInputs>(
             inputsOfMethod(plannedMethod(ResolveBlocksInputs{"1", {range}})));
         QCOMPARE(read.selectors.size(), std::size_t(1));
-        QVERIFY(read.selectors[0].kind == BlockSelector::Kind::Ranges);
+        QVERIFY(read.selectors[0].kind == api::BlockSelector::Kind::Ranges);
         QVERIFY((read.selectors[0].ranges == Ranges{{5, 7}, {9, 9}}));
     }
 
@@ -123,16 +123,16 @@ private slots:
     // resolve, then headers, then one MMR per function and one proof per account (in a stable
     // order), facts apart, and deliver after all of them.
     void aRequestPlansItsDag() {
-        ChainRequest chain;
+        api::ChainRequest chain;
         chain.chainId = "1";
         const std::string b = "0x" + std::string(40, 'b');
         const std::string a = "0x" + std::string(40, 'a');
-        chain.provings.push_back({parseBlockSelector("block:4"),
+        chain.provings.push_back({api::parseBlockSelector("block:4"),
                                   {"StateRoot"},
                                   {{b, {"Nonce"}, {}}, {a, {"Balance"}, {}}},
                                   {"POSEIDON", "KECCAK"}});
         chain.provings.push_back(
-            {parseBlockSelector("block:6"), {}, {{a, {"Nonce"}, {}}}, {"KECCAK"}});
+            {api::parseBlockSelector("block:6"), {}, {{a, {"Nonce"}, {}}}, {"KECCAK"}});
         chain.factHashes.push_back({"0x" + std::string(64, '1'), false});
         const std::vector<PlannedAction> plan = detail::planChainQuery(chain, "SN_SEPOLIA");
         std::vector<std::string> names;

@@ -16,7 +16,7 @@ const std::array<std::string, std::variant_size_v<ActionInputs>> kNames{
 
 json inputsJson(const ResolveBlocksInputs& inputs) {
     json selectors = json::array();
-    for (const BlockSelector& selector : inputs.selectors) {
+    for (const api::BlockSelector& selector : inputs.selectors) {
         selectors.push_back(selector.text);
     }
     return {{"chain_id", inputs.chainId}, {"selectors", selectors}};
@@ -42,7 +42,7 @@ json inputsJson(const ProveAccountInputs& inputs) {
 
 json inputsJson(const CheckFactsInputs& inputs) {
     json facts = json::array();
-    for (const FactHashRequest& fact : inputs.facts) {
+    for (const api::FactHashRequest& fact : inputs.facts) {
         facts.push_back({{"fact_hash", fact.factHash}, {"is_mocked", fact.isMocked}});
     }
     return {{"fact_hashes", facts}};
@@ -59,7 +59,7 @@ ActionInputs inputsFromJson(ActionKind kind, const json& in) {
     case ActionKind::ResolveBlocks: {
         ResolveBlocksInputs inputs{in.at("chain_id").get<std::string>(), {}};
         for (const json& text : in.at("selectors")) {
-            inputs.selectors.push_back(parseBlockSelector(text.get<std::string>()));
+            inputs.selectors.push_back(api::parseBlockSelector(text.get<std::string>()));
         }
         return inputs;
     }
@@ -171,7 +171,7 @@ Ranges ResolvedBlocks::all() const {
     for (const auto& [selector, part] : bySelector) {
         ranges.insert(ranges.end(), part.begin(), part.end());
     }
-    return mergeRanges(ranges);
+    return api::mergeRanges(ranges);
 }
 
 json ResolvedBlocks::toJson() const {

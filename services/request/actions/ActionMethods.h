@@ -4,8 +4,7 @@
 // as a struct, and the one JSON form they are stored and answered in (an action's `method`:
 // {name, inputs, results, error}). The planner writes them, the executor reads them once per run.
 
-#include "request/BlockSelector.h"
-#include "request/UserRequest.h"
+#include "api/RequestBodies.h"
 
 #include "chain/Mmr.h"
 
@@ -27,7 +26,7 @@ using Ranges = std::vector<std::pair<std::int64_t, std::int64_t>>;
 // resolve_blocks: the blocks each selector names on the origin chain.
 struct ResolveBlocksInputs {
     std::string chainId;
-    std::vector<BlockSelector> selectors;
+    std::vector<api::BlockSelector> selectors;
 };
 
 // prove_headers: every resolved block's header, checked; the header fields each selector asks
@@ -59,7 +58,7 @@ struct ProveAccountInputs {
 
 // check_facts: facts the proof service's registry must hold.
 struct CheckFactsInputs {
-    std::vector<FactHashRequest> facts;
+    std::vector<api::FactHashRequest> facts;
 };
 
 // deliver: what the query's other actions proved, written as proven values for the destination

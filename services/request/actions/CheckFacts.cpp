@@ -10,7 +10,7 @@ using nlohmann::json;
 
 ActionOutcome perform(const ActionRun& run, const CheckFactsInputs& inputs) {
     json facts = json::array();
-    for (const FactHashRequest& fact : inputs.facts) {
+    for (const api::FactHashRequest& fact : inputs.facts) {
         const std::optional<std::string> entry =
             run.facts ? run.facts(fact.factHash, fact.isMocked) : std::nullopt;
         if (!entry) {

@@ -69,15 +69,15 @@ ActionOutcome perform(const ActionRun& run, const ResolveBlocksInputs& inputs) {
         chain::parseQuantity(rpc->call("eth_blockNumber", json::array()), "eth_blockNumber"));
     ResolvedBlocks resolved;
     json timestamps = json::object();
-    for (const BlockSelector& selector : inputs.selectors) {
+    for (const api::BlockSelector& selector : inputs.selectors) {
         Ranges ranges;
-        if (selector.kind == BlockSelector::Kind::Timestamp) {
+        if (selector.kind == api::BlockSelector::Kind::Timestamp) {
             const std::int64_t number = run.timestamps.blockAt(*rpc, chainId, selector.value, head);
             ranges = {{number, number}};
             timestamps[selector.text] = {
                 {"block", number},
                 {"block_timestamp", run.timestamps.timestampOf(chainId, number)}};
-        } else if (selector.kind == BlockSelector::Kind::Block) {
+        } else if (selector.kind == api::BlockSelector::Kind::Block) {
             ranges = {{selector.value, selector.value}};
         } else {
             ranges = selector.ranges;
