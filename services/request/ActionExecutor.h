@@ -11,9 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 

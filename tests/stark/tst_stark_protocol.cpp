@@ -19,6 +19,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <string_view>
+
 using namespace proofdesk::stark;
 using proofdesk::crypto::Felt;
 
@@ -118,7 +120,7 @@ private slots:
             for (const int bits : {9, 16}) {
                 Digest seed{};
                 seed[0] = std::uint8_t(bits);
-                seed[31] = std::uint8_t(name[9]);
+                seed[31] = std::uint8_t(std::string_view(name).size());
                 std::uint64_t smallest = 0;
                 while (!proofOfWorkHolds(hash, seed, bits, smallest)) {
                     ++smallest;

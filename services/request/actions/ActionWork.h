@@ -17,10 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QByteArray>
+
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
