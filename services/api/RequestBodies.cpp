@@ -106,7 +106,8 @@ const json* member(const json& object, const char* name) {
     return it == object.end() ? nullptr : &*it;
 }
 
-std::string joined(const std::vector<std::string>& names) {
+// "a, b, c": the names a refusal lists.
+template <typename Names> std::string joined(const Names& names) {
     std::string list;
     for (const std::string& name : names) {
         list += (list.empty() ? "" : ", ") + name;
@@ -114,25 +115,11 @@ std::string joined(const std::vector<std::string>& names) {
     return list;
 }
 
-// KECCAK or POSEIDON, in any case (the spec's HashingFunction values), canonical.
-std::optional<std::string> hashingFunctionNamed(const std::string& given) {
-    std::string upper = given;
-    std::transform(upper.begin(), upper.end(), upper.begin(),
-                   [](char c) { return char(std::toupper(static_cast<unsigned char>(c))); });
-    if (upper == "KECCAK" || upper == "POSEIDON") {
-        return upper;
-    }
-    return std::nullopt;
-}
-
 void rejectUnknown(const json& object, const std::set<std::string>& known,
                    const std::string& path) {
     for (const auto& [key, value] : object.items()) {
         if (!known.count(key)) {
-            std::string list;
-            for (const std::string& name : known) {
-                list += (list.empty() ? "" : ", ") + name;
-            }
+            const std::string list = joined(known);
             invalid("UNKNOWN_FIELD", path + "." + key + " is not a field here (" + list + ")");
         }
     }
@@ -171,10 +158,7 @@ std::vector<std::string> enumList(const json* value, const std::vector<std::stri
         }
         const auto canonical = canonicalEnum(item.get<std::string>(), allowed);
         if (!canonical) {
-            std::string list;
-            for (const std::string& name : allowed) {
-                list += (list.empty() ? "" : ", ") + name;
-            }
+            const std::string list = joined(allowed);
             invalid(code, path + "[" + std::to_string(i) + "] \"" + item.get<std::string>() +
                               "\" is not one of " + list);
         }
@@ -296,7 +280,7 @@ ProvingRequest parseProving(const std::string& selectorText, const json& givenVa
             if (!item.is_string()) {
                 wrongType(path + ".hashing_functions[" + std::to_string(i) + "]", "a string");
             }
-            const auto function = hashingFunctionNamed(item.get<std::string>());
+            const auto function = canonicalHashingFunction(item.get<std::string>());
             if (!function) {
                 invalid("INVALID_HASHING_FUNCTION",
                         path + ".hashing_functions[" + std::to_string(i) + "] \"" +

@@ -3,6 +3,7 @@
 #include "WireJson.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace proofdesk::api {
 
@@ -42,6 +43,16 @@ std::optional<ChainKind> chainKindOf(const std::string& chainId) {
 bool canBeOrigin(const std::string& chainId) {
     const auto kind = chainKindOf(chainId);
     return kind == ChainKind::EvmMpt || kind == ChainKind::ApeChain;
+}
+
+std::optional<std::string> canonicalHashingFunction(const std::string& given) {
+    std::string upper = given;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](char c) { return char(std::toupper(static_cast<unsigned char>(c))); });
+    if (upper == "KECCAK" || upper == "POSEIDON") {
+        return upper;
+    }
+    return std::nullopt;
 }
 using detail::optionalOf;
 using detail::orNull;

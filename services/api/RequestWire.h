@@ -34,6 +34,9 @@ enum class ChainKind {
 std::optional<ChainKind> chainKindOf(const std::string& chainId);
 // Whether data can be requested from (accumulated on) this chain here.
 bool canBeOrigin(const std::string& chainId);
+// KECCAK or POSEIDON (the spec's HashingFunction values) given in any case, canonical; nullopt
+// for anything else.
+std::optional<std::string> canonicalHashingFunction(const std::string& given);
 
 // The request-service Query record. `typ` names the query's kind and chain (docs/api.md).
 struct RequestQuery {

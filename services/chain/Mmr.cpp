@@ -1,6 +1,7 @@
 #include "Mmr.h"
 
 #include "BlockHeader.h"
+#include "api/RequestWire.h"
 #include "crypto/Felt.h"
 #include "crypto/Hex.h"
 #include "crypto/Poseidon.h"
@@ -52,13 +53,11 @@ QString hashingFunctionName(HashingFunction function) {
 }
 
 std::optional<HashingFunction> parseHashingFunction(const QString& text) {
-    if (text.compare(QLatin1String("KECCAK"), Qt::CaseInsensitive) == 0) {
-        return HashingFunction::Keccak;
+    const std::optional<std::string> name = api::canonicalHashingFunction(text.toStdString());
+    if (!name) {
+        return std::nullopt;
     }
-    if (text.compare(QLatin1String("POSEIDON"), Qt::CaseInsensitive) == 0) {
-        return HashingFunction::Poseidon;
-    }
-    return std::nullopt;
+    return *name == "KECCAK" ? HashingFunction::Keccak : HashingFunction::Poseidon;
 }
 
 MmrHash toMmrHash(const QByteArray& bytes32) {
