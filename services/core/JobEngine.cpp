@@ -642,6 +642,13 @@ void JobEngine::workerLoop() {
             JobContext context(m_stopping, claim->lost.get(), job.id, claim->lease);
             try {
                 outcome = handler(job, context);
+            } catch (const ServiceError& error) {
+                // A store that could not take the job's write (restarting, a lost connection, a
+                // conflicting writer) is not the job failing: it runs again without spending an
+                // attempt, so an outage cannot use up a job's attempts.
+                outcome = isStoreBusy(error)
+                              ? JobOutcome::interrupted()
+                              : JobOutcome::transient(QString::fromUtf8(error.what()));
             } catch (const std::exception& error) {
                 outcome = JobOutcome::transient(QString::fromUtf8(error.what()));
             }

@@ -44,4 +44,11 @@ private:
     nlohmann::json m_extra;
 };
 
+// The store could not take a write now (Store's 503 STORE_BUSY: another writer changed the same
+// records, or the connection went, a restart among others): nothing of it was kept, and the same
+// work may simply run again.
+inline bool isStoreBusy(const ServiceError& error) {
+    return error.kind() == ErrorKind::Unavailable && error.code() == "STORE_BUSY";
+}
+
 } // namespace proofdesk::core

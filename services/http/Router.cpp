@@ -14,10 +14,6 @@ namespace {
 
 constexpr std::size_t kMaxPathParam = 256;
 
-bool isStoreBusy(const core::ServiceError& error) {
-    return error.kind() == core::ErrorKind::Unavailable && error.code() == "STORE_BUSY";
-}
-
 // Whether `path` is the segments' path: literal segments equal, captures non-empty.
 bool matches(const std::vector<std::string>& segments, const std::string& path,
              std::vector<std::string>* captures) {
@@ -133,7 +129,7 @@ HttpResponse Router::invoke(const Route& route, const HttpRequest& request) {
             // whole (core::Store::write): the request runs again from the start, as the client
             // would on 503 STORE_BUSY, a few times, waiting a little longer each time. Not on
             // the event loop (Inline routes), which must not wait.
-            if (isStoreBusy(error) && route.execution != Execution::Inline &&
+            if (core::isStoreBusy(error) && route.execution != Execution::Inline &&
                 attempt < kStoreBusyAttempts) {
                 thread_local std::minstd_rand jitter(std::random_device{}());
                 std::this_thread::sleep_for(

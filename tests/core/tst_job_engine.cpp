@@ -1,6 +1,7 @@
 #include "TestStore.h"
 #include "core/Clock.h"
 #include "core/JobEngine.h"
+#include "core/ServiceError.h"
 #include "core/Store.h"
 
 #include <QProcess>
@@ -85,6 +86,37 @@ private slots:
         QVERIFY(waitForState(engine, broken, core::JobState::Failed));
         QCOMPARE(engine.job(broken)->attempts, 3);
         QCOMPARE(engine.job(broken)->error, QStringLiteral("always down"));
+    }
+
+    // A store that cannot take a job's write (STORE_BUSY: restarting, a lost connection, a
+    // conflicting writer) is not the job failing: the job runs again without spending an
+    // attempt, however often that happens. Any other error spends one.
+    void aBusyStoreSpendsNoAttempt() {
+        core::Store store(storePath());
+        core::JobEngine engine(store, m_clock, 1, 3);
+        std::atomic<int> calls{0};
+        engine.registerHandler(
+            QStringLiteral("busy"), [&calls](const core::JobRecord&, core::JobContext&) {
+                if (++calls <= 5) {
+                    throw core::ServiceError(core::ErrorKind::Unavailable, "STORE_BUSY",
+                                             "the store could not take this write now");
+                }
+                return core::JobOutcome::done();
+            });
+        engine.registerHandler(QStringLiteral("unavailable"),
+                               [](const core::JobRecord&, core::JobContext&) {
+                                   throw core::ServiceError(core::ErrorKind::Unavailable,
+                                                            "PROVER_UNAVAILABLE", "no prover");
+                                   return core::JobOutcome::done();
+                               });
+        engine.start();
+        const QString busy = engine.enqueue(QStringLiteral("busy"), {});
+        QVERIFY(waitForState(engine, busy, core::JobState::Done));
+        QCOMPARE(calls.load(), 6);
+        QCOMPARE(engine.job(busy)->attempts, 1);
+        const QString unavailable = engine.enqueue(QStringLiteral("unavailable"), {});
+        QVERIFY(waitForState(engine, unavailable, core::JobState::Failed));
+        QCOMPARE(engine.job(unavailable)->attempts, 3);
     }
 
     void permanentFailuresAreNotRetried() {
