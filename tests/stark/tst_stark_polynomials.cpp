@@ -1,6 +1,7 @@
 // The prover's polynomial work against its definitions (issue #21): NTTs, cosets and the
 // bit-reversal permutation against Horner's rule; the out-of-domain values and the DEEP
-// composition by transforms against the pointwise way.
+// composition by transforms against the pointwise way; the composition on a coset against the
+// verifier's sum at each point.
 
 #include "RandomField.h"
 
@@ -10,10 +11,13 @@
 #include "stark/algebra/Polynomials.h"
 #include "stark/commitment/CommittedTable.h"
 #include "stark/prover/Composition.h"
+#include "stark/prover/ConstraintEvaluator.h"
 
 #include <QTest>
 
+#include <bit>
 #include <limits>
+#include <map>
 #include <memory>
 
 using namespace proofdesk;
@@ -150,6 +154,67 @@ private slots:
         // divided.
         QVERIFY(deepComposition(*air, all, {&halves[0], &halves[1]}, byHorner, z, alpha, {}, 8) ==
                 divided);
+    }
+
+    // The prover's composition on a coset, evaluated chunk by chunk from the columns' values in
+    // the transforms' bit-reversed order (a cell read at another row is another chunk's lanes,
+    // rotated when the row passes a multiple of N/128), equals at every point checked the sum the
+    // verifier forms from the mask values there (Air::compositionAt). Random columns and values:
+    // plain (1,024 rows, so every chunk's rows are 8 apart and most cells rotate) and small
+    // (2^15 rows, periodic columns and domains repeating every 16 to 2^15 rows).
+    void compositionOnACosetMatchesTheVerifiersSum() {
+        QRandomGenerator random(31);
+        for (const auto& [name, steps] : {std::pair{"plain", 64}, std::pair{"small", 2048}}) {
+            const air::LayoutSpec& layout = *air::layoutNamed(name);
+            const std::unique_ptr<air::Air> air = air::buildAir(layout, std::uint64_t(steps));
+            const std::size_t n = air->traceLength();
+            const int logN = std::countr_zero(n);
+            std::map<std::string, Fp> values;
+            for (const std::string& value : air->valueNames()) {
+                values[value] = randomFp(random);
+            }
+            const Fp offset = fieldGenerator() * randomFp(random);
+            std::vector<std::vector<Fp>> coefficients, onCoset;
+            std::vector<std::span<const Fp>> columns;
+            for (std::size_t c = 0; c < layout.columnsFirst + layout.columnsInteraction; ++c) {
+                coefficients.push_back(randomPolynomial(random, n));
+                onCoset.push_back(coefficients.back());
+                cosetValuesBitReversedInPlace(onCoset.back(), offset);
+            }
+            for (const std::vector<Fp>& column : onCoset) {
+                columns.emplace_back(column);
+            }
+            const Fp alpha = randomFp(random);
+            std::vector<Fp> composition(n);
+            ConstraintEvaluator(*air, values).composition(columns, offset, alpha, composition);
+
+            const Fp& g = air->traceGenerator();
+            // The first and last chunks, and random slots.
+            std::vector<std::size_t> checked = {0, 1, 127, 128, n - 1};
+            for (int i = 0; i < 24; ++i) {
+                checked.push_back(random.bounded(quint32(n)));
+            }
+            for (const std::size_t slot : checked) {
+                const std::uint64_t row = bitReverse(slot, logN);
+                std::vector<Fp> mask;
+                for (const air::MaskItem& item : air->mask()) {
+                    const std::uint64_t at =
+                        std::uint64_t((std::int64_t(row) + item.row) % std::int64_t(n) +
+                                      std::int64_t(n)) %
+                        n;
+                    mask.push_back(onCoset[item.column][bitReverse(at, logN)]);
+                }
+                const Fp point = offset * g.pow(row);
+                QVERIFY2(
+                    composition[slot] == air->compositionAt(point, mask, values, alpha),
+                    qPrintable(QStringLiteral("%1, slot %2").arg(QLatin1String(name)).arg(slot)));
+            }
+            // The values read are the columns' own at those points.
+            const air::MaskItem& item = air->mask().back();
+            const std::uint64_t row = bitReverse(n / 2 + 3, logN);
+            QVERIFY(onCoset[item.column][n / 2 + 3] ==
+                    evaluatePolynomial(coefficients[item.column], offset * g.pow(row)));
+        }
     }
 };
 

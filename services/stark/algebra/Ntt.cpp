@@ -333,16 +333,24 @@ void evaluateOnCoset(std::span<const Fp> coefficients, const Fp& offset, std::sp
     forwardNtt(out);
 }
 
-void cosetValuesInPlace(std::span<Fp> coefficients, const Fp& offset) {
+void cosetValuesBitReversedInPlace(std::span<Fp> coefficients, const Fp& offset) {
     scaleByPowers(coefficients, offset);
     forwardNtt(coefficients);
+}
+
+void cosetCoefficientsFromBitReversedInPlace(std::span<Fp> values, const Fp& offset) {
+    transform(values, true);
+    scaleByPowers(values, offset.inverse(), Fp::fromU64(values.size()).inverse());
+}
+
+void cosetValuesInPlace(std::span<Fp> coefficients, const Fp& offset) {
+    cosetValuesBitReversedInPlace(coefficients, offset);
     bitReversePermute(coefficients);
 }
 
 void cosetCoefficientsInPlace(std::span<Fp> values, const Fp& offset) {
     bitReversePermute(values);
-    transform(values, true);
-    scaleByPowers(values, offset.inverse(), Fp::fromU64(values.size()).inverse());
+    cosetCoefficientsFromBitReversedInPlace(values, offset);
 }
 
 } // namespace proofdesk::stark

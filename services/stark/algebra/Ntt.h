@@ -40,5 +40,9 @@ void evaluateOnCoset(std::span<const Fp> coefficients, const Fp& offset, std::sp
 // Coefficients -> the values at offset·ω^i in natural order, in place (and back).
 void cosetValuesInPlace(std::span<Fp> coefficients, const Fp& offset);
 void cosetCoefficientsInPlace(std::span<Fp> values, const Fp& offset);
+// The same in the transforms' own order, the value at offset·ω^bitrev(i) in slot i: no
+// permutation, which costs about as much as a transform's level on large arrays.
+void cosetValuesBitReversedInPlace(std::span<Fp> coefficients, const Fp& offset);
+void cosetCoefficientsFromBitReversedInPlace(std::span<Fp> values, const Fp& offset);
 
 } // namespace proofdesk::stark

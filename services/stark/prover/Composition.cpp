@@ -216,18 +216,19 @@ std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
     for (std::uint64_t j = 0; j < 2; ++j) {
         const Fp offset = fieldGenerator() * rootTwoN.pow(j);
         std::vector<std::span<const Fp>> onCoset;
+        // Values in the transforms' bit-reversed order, which the evaluator reads as they are.
         for (std::vector<Fp>* column : columns) {
             cancel.check();
-            cosetValuesInPlace(*column, offset);
+            cosetValuesBitReversedInPlace(*column, offset);
             onCoset.emplace_back(*column);
         }
         cosets[j].resize(n);
         evaluator.composition(onCoset, offset, alpha, cosets[j], cancel);
         for (std::vector<Fp>* column : columns) {
             cancel.check();
-            cosetCoefficientsInPlace(*column, offset);
+            cosetCoefficientsFromBitReversedInPlace(*column, offset);
         }
-        cosetCoefficientsInPlace(cosets[j], offset);
+        cosetCoefficientsFromBitReversedInPlace(cosets[j], offset);
         report(0.5 * double(j + 1));
     }
     return splitIntoHalves(std::move(cosets));

@@ -11,7 +11,7 @@
 namespace proofdesk::stark {
 namespace {
 
-constexpr std::size_t kRows = 128; // rows per chunk
+constexpr std::size_t kRows = 128; // rows per chunk (lanes)
 // Domains of at least this many factors are tabulated per coset (one transform of their
 // period's length) instead of multiplied out per row.
 constexpr std::size_t kTabulatedFactors = 32;
@@ -32,11 +32,18 @@ struct ConstraintEvaluator::Tables {
     // chunk by chunk). Only the composition's tables have them (on the trace domain itself the
     // denominators vanish).
     std::vector<std::vector<Fp>> inverseDenominators;
+    // Bit-reversed chunks: lane q's point is offset·g^u times laneSteps[q] = (g^C)^bitrev(q).
+    std::vector<Fp> laneSteps;
 };
 
 struct ConstraintEvaluator::Chunk {
-    std::size_t rows = 0;
-    std::vector<Fp> nodes; // node-major: nodes[n·kRows + b]
+    std::size_t rows = 0; // lanes in use
+    std::size_t slot = 0; // the chunk's first slot in the columns and the output
+    bool bitReversed = false;
+    std::uint64_t residue = 0;      // bit-reversed: u, every lane's row is u mod C
+    std::uint64_t stride = 1;       // bit-reversed: C = N/lanes, the rows' spacing
+    std::vector<std::uint64_t> row; // per lane, the trace row (index of the point) it holds
+    std::vector<Fp> nodes;          // node-major: nodes[n·kRows + b]
     // Where node n's values are: its rows in `nodes`, or, for a cell whose rows do not wrap
     // around the trace, the column itself (not copied).
     std::vector<const Fp*> values;
@@ -124,6 +131,10 @@ ConstraintEvaluator::ConstraintEvaluator(const air::Air& air,
         }
     }
     tabulateLargeDomains();
+    m_laneBits = std::countr_zero(std::min<std::uint64_t>(kRows, m_length));
+    for (std::uint64_t q = 0; q < (std::uint64_t(1) << m_laneBits); ++q) {
+        m_laneReversed.push_back(std::uint32_t(bitReverse(q, m_laneBits)));
+    }
     for (const std::size_t d : m_denominator) {
         if (std::find(m_denominators.begin(), m_denominators.end(), d) == m_denominators.end()) {
             m_denominators.push_back(d);
@@ -244,11 +255,97 @@ ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset,
         }
         tables.inverseDenominators.push_back(std::move(inverses));
     }
+    const std::size_t lanes = m_laneReversed.size();
+    const Fp laneStep = g.pow(m_length / lanes); // g^C
+    for (std::size_t q = 0; q < lanes; ++q) {
+        tables.laneSteps.push_back(laneStep.pow(m_laneReversed[q]));
+    }
     return tables;
 }
 
+void ConstraintEvaluator::placeChunk(std::size_t index, bool bitReversed, Chunk& chunk) const {
+    chunk.bitReversed = bitReversed;
+    chunk.row.resize(kRows);
+    if (!bitReversed) {
+        chunk.slot = index * kRows;
+        chunk.rows = std::min<std::size_t>(kRows, m_length - chunk.slot);
+        for (std::size_t q = 0; q < chunk.rows; ++q) {
+            chunk.row[q] = chunk.slot + q;
+        }
+        return;
+    }
+    // Slot c·lanes + q holds the point of row bitrev(c·lanes + q) = u + C·bitrev(q), with
+    // u = bitrev(c) on the slot's high bits and C = N/lanes.
+    const std::size_t lanes = m_laneReversed.size();
+    const int highBits = std::countr_zero(m_length) - m_laneBits;
+    chunk.slot = index * lanes;
+    chunk.rows = lanes;
+    chunk.residue = bitReverse(index, highBits);
+    chunk.stride = m_length / lanes;
+    for (std::size_t q = 0; q < lanes; ++q) {
+        chunk.row[q] = chunk.residue + chunk.stride * m_laneReversed[q];
+    }
+}
+
+// Lane q of a bit-reversed chunk reads row u + C·bitrev(q) + shift = low + C·((bitrev(q) + k) mod
+// lanes), where u + shift = low + C·k (mod N); that row sits at slot bitrev(low)·lanes +
+// bitrev((bitrev(q) + k) mod lanes). So for k = 0 the cell's values are the chunk at
+// bitrev(low) itself, in place; otherwise that chunk's lanes, rotated.
+void ConstraintEvaluator::readShiftedLanes(const Fp* column, std::uint64_t shift,
+                                           const Chunk& chunk, Fp* out, const Fp*& values) const {
+    const std::size_t lanes = m_laneReversed.size();
+    const std::uint64_t v = (chunk.residue + shift) & (m_length - 1);
+    const std::uint64_t k = v / chunk.stride;
+    const Fp* block =
+        column + bitReverse(v & (chunk.stride - 1), std::countr_zero(chunk.stride)) * lanes;
+    if (k == 0) {
+        values = block;
+        return;
+    }
+    for (std::size_t q = 0; q < lanes; ++q) {
+        out[q] = block[m_laneReversed[(m_laneReversed[q] + k) & (lanes - 1)]];
+    }
+    values = out;
+}
+
+// The next chunk's cells are read from as many chunks of the columns, scattered over them (two
+// cells of one column a few rows apart sit in different chunks): fetched ahead, into L2, while
+// this chunk is evaluated.
+void ConstraintEvaluator::prefetchChunk(const std::vector<std::span<const Fp>>& columns,
+                                        std::size_t index) const {
+    const std::size_t lanes = m_laneReversed.size();
+    const std::uint64_t stride = m_length / lanes;
+    const int highBits = std::countr_zero(stride);
+    const std::uint64_t residue = bitReverse(index, highBits);
+    constexpr std::size_t kPerLine = 64 / sizeof(Fp);
+    for (std::size_t cell = 0; cell < m_cellColumn.size(); ++cell) {
+        const std::span<const Fp> column = columns[m_cellColumn[cell]];
+        if (column.empty()) {
+            continue;
+        }
+        const std::uint64_t v = (residue + m_cellShift[cell]) & (m_length - 1);
+        const Fp* block = column.data() + bitReverse(v & (stride - 1), highBits) * lanes;
+        for (std::size_t q = 0; q < lanes; q += kPerLine) {
+            __builtin_prefetch(block + q, 0, 2);
+        }
+    }
+}
+
+// A table over one period of rows (its size divides N) read at each lane's row; in a bit-reversed
+// chunk whose rows all agree modulo the period, one entry for all.
+void ConstraintEvaluator::readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out) {
+    const std::uint64_t size = table.size();
+    if (chunk.bitReversed && chunk.stride % size == 0) {
+        std::fill(out, out + chunk.rows, table[chunk.residue % size]);
+        return;
+    }
+    for (std::size_t r = 0; r < chunk.rows; ++r) {
+        out[r] = table[chunk.row[r] % size];
+    }
+}
+
 void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& columns,
-                                   const Tables& tables, std::uint64_t first, Chunk& chunk) const {
+                                   const Tables& tables, Chunk& chunk) const {
     const air::ExprArena& arena = m_air.arena();
     const std::size_t rows = chunk.rows;
     const std::uint64_t mask = m_length - 1;
@@ -283,7 +380,11 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
                 break;
             }
             const Fp* column = cells.data();
-            const std::uint64_t start = (first + m_cellShift[node.a]) & mask;
+            if (chunk.bitReversed) {
+                readShiftedLanes(column, m_cellShift[node.a], chunk, out, chunk.values[n]);
+                break;
+            }
+            const std::uint64_t start = (chunk.slot + m_cellShift[node.a]) & mask;
             if (start + rows <= m_length) {
                 chunk.values[n] = column + start;
                 break;
@@ -293,13 +394,9 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
             }
             break;
         }
-        case air::NodeKind::Periodic: {
-            const std::vector<Fp>& table = tables.periodic[node.a];
-            for (std::size_t r = 0; r < rows; ++r) {
-                out[r] = table[(first + r) % table.size()];
-            }
+        case air::NodeKind::Periodic:
+            readPeriodic(tables.periodic[node.a], chunk, out);
             break;
-        }
         case air::NodeKind::Add:
             for (std::size_t r = 0; r < rows; ++r) {
                 out[r] = a[r] + b[r];
@@ -324,10 +421,17 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
     // The points and the domains' values there.
     chunk.x.resize(kRows);
     const Fp& g = m_air.traceGenerator();
-    Fp x = tables.offset * g.pow(first);
-    for (std::size_t r = 0; r < rows; ++r) {
-        chunk.x[r] = x;
-        x *= g;
+    if (chunk.bitReversed) {
+        const Fp base = tables.offset * g.pow(chunk.residue);
+        for (std::size_t r = 0; r < rows; ++r) {
+            chunk.x[r] = base * tables.laneSteps[r];
+        }
+    } else {
+        Fp x = tables.offset * g.pow(chunk.slot);
+        for (std::size_t r = 0; r < rows; ++r) {
+            chunk.x[r] = x;
+            x *= g;
+        }
     }
     chunk.factors.resize(m_factorsPerRow * kRows);
     for (std::size_t f = 0; f < m_factors.size(); ++f) {
@@ -340,20 +444,14 @@ void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& colum
                 values[r] = chunk.x[r] - tables.shifts[f];
             }
         } else {
-            const std::vector<Fp>& table = tables.factors[f];
-            for (std::size_t r = 0; r < rows; ++r) {
-                values[r] = table[(first + r) % table.size()];
-            }
+            readPeriodic(tables.factors[f], chunk, values);
         }
     }
     chunk.domains.assign(m_domains.size() * kRows, Fp::one());
     for (std::size_t d = 0; d < m_domains.size(); ++d) {
         Fp* values = chunk.domains.data() + d * kRows;
         if (const std::size_t slot = m_tabulatedSlot[d]; slot != kNone) {
-            const std::vector<Fp>& table = tables.domains[slot];
-            for (std::size_t r = 0; r < rows; ++r) {
-                values[r] = table[(first + r) % table.size()];
-            }
+            readPeriodic(tables.domains[slot], chunk, values);
             continue;
         }
         for (const std::size_t f : m_domains[d]) {
@@ -396,9 +494,12 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
         std::vector<Fp> quotient(kRows); // numerator / denominator
         for (std::size_t c = begin; c < end; ++c) {
             cancel.check();
-            const std::uint64_t first = c * kRows;
-            chunk.rows = std::min<std::size_t>(kRows, m_length - first);
-            evaluate(columns, tables, first, chunk);
+            if (c + 1 < end) {
+                prefetchChunk(columns, c + 1);
+            }
+            placeChunk(c, true, chunk);
+            evaluate(columns, tables, chunk);
+            const std::uint64_t first = chunk.slot;
             for (std::size_t b = 0; b < perChunk.size(); ++b) {
                 std::copy_n(chunk.domains.data() + m_denominators[perChunk[b]] * kRows, kRows,
                             batch.data() + b * kRows);
@@ -412,11 +513,7 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
                 if (table.empty()) {
                     continue;
                 }
-                Fp* slot = inverses.data() + i * kRows;
-                const std::uint64_t wrap = table.size() - 1; // periods are powers of two
-                for (std::size_t r = 0; r < chunk.rows; ++r) {
-                    slot[r] = table[(first + r) & wrap];
-                }
+                readPeriodic(table, chunk, inverses.data() + i * kRows);
             }
             std::fill(out.begin() + std::ptrdiff_t(first),
                       out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
@@ -450,9 +547,8 @@ ConstraintEvaluator::firstViolation(const std::vector<std::span<const Fp>>& colu
         std::vector<std::uint64_t> local(count, m_length);
         for (std::size_t c = begin; c < end; ++c) {
             cancel.check();
-            const std::uint64_t first = c * kRows;
-            chunk.rows = std::min<std::size_t>(kRows, m_length - first);
-            evaluate(columns, tables, first, chunk);
+            placeChunk(c, false, chunk);
+            evaluate(columns, tables, chunk);
             for (std::size_t k = 0; k < count; ++k) {
                 if (m_readsInteraction[k] != interactionOnly) {
                     continue;
@@ -462,7 +558,7 @@ ConstraintEvaluator::firstViolation(const std::vector<std::span<const Fp>>& colu
                 const Fp* denominator = chunk.domains.data() + m_denominator[k] * kRows;
                 for (std::size_t r = 0; r < chunk.rows; ++r) {
                     if (denominator[r].isZero() && !numerator[r].isZero() && !value[r].isZero()) {
-                        local[k] = std::min<std::uint64_t>(local[k], first + r);
+                        local[k] = std::min<std::uint64_t>(local[k], chunk.row[r]);
                         break;
                     }
                 }

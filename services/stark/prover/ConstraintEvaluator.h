@@ -20,16 +20,21 @@ struct ConstraintViolation {
 };
 
 // Evaluates an AIR's constraints over a whole coset offset·⟨g⟩ of the trace domain (g of order N,
-// the trace length) at once, from every trace column's values there (natural order: slot i holds
-// the value at offset·g^i), in chunks of rows split over the workers. With offset 1 the points
-// are the trace rows themselves, which is how the constraint checker uses it.
+// the trace length) at once, from every trace column's values there, in chunks of 128 points
+// split over the workers. The composition takes the values in the transforms' bit-reversed
+// order (slot i holds the value at offset·g^bitrev(i)), so no column is permuted: a chunk of
+// slots holds rows u + C·bitrev(q) (C = N/128), and a cell read at row offset r is another
+// chunk's slots, rotated where u + r passes a multiple of C. The constraint checker takes the
+// trace rows themselves (offset 1) in natural order.
 class ConstraintEvaluator {
 public:
     // `values`: the public values and interaction elements the constraints read, by name.
     ConstraintEvaluator(const air::Air& air, const std::map<std::string, Fp>& values);
 
-    // The composition Σ_k α^k·c_k(x)·numerator_k(x)/denominator_k(x) at offset·g^i into out[i].
-    // `columns` are indexed as the layout numbers columns (first, then interaction).
+    // The composition Σ_k α^k·c_k(x)·numerator_k(x)/denominator_k(x) at x = offset·g^bitrev(i)
+    // into out[i], from the columns' values at those points (bit-reversed order, as forwardNtt
+    // leaves them). `columns` are indexed as the layout numbers columns (first, then
+    // interaction).
     void composition(const std::vector<std::span<const Fp>>& columns, const Fp& offset,
                      const Fp& alpha, std::span<Fp> out, CancelFlag cancel = {}) const;
 
@@ -48,8 +53,15 @@ private:
     Tables tablesFor(const Fp& offset, bool withInverses) const;
     // The rows after which a domain's values repeat: the largest of its factors' N/power.
     std::uint64_t periodOf(std::size_t domain) const;
+    // Chunk `index` of the points: rows index·lanes … in natural order, or, bit-reversed, the
+    // slots index·lanes … of values stored in the transforms' order.
+    void placeChunk(std::size_t index, bool bitReversed, Chunk& chunk) const;
+    void readShiftedLanes(const Fp* column, std::uint64_t shift, const Chunk& chunk, Fp* out,
+                          const Fp*& values) const;
+    void prefetchChunk(const std::vector<std::span<const Fp>>& columns, std::size_t index) const;
+    static void readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out);
     void evaluate(const std::vector<std::span<const Fp>>& columns, const Tables& tables,
-                  std::uint64_t first, Chunk& chunk) const;
+                  Chunk& chunk) const;
 
     const air::Air& m_air;
     std::uint64_t m_length;
@@ -76,6 +88,8 @@ private:
     std::vector<std::size_t> m_denominators; // the distinct denominators, in first use
     std::vector<bool> m_readsInteraction;    // per constraint
     std::vector<std::vector<std::uint32_t>> m_constraintCells; // arena cell slots per constraint
+    int m_laneBits = 0;                        // log2 of a chunk's lanes, min(kRows, N)
+    std::vector<std::uint32_t> m_laneReversed; // per lane q, bitrev(q) over m_laneBits
 };
 
 } // namespace proofdesk::stark
