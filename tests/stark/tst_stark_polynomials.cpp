@@ -9,6 +9,7 @@
 #include "stark/air/Layout.h"
 #include "stark/algebra/Ntt.h"
 #include "stark/algebra/Polynomials.h"
+#include "stark/algebra/VectorField.h"
 #include "stark/commitment/CommittedTable.h"
 #include "stark/prover/Composition.h"
 #include "stark/prover/ConstraintEvaluator.h"
@@ -77,6 +78,24 @@ private slots:
             QVERIFY(small[0][i] ==
                     evaluatePolynomial(big, x0 * rootOfUnity(3).pow(bitReverse(i, 3))));
         }
+        // Both halvings of one pass are the two folds, on the vector path and the scalar one, also
+        // written in place.
+        for (const bool vectors : {true, false}) {
+            vector_field::setEnabled(vectors);
+            const Fp factor = randomFp(random);
+            std::vector<Fp> plus(32), minus(32), one(32), other(32);
+            foldModuloPair(big, factor, plus, minus);
+            foldModulo(big, factor, one);
+            foldModulo(big, -factor, other);
+            QVERIFY(plus == one);
+            QVERIFY(minus == other);
+            std::vector<Fp> inPlace = big; // the halves written over the polynomial
+            const std::span<Fp> halves(inPlace);
+            foldModuloPair(inPlace, factor, halves.first(32), halves.subspan(32));
+            QVERIFY(std::equal(one.begin(), one.end(), inPlace.begin()));
+            QVERIFY(std::equal(other.begin(), other.end(), inPlace.begin() + 32));
+        }
+        vector_field::setEnabled(true);
         // On several cosets at once (a decommitment's), exactly as one at a time.
         const std::vector<Fp> other = randomPolynomial(random, 64);
         const std::vector<Fp> x0s = {Fp::fromU64(7), Fp::fromU64(11), Fp::fromU64(13)};

@@ -250,6 +250,26 @@ void foldModulo(std::span<const Fp> poly, const Fp& factor, std::span<Fp> out) {
     });
 }
 
+void foldModuloPair(std::span<const Fp> poly, const Fp& factor, std::span<Fp> plus,
+                    std::span<Fp> minus) {
+    const std::size_t n = plus.size();
+    if (minus.size() != n || poly.size() != 2 * n) {
+        throw std::invalid_argument("a pair of folds halves a polynomial into two halves");
+    }
+    if (vector_field::enabled() && n % 8 == 0) {
+        vector_ntt::foldPair(poly.data(), n, factor, plus.data(), minus.data());
+        return;
+    }
+    Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t k = begin; k < end; ++k) {
+            const Fp low = poly[k];
+            const Fp t = poly[k + n] * factor;
+            plus[k] = low + t;
+            minus[k] = low - t;
+        }
+    });
+}
+
 void inverseNttFromBitReversed(std::span<Fp> values) {
     transform(values, true);
     scaleByPowers(values, Fp::one(), Fp::fromU64(values.size()).inverse());

@@ -25,6 +25,11 @@ void inverseNtt(std::span<Fp> values);
 // out[k] = Σ_t poly[k + t·n]·factor^t, n = out.size(), t < poly.size()/n: the polynomial's
 // remainder modulo x^n − factor, which has its values on any coset whose offset^n is `factor`.
 void foldModulo(std::span<const Fp> poly, const Fp& factor, std::span<Fp> out);
+// Both remainders of poly (2n coefficients, n = plus.size() = minus.size()) modulo x^n − factor
+// and x^n + factor, low ± factor·high, in one pass: half the products and reads of two folds.
+// plus and minus may be poly's own halves (in place).
+void foldModuloPair(std::span<const Fp> poly, const Fp& factor, std::span<Fp> plus,
+                    std::span<Fp> minus);
 
 // Drops the cached tables of roots (tens of MiB for large transforms) until the next transform.
 void releaseTransformTables();

@@ -246,6 +246,21 @@ PROOFDESK_IFMA_FUNCTION void foldRange(const Fp* poly, std::size_t size, std::si
     }
 }
 
+// Entries [begin, end) (multiples of 8) of both folds low ± factor·high.
+PROOFDESK_IFMA_FUNCTION void foldPairRange(const Fp* poly, std::size_t size, const Fp& factor,
+                                           Fp* plus, Fp* minus, std::size_t begin,
+                                           std::size_t end) {
+    const Packed f = broadcastFactor(factor);
+    for (std::size_t k = begin; k < end; k += 8) {
+        const Packed low = loadElements(poly + k, 1);                            // below p
+        const Packed t = montgomeryProduct(loadElements(poly + k + size, 1), f); // below 2p
+        Packed sum, difference;
+        sumAndDifference(low, t, sum, difference);
+        storeElements(plus + k, 1, subtractPIfAbove(sum));
+        storeElements(minus + k, 1, subtractPIfAbove(difference));
+    }
+}
+
 template <bool inverse> void allLevels(Fp* a, std::size_t n, const Fp* table, Input first) {
     const std::size_t run = std::min(kRun, n / 8);
     const std::size_t block = 8 * run;
@@ -316,9 +331,16 @@ void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor,
     });
 }
 
+void foldPair(const Fp* poly, std::size_t size, const Fp& factor, Fp* plus, Fp* minus) {
+    Workers::shared().forRange(size / 8, 512, [&](std::size_t begin, std::size_t end) {
+        foldPairRange(poly, size, factor, plus, minus, 8 * begin, 8 * end);
+    });
+}
+
 #else
 
 void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*) {}
+void foldPair(const Fp*, std::size_t, const Fp&, Fp*, Fp*) {}
 void inverseLevels(Fp*, std::size_t, const Fp*) {}
 void fold(const Fp*, std::size_t, std::size_t, const Fp&, Fp*) {}
 

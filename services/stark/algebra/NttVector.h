@@ -24,5 +24,8 @@ void inverseLevels(Fp* values, std::size_t n, const Fp* table);
 
 // out[k] = Σ_t poly[k + t·size]·factor^t for k < size (a multiple of 8), t < folds ≥ 2.
 void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor, Fp* out);
+// plus[k] = poly[k] + factor·poly[k + size], minus[k] = poly[k] − factor·poly[k + size], for
+// k < size (a multiple of 8).
+void foldPair(const Fp* poly, std::size_t size, const Fp& factor, Fp* plus, Fp* minus);
 
 } // namespace proofdesk::stark::vector_ntt

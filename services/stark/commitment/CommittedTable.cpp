@@ -106,11 +106,13 @@ evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::
             }
             return groups;
         };
-        // Halves `remainder` for each group of `members` in turn, into `scratch` (which holds every
-        // smaller level), down to m coefficients: the cosets' remainders.
-        const std::function<void(std::size_t, std::span<const Fp>, const std::vector<std::size_t>&,
+        // Halves `remainder` for each group of `members`, into `scratch` (which holds every
+        // smaller level), down to m coefficients: the cosets' remainders. The groups are at most
+        // two, with factors f and −f (their squares are the remainder's own factor): where both
+        // are queried, both halves come from one pass, low ± f·high, in place of the remainder.
+        const std::function<void(std::size_t, std::span<Fp>, const std::vector<std::size_t>&,
                                  std::span<Fp>)>
-            descend = [&](std::size_t p, std::span<const Fp> remainder,
+            descend = [&](std::size_t p, std::span<Fp> remainder,
                           const std::vector<std::size_t>& members, std::span<Fp> scratch) {
                 if (remainder.size() == m) {
                     for (const std::size_t c : members) {
@@ -119,11 +121,18 @@ evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::
                     return;
                 }
                 const std::size_t half = remainder.size() / 2;
-                const std::span<Fp> halved = scratch.first(half);
-                for (const auto& [factor, group] : groupedBy(members, half)) {
-                    foldModulo(remainder, factor, halved);
-                    descend(p, halved, group, scratch.subspan(half));
+                const auto groups = groupedBy(members, half);
+                if (groups.size() == 2) {
+                    const std::span<Fp> plus = remainder.first(half);
+                    const std::span<Fp> minus = remainder.subspan(half);
+                    foldModuloPair(remainder, groups[0].first, plus, minus);
+                    descend(p, plus, groups[0].second, scratch);
+                    descend(p, minus, groups[1].second, scratch);
+                    return;
                 }
+                const std::span<Fp> halved = scratch.first(half);
+                foldModulo(remainder, groups.front().first, halved);
+                descend(p, halved, groups.front().second, scratch.subspan(half));
             };
         // One task per polynomial and group of the first halving, each with a buffer of `size`
         // entries from a pool of one per running task.
