@@ -123,6 +123,25 @@ private slots:
                 QVERIFY(shared[c][1][i] == evaluatePolynomial(other, point));
             }
         }
+        // Several points at once, as Horner's rule one point at a time: on the vector path (eight
+        // segments in the lanes, up to four points a pass) and the scalar one, for sizes it takes
+        // and sizes it leaves to the scalar code.
+        for (const bool vectors : {true, false}) {
+            vector_field::setEnabled(vectors);
+            for (const std::size_t size : {std::size_t(64), std::size_t(72), std::size_t(1024),
+                                           std::size_t(60), std::size_t(8)}) {
+                const std::vector<Fp> poly = randomPolynomial(random, size);
+                for (const std::size_t count : {1, 2, 3, 4, 5, 9}) {
+                    const std::vector<Fp> points = randomPolynomial(random, count);
+                    const std::vector<Fp> at = evaluatePolynomialAt(poly, points);
+                    QCOMPARE(at.size(), count);
+                    for (std::size_t q = 0; q < count; ++q) {
+                        QVERIFY(at[q] == evaluatePolynomial(poly, points[q]));
+                    }
+                }
+            }
+        }
+        vector_field::setEnabled(true);
         // Division by x − a is exact at a root.
         const Fp a = Fp::fromU64(5);
         std::vector<Fp> p = {-a, Fp::one()}; // x − a

@@ -18,6 +18,10 @@ Fp evaluatePolynomial(std::span<const Fp> coefficients, const Fp& x) {
 
 std::vector<Fp> evaluatePolynomialAt(std::span<const Fp> coefficients,
                                      const std::vector<Fp>& points) {
+    if (std::vector<Fp> values(points.size());
+        vector_field::evaluateAt(coefficients, points, values)) {
+        return values;
+    }
     // Horner's rule is one chain of dependent products; four segments per point (p = Σ_s
     // x^(s·L)·p_s) and all points in one pass give the core independent chains to overlap.
     constexpr std::size_t kSegments = 4;

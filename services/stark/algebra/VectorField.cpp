@@ -1,8 +1,10 @@
 #include "VectorField.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #if defined(__GNUC__) && !defined(__clang__)
 // GCC 12 reports the shift and insert intrinsics' deliberately undefined pass-through operand
@@ -105,6 +107,35 @@ PROOFDESK_IFMA_FUNCTION void addPowersPacked(Fp* values, const Fp& start, const 
         powers = montgomeryProduct(powers, step);
     }
 }
+
+// Horner's rule for K points at once over the eight segments of `a` (segment s: the `length`
+// coefficients from s·length) held in the lanes: per step one load of eight coefficients and one
+// product per point, the points' chains independent. lanes[8q + s] gets segment s at point q.
+template <std::size_t K>
+PROOFDESK_IFMA_FUNCTION void segmentHornerPacked(const Fp* a, std::size_t length, const Fp* points,
+                                                 Fp* lanes) {
+    Packed factor[K];
+    Packed sum[K];
+    for (std::size_t q = 0; q < K; ++q) {
+        factor[q] = broadcastFactor(points[q]);
+        for (int l = 0; l < 5; ++l) {
+            sum[q].limb[l] = _mm512_setzero_si512();
+        }
+    }
+    for (std::size_t i = length; i-- > 0;) {
+        const Packed next = loadElements(a + i, length);
+        for (std::size_t q = 0; q < K; ++q) {
+            sum[q] = montgomeryProduct(sum[q], factor[q]); // below 2p
+            for (int l = 0; l < 5; ++l) {
+                sum[q].limb[l] = _mm512_add_epi64(sum[q].limb[l], next.limb[l]);
+            }
+            carry(sum[q]); // below 3p
+        }
+    }
+    for (std::size_t q = 0; q < K; ++q) {
+        storeElements(lanes + 8 * q, 1, subtractPIfAbove(subtractPIfAbove(sum[q])));
+    }
+}
 #endif
 
 // The elements the vector path takes (a multiple of 8; none without it).
@@ -189,6 +220,52 @@ void addPowers(std::span<Fp> values, const Fp& start, const Fp& base) {
         values[i] += power;
         power *= base;
     }
+}
+
+bool evaluateAt(std::span<const Fp> coefficients, std::span<const Fp> points,
+                std::span<Fp> values) {
+#ifdef PROOFDESK_PACKED_FIELD
+    const std::size_t n = coefficients.size();
+    if (!enabled() || n % 8 != 0 || n < 64) {
+        return false;
+    }
+    const std::size_t length = n / 8;
+    std::vector<Fp> lanes(8 * points.size());
+    // At most four points a pass over the coefficients: their chains fill the registers.
+    for (std::size_t first = 0; first < points.size(); first += 4) {
+        const Fp* at = points.data() + first;
+        Fp* out = lanes.data() + 8 * first;
+        switch (std::min<std::size_t>(4, points.size() - first)) {
+        case 1:
+            segmentHornerPacked<1>(coefficients.data(), length, at, out);
+            break;
+        case 2:
+            segmentHornerPacked<2>(coefficients.data(), length, at, out);
+            break;
+        case 3:
+            segmentHornerPacked<3>(coefficients.data(), length, at, out);
+            break;
+        default:
+            segmentHornerPacked<4>(coefficients.data(), length, at, out);
+            break;
+        }
+    }
+    // p(x) = Σ_s x^(s·length)·segment_s(x).
+    for (std::size_t q = 0; q < points.size(); ++q) {
+        const Fp step = points[q].pow(std::uint64_t(length));
+        Fp value = Fp::zero();
+        for (std::size_t s = 8; s-- > 0;) {
+            value = value * step + lanes[8 * q + s];
+        }
+        values[q] = value;
+    }
+    return true;
+#else
+    (void)coefficients;
+    (void)points;
+    (void)values;
+    return false;
+#endif
 }
 
 } // namespace proofdesk::stark::vector_field

@@ -26,5 +26,10 @@ void scaleAdd(std::span<const Fp> a, const Fp& c, std::span<Fp> sum);
 void scaleByPowers(std::span<Fp> values, const Fp& start, const Fp& base);
 // values[i] += start·base^i.
 void addPowers(std::span<Fp> values, const Fp& start, const Fp& base);
+// The polynomial with `coefficients` at each point into values (of the points' size), by
+// Horner's rule on its eight segments at once, eight coefficients a product; false (nothing
+// written) where the vector path does not take it (no IFMA, fewer than 64 coefficients or not a
+// multiple of 8).
+bool evaluateAt(std::span<const Fp> coefficients, std::span<const Fp> points, std::span<Fp> values);
 
 } // namespace proofdesk::stark::vector_field
