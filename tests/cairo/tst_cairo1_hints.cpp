@@ -38,6 +38,26 @@ std::vector<Value> hintCells(const std::string& name, const nlohmann::json& fiel
     return cells;
 }
 
+// A body whose first two segments hold BLAKE2s-256's first state for a 32-byte digest ([fp + 0])
+// and the one-block message "abc" as little-endian words ([fp + 1]), followed by the byte count
+// 3 on the stack: the inputs of RFC 7693's example, whose digest starts 508c5e8c 327c14e2.
+Cairo1Body blakeOfAbc() {
+    using B = Cairo1Body;
+    Cairo1Body body;
+    body.hint("AllocSegment", {{"dst", B::ap(0)}})
+        .hint("AllocSegment", {{"dst", B::ap(1)}})
+        .reserve(2);
+    const auto& iv = crypto::blake2sIv();
+    for (int i = 0; i < 8; ++i) {
+        body.store(0, i, std::to_string(i == 0 ? (iv[0] ^ 0x01010020U) : iv[i]));
+    }
+    for (int i = 0; i < 16; ++i) {
+        body.store(1, i, i == 0 ? "6513249" : "0"); // "abc" as a little-endian word
+    }
+    body.push("3"); // the byte count
+    return body;
+}
+
 } // namespace
 
 class Cairo1HintsTest : public QObject {
@@ -419,19 +439,8 @@ private slots:
     void externalHints() {
         using B = Cairo1Body;
         // Blake2sCompress (compiler 2.11): BLAKE2s-256("abc") in one finalizing block.
-        Cairo1Body body;
-        body.hint("AllocSegment", {{"dst", B::ap(0)}})
-            .hint("AllocSegment", {{"dst", B::ap(1)}})
-            .reserve(2);
-        const auto& iv = crypto::blake2sIv();
-        for (int i = 0; i < 8; ++i) {
-            body.store(0, i, std::to_string(i == 0 ? (iv[0] ^ 0x01010020U) : iv[i]));
-        }
-        for (int i = 0; i < 16; ++i) {
-            body.store(1, i, i == 0 ? "6513249" : "0"); // "abc" as a little-endian word
-        }
-        body.push("3") // the byte count
-            .hint("AllocConstantSize", {{"size", B::imm("8")}, {"dst", B::ap(0)}})
+        Cairo1Body body = blakeOfAbc();
+        body.hint("AllocConstantSize", {{"size", B::imm("8")}, {"dst", B::ap(0)}})
             .hint("Blake2sCompress", {{"state", B::deref(B::fp(0))},
                                       {"byte_count", B::deref(B::ap(-1))},
                                       {"message", B::deref(B::fp(1))},
@@ -482,18 +491,7 @@ private slots:
     // message = [fp + 1], byte_count = [fp + 2]] => [[ap] .. [ap] + 8), ap++.
     void blakeOpcode() {
         using B = Cairo1Body;
-        Cairo1Body body;
-        body.hint("AllocSegment", {{"dst", B::ap(0)}})
-            .hint("AllocSegment", {{"dst", B::ap(1)}})
-            .reserve(2);
-        const auto& iv = crypto::blake2sIv();
-        for (int i = 0; i < 8; ++i) {
-            body.store(0, i, std::to_string(i == 0 ? (iv[0] ^ 0x01010020U) : iv[i]));
-        }
-        for (int i = 0; i < 16; ++i) {
-            body.store(1, i, i == 0 ? "6513249" : "0");
-        }
-        body.push("3");
+        Cairo1Body body = blakeOfAbc();
         const int countCell = body.depth - 1;
         // off0 = count (fp), off1 = state [fp + 0], off2 = message [fp + 1]; flags: dst fp,
         // op0 fp, op1 fp, ap++; opcode extension 2 (BlakeFinalize) above bit 63.
