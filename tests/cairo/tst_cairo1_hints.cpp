@@ -191,30 +191,27 @@ private slots:
         using B = Cairo1Body;
         QVERIFY(hintCells("SquareRoot", {{"value", B::imm("1000001")}, {"dst", B::ap(0)}}, 1)[0] ==
                 Value(Felt::fromU64(1000)));
+        // Uint256SquareRoot of high·2^128 + low: sqrt0, sqrt1, remainder low and high, flag.
+        const auto uint256SquareRoot = [](const char* low, const char* high) {
+            return hintCells("Uint256SquareRoot",
+                             {{"value_low", B::imm(low)},
+                              {"value_high", B::imm(high)},
+                              {"sqrt0", B::ap(0)},
+                              {"sqrt1", B::ap(1)},
+                              {"remainder_low", B::ap(2)},
+                              {"remainder_high", B::ap(3)},
+                              {"sqrt_mul_2_minus_remainder_ge_u128", B::ap(4)}},
+                             5);
+        };
         // 2^256 - 1: root 2^128 - 1 (64-bit halves all ones), remainder 2^129 - 2, flag 0.
-        auto cells = hintCells("Uint256SquareRoot",
-                               {{"value_low", B::imm("0xffffffffffffffffffffffffffffffff")},
-                                {"value_high", B::imm("0xffffffffffffffffffffffffffffffff")},
-                                {"sqrt0", B::ap(0)},
-                                {"sqrt1", B::ap(1)},
-                                {"remainder_low", B::ap(2)},
-                                {"remainder_high", B::ap(3)},
-                                {"sqrt_mul_2_minus_remainder_ge_u128", B::ap(4)}},
-                               5);
+        auto cells = uint256SquareRoot("0xffffffffffffffffffffffffffffffff",
+                                       "0xffffffffffffffffffffffffffffffff");
         QVERIFY(cells[0] == Value(felt("0xffffffffffffffff")) &&
                 cells[1] == Value(felt("0xffffffffffffffff")));
         QVERIFY(cells[2] == Value(felt("0xfffffffffffffffffffffffffffffffe")) &&
                 cells[3] == Value(Felt::one()) && cells[4] == Value(Felt::zero()));
         // 2^128: root 2^64, no remainder, 2 * 2^64 < 2^128.
-        cells = hintCells("Uint256SquareRoot",
-                          {{"value_low", B::imm("0")},
-                           {"value_high", B::imm("1")},
-                           {"sqrt0", B::ap(0)},
-                           {"sqrt1", B::ap(1)},
-                           {"remainder_low", B::ap(2)},
-                           {"remainder_high", B::ap(3)},
-                           {"sqrt_mul_2_minus_remainder_ge_u128", B::ap(4)}},
-                          5);
+        cells = uint256SquareRoot("0", "1");
         QVERIFY(cells[0] == Value(Felt::zero()) && cells[1] == Value(Felt::one()) &&
                 cells[2] == Value(Felt::zero()) && cells[4] == Value(Felt::zero()));
         // FieldSqrt: 4 is a square (root 2); 3 is not, so the root of 9, the lower one.
