@@ -340,9 +340,9 @@ void foldPair(const Fp* poly, std::size_t size, const Fp& factor, Fp* plus, Fp* 
 #else
 
 void forwardLevels(Fp*, std::size_t, const Fp*, const Fp*, const Fp*) {}
-void foldPair(const Fp*, std::size_t, const Fp&, Fp*, Fp*) {}
 void inverseLevels(Fp*, std::size_t, const Fp*) {}
 void fold(const Fp*, std::size_t, std::size_t, const Fp&, Fp*) {}
+void foldPair(const Fp*, std::size_t, const Fp&, Fp*, Fp*) {}
 
 #endif
 

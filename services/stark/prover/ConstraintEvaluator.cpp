@@ -41,7 +41,6 @@ struct ConstraintEvaluator::Chunk {
     std::size_t slot = 0; // the chunk's first slot in the columns and the output
     bool bitReversed = false;
     std::uint64_t residue = 0;      // bit-reversed: u, every lane's row is u mod C
-    std::uint64_t stride = 1;       // bit-reversed: C = N/lanes, the rows' spacing
     std::vector<std::uint64_t> row; // per lane, the trace row (index of the point) it holds
     std::vector<Fp> nodes;          // node-major: nodes[n·kRows + b]
     // Where node n's values are: its rows in `nodes`, or, for a cell whose rows do not wrap
@@ -131,10 +130,12 @@ ConstraintEvaluator::ConstraintEvaluator(const air::Air& air,
         }
     }
     tabulateLargeDomains();
-    m_laneBits = std::countr_zero(std::min<std::uint64_t>(kRows, m_length));
-    for (std::uint64_t q = 0; q < (std::uint64_t(1) << m_laneBits); ++q) {
-        m_laneReversed.push_back(std::uint32_t(bitReverse(q, m_laneBits)));
+    const int laneBits = std::countr_zero(std::min<std::uint64_t>(kRows, m_length));
+    for (std::uint64_t q = 0; q < (std::uint64_t(1) << laneBits); ++q) {
+        m_laneReversed.push_back(std::uint32_t(bitReverse(q, laneBits)));
     }
+    m_stride = m_length >> laneBits;
+    m_strideBits = std::countr_zero(m_stride);
     for (const std::size_t d : m_denominator) {
         if (std::find(m_denominators.begin(), m_denominators.end(), d) == m_denominators.end()) {
             m_denominators.push_back(d);
@@ -255,9 +256,8 @@ ConstraintEvaluator::Tables ConstraintEvaluator::tablesFor(const Fp& offset,
         }
         tables.inverseDenominators.push_back(std::move(inverses));
     }
-    const std::size_t lanes = m_laneReversed.size();
-    const Fp laneStep = g.pow(m_length / lanes); // g^C
-    for (std::size_t q = 0; q < lanes; ++q) {
+    const Fp laneStep = g.pow(m_stride); // g^C
+    for (std::size_t q = 0; q < m_laneReversed.size(); ++q) {
         tables.laneSteps.push_back(laneStep.pow(m_laneReversed[q]));
     }
     return tables;
@@ -277,33 +277,37 @@ void ConstraintEvaluator::placeChunk(std::size_t index, bool bitReversed, Chunk&
     // Slot c·lanes + q holds the point of row bitrev(c·lanes + q) = u + C·bitrev(q), with
     // u = bitrev(c) on the slot's high bits and C = N/lanes.
     const std::size_t lanes = m_laneReversed.size();
-    const int highBits = std::countr_zero(m_length) - m_laneBits;
     chunk.slot = index * lanes;
     chunk.rows = lanes;
-    chunk.residue = bitReverse(index, highBits);
-    chunk.stride = m_length / lanes;
+    chunk.residue = bitReverse(index, m_strideBits);
     for (std::size_t q = 0; q < lanes; ++q) {
-        chunk.row[q] = chunk.residue + chunk.stride * m_laneReversed[q];
+        chunk.row[q] = chunk.residue + m_stride * m_laneReversed[q];
     }
 }
 
 // Lane q of a bit-reversed chunk reads row u + C·bitrev(q) + shift = low + C·((bitrev(q) + k) mod
 // lanes), where u + shift = low + C·k (mod N); that row sits at slot bitrev(low)·lanes +
-// bitrev((bitrev(q) + k) mod lanes). So for k = 0 the cell's values are the chunk at
-// bitrev(low) itself, in place; otherwise that chunk's lanes, rotated.
+// bitrev((bitrev(q) + k) mod lanes): the chunk at bitrev(low), its lanes turned by k.
+ConstraintEvaluator::ShiftedChunk ConstraintEvaluator::shiftedChunk(std::uint64_t residue,
+                                                                    std::uint64_t shift) const {
+    const std::uint64_t v = (residue + shift) & (m_length - 1);
+    return {bitReverse(v & (m_stride - 1), m_strideBits) * m_laneReversed.size(),
+            v >> m_strideBits};
+}
+
+// A cell's values in a bit-reversed chunk: for k = 0 the other chunk itself, in place;
+// otherwise its lanes, rotated, into `out`.
 void ConstraintEvaluator::readShiftedLanes(const Fp* column, std::uint64_t shift,
                                            const Chunk& chunk, Fp* out, const Fp*& values) const {
     const std::size_t lanes = m_laneReversed.size();
-    const std::uint64_t v = (chunk.residue + shift) & (m_length - 1);
-    const std::uint64_t k = v / chunk.stride;
-    const Fp* block =
-        column + bitReverse(v & (chunk.stride - 1), std::countr_zero(chunk.stride)) * lanes;
-    if (k == 0) {
+    const auto [start, turn] = shiftedChunk(chunk.residue, shift);
+    const Fp* block = column + start;
+    if (turn == 0) {
         values = block;
         return;
     }
     for (std::size_t q = 0; q < lanes; ++q) {
-        out[q] = block[m_laneReversed[(m_laneReversed[q] + k) & (lanes - 1)]];
+        out[q] = block[m_laneReversed[(m_laneReversed[q] + turn) & (lanes - 1)]];
     }
     values = out;
 }
@@ -314,17 +318,14 @@ void ConstraintEvaluator::readShiftedLanes(const Fp* column, std::uint64_t shift
 void ConstraintEvaluator::prefetchChunk(const std::vector<std::span<const Fp>>& columns,
                                         std::size_t index) const {
     const std::size_t lanes = m_laneReversed.size();
-    const std::uint64_t stride = m_length / lanes;
-    const int highBits = std::countr_zero(stride);
-    const std::uint64_t residue = bitReverse(index, highBits);
+    const std::uint64_t residue = bitReverse(index, m_strideBits);
     constexpr std::size_t kPerLine = 64 / sizeof(Fp);
     for (std::size_t cell = 0; cell < m_cellColumn.size(); ++cell) {
         const std::span<const Fp> column = columns[m_cellColumn[cell]];
         if (column.empty()) {
             continue;
         }
-        const std::uint64_t v = (residue + m_cellShift[cell]) & (m_length - 1);
-        const Fp* block = column.data() + bitReverse(v & (stride - 1), highBits) * lanes;
+        const Fp* block = column.data() + shiftedChunk(residue, m_cellShift[cell]).start;
         for (std::size_t q = 0; q < lanes; q += kPerLine) {
             __builtin_prefetch(block + q, 0, 2);
         }
@@ -333,9 +334,10 @@ void ConstraintEvaluator::prefetchChunk(const std::vector<std::span<const Fp>>& 
 
 // A table over one period of rows (its size divides N) read at each lane's row; in a bit-reversed
 // chunk whose rows all agree modulo the period, one entry for all.
-void ConstraintEvaluator::readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out) {
+void ConstraintEvaluator::readPeriodic(const std::vector<Fp>& table, const Chunk& chunk,
+                                       Fp* out) const {
     const std::uint64_t size = table.size();
-    if (chunk.bitReversed && chunk.stride % size == 0) {
+    if (chunk.bitReversed && m_stride % size == 0) {
         std::fill(out, out + chunk.rows, table[chunk.residue % size]);
         return;
     }

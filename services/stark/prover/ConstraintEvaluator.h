@@ -56,10 +56,17 @@ private:
     // Chunk `index` of the points: rows index·lanes … in natural order, or, bit-reversed, the
     // slots index·lanes … of values stored in the transforms' order.
     void placeChunk(std::size_t index, bool bitReversed, Chunk& chunk) const;
+    // Where a cell `shift` rows on reads for a bit-reversed chunk of residue u: the first slot
+    // of the chunk holding its rows, and how far that chunk's lanes turn.
+    struct ShiftedChunk {
+        std::size_t start = 0;
+        std::uint64_t turn = 0;
+    };
+    ShiftedChunk shiftedChunk(std::uint64_t residue, std::uint64_t shift) const;
     void readShiftedLanes(const Fp* column, std::uint64_t shift, const Chunk& chunk, Fp* out,
                           const Fp*& values) const;
     void prefetchChunk(const std::vector<std::span<const Fp>>& columns, std::size_t index) const;
-    static void readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out);
+    void readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out) const;
     void evaluate(const std::vector<std::span<const Fp>>& columns, const Tables& tables,
                   Chunk& chunk) const;
 
@@ -88,8 +95,10 @@ private:
     std::vector<std::size_t> m_denominators; // the distinct denominators, in first use
     std::vector<bool> m_readsInteraction;    // per constraint
     std::vector<std::vector<std::uint32_t>> m_constraintCells; // arena cell slots per constraint
-    int m_laneBits = 0;                        // log2 of a chunk's lanes, min(kRows, N)
-    std::vector<std::uint32_t> m_laneReversed; // per lane q, bitrev(q) over m_laneBits
+    // A chunk's lanes, min(kRows, N): per lane q, bitrev(q) over log2(lanes) bits.
+    std::vector<std::uint32_t> m_laneReversed;
+    std::uint64_t m_stride = 1; // C = N/lanes, the spacing of a bit-reversed chunk's rows
+    int m_strideBits = 0;       // log2 C
 };
 
 } // namespace proofdesk::stark
