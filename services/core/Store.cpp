@@ -265,9 +265,22 @@ namespace {
 thread_local std::vector<std::function<void()>>* t_afterCommit = nullptr;
 // Lost connections met by this thread's write now being replayed (each waits a little longer).
 thread_local int t_lostConnections = 0;
+// The recorder of this thread's statements, if one lives (the innermost).
+thread_local Store::StatementRecorder* t_statementRecorder = nullptr;
 } // namespace
 
+Store::StatementRecorder::StatementRecorder() : m_outer(t_statementRecorder) {
+    t_statementRecorder = this;
+}
+
+Store::StatementRecorder::~StatementRecorder() {
+    t_statementRecorder = m_outer;
+}
+
 QSqlQuery Store::exec(const QString& sql, const QVariantList& bindings) {
+    if (t_statementRecorder) {
+        t_statementRecorder->m_statements.push_back({sql, bindings});
+    }
     // Outside a transaction a lost PostgreSQL connection is dropped (the next statement opens a
     // new one), and a read runs again on the new one at once (a read changes nothing; a lone
     // write is not replayed, as it may have committed).

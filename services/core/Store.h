@@ -109,6 +109,26 @@ public:
     // Closes and forgets this thread's connection (one found lost); the next use opens another.
     void dropConnectionOfThisThread();
 
+    // While one lives, every statement this thread runs through exec() is appended to it, with
+    // its bindings (for audits of what a service asks of the store, such as its query plans).
+    struct Statement {
+        QString sql;
+        QVariantList bindings;
+    };
+    class StatementRecorder {
+    public:
+        StatementRecorder();
+        ~StatementRecorder();
+        StatementRecorder(const StatementRecorder&) = delete;
+        StatementRecorder& operator=(const StatementRecorder&) = delete;
+        const std::vector<Statement>& statements() const { return m_statements; }
+
+    private:
+        friend class Store;
+        StatementRecorder* m_outer;
+        std::vector<Statement> m_statements;
+    };
+
 private:
     QString connectionNameForThisThread() const;
     void configure(QSqlDatabase& db);
