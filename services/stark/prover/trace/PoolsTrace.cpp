@@ -29,17 +29,46 @@ std::uint64_t dilutedForm(std::uint64_t value, std::uint64_t spacing, std::uint6
 }
 
 // cum_0 = n_0/d_0, cum_i = cum_{i−1}·n_i/d_i with n_i = z − pool_i, d_i = z − sorted_i.
+// A pool's sorted copy has a cell for every cell of its pool (a layout that breaks this is a bug).
+void requireRoom(const TraceTable& trace, const std::string& column, std::uint64_t cells) {
+    if (cells > trace.instances(column)) {
+        throw std::logic_error(column + " has " + std::to_string(trace.instances(column)) +
+                               " cells, fewer than the " + std::to_string(cells) + " to sort");
+    }
+}
+
 void grandProduct(TraceTable& interaction, const std::string& column, std::vector<Fp> numerators,
                   std::vector<Fp> denominators) {
-    Workers::shared().forRange(denominators.size(), 1 << 12,
-                               [&](std::size_t begin, std::size_t end) {
-                                   invertAll(std::span(denominators).subspan(begin, end - begin));
-                               });
-    Fp product = Fp::one();
-    for (std::size_t i = 0; i < numerators.size(); ++i) {
-        product *= numerators[i] * denominators[i];
-        interaction.set(column, i, product);
+    const TraceTable::Column cells = interaction.column(column);
+    const std::size_t n = numerators.size();
+    // Each range writes its own running product of numerator / denominator (one batch inverse
+    // a range); then every range but the first is scaled by the product of those before it.
+    const std::size_t ranges =
+        std::min<std::size_t>(std::max<std::size_t>(1, n >> 12),
+                              std::size_t(std::max(1, Workers::shared().threads())) * 4);
+    const auto rangeBegin = [&](std::size_t r) { return n * r / ranges; };
+    Workers::shared().forEach(ranges, [&](std::size_t r) {
+        const std::size_t begin = rangeBegin(r);
+        const std::size_t end = rangeBegin(r + 1);
+        invertAll(std::span(denominators).subspan(begin, end - begin));
+        Fp product = Fp::one();
+        for (std::size_t i = begin; i < end; ++i) {
+            product *= numerators[i] * denominators[i];
+            cells[i] = product;
+        }
+    });
+    std::vector<Fp> before(ranges, Fp::one());
+    for (std::size_t r = 1; r < ranges; ++r) {
+        before[r] = before[r - 1] * cells[rangeBegin(r) - 1];
     }
+    Workers::shared().forEach(ranges, [&](std::size_t r) {
+        if (r == 0) {
+            return;
+        }
+        for (std::size_t i = rangeBegin(r); i < rangeBegin(r + 1); ++i) {
+            cells[i] *= before[r];
+        }
+    });
 }
 
 } // namespace
@@ -60,9 +89,12 @@ void finishMemory(TraceTable& trace, const CairoRun& run) {
                          "; prove with more steps");
     }
     std::vector<bool> isPublicSlot(pool.used.size(), false);
+    const TraceTable::MemoryColumns publicCells =
+        trace.memoryColumns("orig/public_memory/addr", "orig/public_memory/value");
+    const air::VirtualColumn& publicAddresses = layout.column("orig/public_memory/addr");
     for (std::uint64_t i = 0; i < publicSlots; ++i) {
-        trace.memory("orig/public_memory/addr", "orig/public_memory/value", i, 0, Fp::zero());
-        isPublicSlot[poolIndex(pool, layout.column("orig/public_memory/addr"), i)] = true;
+        publicCells.write(i, 0, Fp::zero());
+        isPublicSlot[poolIndex(pool, publicAddresses, i)] = true;
     }
 
     // What the sorted column holds: every access but the public slots' (0, 0), the public memory
@@ -102,6 +134,8 @@ void finishMemory(TraceTable& trace, const CairoRun& run) {
         }
         present[access.address] = true;
     }
+    const TraceTable::MemoryColumns poolCells =
+        trace.memoryColumns("mem_pool/addr", "mem_pool/value");
     std::size_t next = 0;
     for (std::uint64_t address = 1; address <= top; ++address) {
         if (present[address]) {
@@ -113,25 +147,27 @@ void finishMemory(TraceTable& trace, const CairoRun& run) {
                              std::to_string(unused.size()) + "); prove with more steps");
         }
         const Fp value = run.at(address).value_or(Fp::zero());
-        trace.memory("mem_pool/addr", "mem_pool/value", unused[next++], address, value);
+        poolCells.write(unused[next++], address, value);
         sorted.push_back({address, value});
     }
     for (; next < unused.size(); ++next) {
-        trace.memory("mem_pool/addr", "mem_pool/value", unused[next], publicMemory.front().address,
-                     publicMemory.front().value);
+        poolCells.write(unused[next], publicMemory.front().address, publicMemory.front().value);
         sorted.push_back({publicMemory.front().address, publicMemory.front().value});
     }
 
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const Access& a, const Access& b) { return a.address < b.address; });
+    requireRoom(trace, "memory/sorted/addr", sorted.size());
+    const TraceTable::Column sortedAddresses = trace.column("memory/sorted/addr");
+    const TraceTable::Column sortedValues = trace.column("memory/sorted/value");
     for (std::uint64_t i = 0; i < sorted.size(); ++i) {
         if (i > 0 && sorted[i].address == sorted[i - 1].address &&
             sorted[i].value != sorted[i - 1].value) {
             throw TraceError("memory address " + std::to_string(sorted[i].address) +
                              " is read with two different values");
         }
-        trace.set("memory/sorted/addr", i, sorted[i].address);
-        trace.set("memory/sorted/value", i, sorted[i].value);
+        sortedAddresses[i] = Fp::fromU64(sorted[i].address);
+        sortedValues[i] = sorted[i].value;
     }
 }
 
@@ -162,6 +198,7 @@ void finishRangeCheck(TraceTable& trace, const CairoRun& run) {
         present[value - low] = true;
         values.push_back(value);
     }
+    const TraceTable::PoolColumn poolCells = trace.rangeChecked("range_check16_pool");
     std::size_t next = 0;
     for (std::uint64_t value = low; value <= high; ++value) {
         if (present[value - low]) {
@@ -172,16 +209,18 @@ void finishRangeCheck(TraceTable& trace, const CairoRun& run) {
                              "trace has free range-check cells (" +
                              std::to_string(unused.size()) + "); prove with more steps");
         }
-        trace.rangeCheck("range_check16_pool", unused[next++], value);
+        poolCells.write(unused[next++], Fp::fromU64(value));
         values.push_back(value);
     }
     for (; next < unused.size(); ++next) {
-        trace.rangeCheck("range_check16_pool", unused[next], high);
+        poolCells.write(unused[next], Fp::fromU64(high));
         values.push_back(high);
     }
     std::sort(values.begin(), values.end());
+    requireRoom(trace, "range_check16/sorted", values.size());
+    const TraceTable::Column sortedCells = trace.column("range_check16/sorted");
     for (std::uint64_t i = 0; i < values.size(); ++i) {
-        trace.set("range_check16/sorted", i, values[i]);
+        sortedCells[i] = Fp::fromU64(values[i]);
     }
 }
 
@@ -219,6 +258,7 @@ void finishDiluted(TraceTable& trace) {
         present[it->second] = true;
         values.push_back(value);
     }
+    const TraceTable::PoolColumn poolCells = trace.dilutedValues("diluted_pool");
     std::size_t next = 0;
     for (std::uint64_t x = 0; x < count; ++x) {
         if (present[x]) {
@@ -231,16 +271,18 @@ void finishDiluted(TraceTable& trace) {
                              " free diluted cells for the missing ones; prove with more steps");
         }
         const std::uint64_t value = dilutedForm(x, spacing, bits);
-        trace.diluted("diluted_pool", unused[next++], Fp::fromU64(value));
+        poolCells.write(unused[next++], Fp::fromU64(value));
         values.push_back(value);
     }
     for (; next < unused.size(); ++next) {
-        trace.diluted("diluted_pool", unused[next], Fp::zero());
+        poolCells.write(unused[next], Fp::zero());
         values.push_back(0);
     }
     std::sort(values.begin(), values.end());
+    requireRoom(trace, "diluted_check/permuted_values", values.size());
+    const TraceTable::Column sortedCells = trace.column("diluted_check/permuted_values");
     for (std::uint64_t i = 0; i < values.size(); ++i) {
-        trace.set("diluted_check/permuted_values", i, values[i]);
+        sortedCells[i] = Fp::fromU64(values[i]);
     }
 }
 
@@ -257,12 +299,16 @@ void writeInteraction(TraceTable& interaction, const std::vector<std::vector<Fp>
         const Fp alpha = element("memory/perm/alpha");
         const std::uint64_t n = interaction.instances("memory/multi_column_perm/perm/cum_prod0");
         std::vector<Fp> numerators(n), denominators(n);
+        const air::VirtualColumn& addresses = column("mem_pool/addr");
+        const air::VirtualColumn& values = column("mem_pool/value");
+        const air::VirtualColumn& sortedAddresses = column("memory/sorted/addr");
+        const air::VirtualColumn& sortedValues = column("memory/sorted/value");
         Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) {
-                numerators[i] = z - (cellOf(first, column("mem_pool/addr"), i) +
-                                     alpha * cellOf(first, column("mem_pool/value"), i));
-                denominators[i] = z - (cellOf(first, column("memory/sorted/addr"), i) +
-                                       alpha * cellOf(first, column("memory/sorted/value"), i));
+                numerators[i] =
+                    z - (cellOf(first, addresses, i) + alpha * cellOf(first, values, i));
+                denominators[i] = z - (cellOf(first, sortedAddresses, i) +
+                                       alpha * cellOf(first, sortedValues, i));
             }
         });
         grandProduct(interaction, "memory/multi_column_perm/perm/cum_prod0", std::move(numerators),
@@ -273,10 +319,14 @@ void writeInteraction(TraceTable& interaction, const std::vector<std::vector<Fp>
         const Fp z = element(zName);
         const std::uint64_t n = interaction.instances(product);
         std::vector<Fp> numerators(n), denominators(n);
-        for (std::size_t i = 0; i < n; ++i) {
-            numerators[i] = z - cellOf(first, column(pool), i);
-            denominators[i] = z - cellOf(first, column(sorted), i);
-        }
+        const air::VirtualColumn& poolCells = column(pool);
+        const air::VirtualColumn& sortedCells = column(sorted);
+        Workers::shared().forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                numerators[i] = z - cellOf(first, poolCells, i);
+                denominators[i] = z - cellOf(first, sortedCells, i);
+            }
+        });
         grandProduct(interaction, product, std::move(numerators), std::move(denominators));
     };
     singlePermutation("rc16/perm/z", "range_check16_pool", "range_check16/sorted",
@@ -286,14 +336,15 @@ void writeInteraction(TraceTable& interaction, const std::vector<std::vector<Fp>
                           "diluted_check/permutation/cum_prod0");
         const Fp z = element("diluted/z");
         const Fp alpha = element("diluted/alpha");
-        const std::string sorted = "diluted_check/permuted_values";
+        const air::VirtualColumn& sorted = column("diluted_check/permuted_values");
         const std::uint64_t n = interaction.instances("diluted_check/cumulative_value");
+        const TraceTable::Column cumulative = interaction.column("diluted_check/cumulative_value");
         Fp value = Fp::one();
-        interaction.set("diluted_check/cumulative_value", 0, value);
+        cumulative[0] = value;
         for (std::uint64_t i = 1; i < n; ++i) {
-            const Fp diff = cellOf(first, column(sorted), i) - cellOf(first, column(sorted), i - 1);
+            const Fp diff = cellOf(first, sorted, i) - cellOf(first, sorted, i - 1);
             value = value * (z * diff + Fp::one()) + alpha * diff * diff;
-            interaction.set("diluted_check/cumulative_value", i, value);
+            cumulative[i] = value;
         }
     }
 }

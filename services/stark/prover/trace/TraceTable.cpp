@@ -3,6 +3,7 @@
 #include "Parallel.h"
 #include "TraceComponents.h"
 
+#include <atomic>
 #include <stdexcept>
 
 namespace proofdesk::stark {
@@ -34,6 +35,10 @@ std::uint64_t TraceTable::instances(const std::string& column) const {
     return m_length / m_layout.column(column).step;
 }
 
+void TraceTable::checkInstance(const std::string& column, std::uint64_t instance) {
+    cell(column, instance);
+}
+
 Fp& TraceTable::cell(const std::string& column, std::uint64_t instance) {
     const air::VirtualColumn& vc = m_layout.column(column);
     const std::uint64_t row = std::uint64_t(vc.offset) + instance * vc.step;
@@ -62,13 +67,13 @@ const Fp& TraceTable::get(const std::string& column, std::uint64_t instance) con
     return const_cast<TraceTable*>(this)->cell(column, instance);
 }
 
-void TraceTable::markUsed(Pool& pool, const std::string& column, std::uint64_t instance,
-                          const std::string& poolName) {
+TraceTable::PoolColumn TraceTable::poolColumn(Pool& pool, const std::string& column,
+                                              const char* poolName) {
     const air::VirtualColumn& vc = m_layout.column(column);
-    const std::int64_t row = vc.offset + std::int64_t(instance * vc.step);
-    const std::int64_t delta = row - pool.cells.offset;
-    if (pool.used.empty() || vc.column != pool.cells.column || delta < 0 ||
-        delta % std::int64_t(pool.cells.step) != 0) {
+    const std::int64_t delta = vc.offset - pool.cells.offset;
+    const std::int64_t poolStep = std::int64_t(pool.cells.step);
+    if (pool.used.empty() || vc.column != pool.cells.column || delta < 0 || delta % poolStep != 0 ||
+        vc.step % pool.cells.step != 0) {
         throw std::logic_error(column + " does not lie in the " + poolName);
     }
     const auto [writer, added] =
@@ -76,33 +81,73 @@ void TraceTable::markUsed(Pool& pool, const std::string& column, std::uint64_t i
     if (added) {
         m_poolWriterNames.push_back(column);
     }
-    std::uint16_t& used = pool.used[std::size_t(delta) / pool.cells.step];
-    if (used != 0 && used != writer->second) {
-        // Only a dynamic layout's parameters can place two components on one cell.
-        throw TraceError("the " + poolName + "'s cell at row " + std::to_string(row) +
-                         " of column " + std::to_string(vc.column) + " holds both " +
-                         m_poolWriterNames[used - 1u] + " and " + column +
-                         ": the layout's parameters place them on the same cell");
+    PoolColumn handle;
+    handle.m_table = this;
+    handle.m_cells = this->column(column);
+    handle.m_pool = &pool;
+    handle.m_poolName = poolName;
+    handle.m_first = std::uint64_t(delta / poolStep);
+    handle.m_stride = vc.step / pool.cells.step;
+    handle.m_writer = writer->second;
+    return handle;
+}
+
+void TraceTable::PoolColumn::mark(std::uint64_t instance) const {
+    const std::uint64_t index = m_first + instance * m_stride;
+    if (index >= m_pool->used.size()) {
+        throw std::out_of_range(std::string("instance ") + std::to_string(instance) +
+                                " lies outside the " + m_poolName);
     }
-    used = writer->second;
+    // One thread may mark a cell while another marks a different one; two columns on one cell
+    // (two threads, perhaps) leave the first mark and the second writer sees it.
+    std::uint16_t holder = 0;
+    if (std::atomic_ref<std::uint16_t>(m_pool->used[index])
+            .compare_exchange_strong(holder, m_writer, std::memory_order_relaxed) ||
+        holder == m_writer) {
+        return;
+    }
+    // Only a dynamic layout's parameters can place two components on one cell.
+    const std::uint64_t row = m_pool->cells.offset + index * m_pool->cells.step;
+    throw TraceError("the " + std::string(m_poolName) + "'s cell at row " + std::to_string(row) +
+                     " of column " + std::to_string(m_pool->cells.column) + " holds both " +
+                     m_table->m_poolWriterNames[holder - 1u] + " and " +
+                     m_table->m_poolWriterNames[m_writer - 1u] +
+                     ": the layout's parameters place them on the same cell");
+}
+
+TraceTable::PoolColumn TraceTable::memoryAddresses(const std::string& addressColumn) {
+    return poolColumn(m_memory, addressColumn, "memory pool");
+}
+
+TraceTable::PoolColumn TraceTable::rangeChecked(const std::string& column) {
+    return poolColumn(m_rangeCheck, column, "range-check pool");
+}
+
+TraceTable::PoolColumn TraceTable::dilutedValues(const std::string& column) {
+    return poolColumn(m_diluted, column, "diluted pool");
+}
+
+TraceTable::MemoryColumns TraceTable::memoryColumns(const std::string& addressColumn,
+                                                    const std::string& valueColumn) {
+    return {memoryAddresses(addressColumn), column(valueColumn)};
 }
 
 void TraceTable::memory(const std::string& addressColumn, const std::string& valueColumn,
                         std::uint64_t instance, std::uint64_t address, const Fp& value) {
-    set(addressColumn, instance, address);
-    set(valueColumn, instance, value);
-    markUsed(m_memory, addressColumn, instance, "memory pool");
+    checkInstance(valueColumn, instance);
+    checkInstance(addressColumn, instance);
+    memoryColumns(addressColumn, valueColumn).write(instance, address, value);
 }
 
 void TraceTable::rangeCheck(const std::string& column, std::uint64_t instance,
                             std::uint64_t value) {
-    set(column, instance, value);
-    markUsed(m_rangeCheck, column, instance, "range-check pool");
+    checkInstance(column, instance);
+    rangeChecked(column).write(instance, Fp::fromU64(value));
 }
 
 void TraceTable::diluted(const std::string& column, std::uint64_t instance, const Fp& value) {
-    set(column, instance, value);
-    markUsed(m_diluted, column, instance, "diluted pool");
+    checkInstance(column, instance);
+    dilutedValues(column).write(instance, value);
 }
 
 } // namespace proofdesk::stark

@@ -41,6 +41,56 @@ public:
     };
     Column column(const std::string& name);
 
+    // Pool bookkeeping: the pool's cells (instances of the pool's virtual column) used so far,
+    // each by which virtual column (0: unused, else one more than its index in columnsUsed).
+    struct Pool {
+        air::VirtualColumn cells; // instance i: the i-th cell of the pool
+        std::vector<std::uint16_t> used;
+    };
+
+    // A virtual column that lies in a pool, resolved once: write() sets an instance's cell and
+    // marks the pool's cell used by this column (TraceError when another column holds it).
+    // Writes of distinct instances may run on many threads at once.
+    class PoolColumn {
+    public:
+        PoolColumn() = default;
+        void write(std::uint64_t instance, const Fp& value) const {
+            m_cells[instance] = value;
+            mark(instance);
+        }
+
+    private:
+        friend class TraceTable;
+        void mark(std::uint64_t instance) const;
+
+        const TraceTable* m_table = nullptr;
+        Column m_cells;
+        Pool* m_pool = nullptr;
+        const char* m_poolName = "";
+        std::uint64_t m_first = 0;  // the pool cell of instance 0
+        std::uint64_t m_stride = 0; // pool cells from one instance to the next
+        std::uint16_t m_writer = 0; // this column's mark in Pool::used
+    };
+    PoolColumn memoryAddresses(const std::string& addressColumn);
+    PoolColumn rangeChecked(const std::string& column);
+    PoolColumn dilutedValues(const std::string& column);
+
+    // A memory access's pair of virtual columns (the address's in the memory pool).
+    class MemoryColumns {
+    public:
+        MemoryColumns() = default;
+        MemoryColumns(PoolColumn address, Column value) : m_address(address), m_value(value) {}
+        void write(std::uint64_t instance, std::uint64_t address, const Fp& value) const {
+            m_address.write(instance, Fp::fromU64(address));
+            m_value[instance] = value;
+        }
+
+    private:
+        PoolColumn m_address;
+        Column m_value;
+    };
+    MemoryColumns memoryColumns(const std::string& addressColumn, const std::string& valueColumn);
+
     void set(const std::string& column, std::uint64_t instance, const Fp& value);
     void set(const std::string& column, std::uint64_t instance, std::uint64_t value) {
         set(column, instance, Fp::fromU64(value));
@@ -58,20 +108,15 @@ public:
     std::vector<std::vector<Fp>>& columns() { return m_columns; }
     std::vector<std::vector<Fp>> takeColumns() { return std::move(m_columns); }
 
-    // Pool bookkeeping: the pool's cells (instances of the pool's virtual column) used so far,
-    // each by which virtual column (0: unused, else one more than its index in columnsUsed).
-    struct Pool {
-        air::VirtualColumn cells; // instance i: the i-th cell of the pool
-        std::vector<std::uint16_t> used;
-    };
     Pool& memoryPool() { return m_memory; }
     Pool& rangeCheckPool() { return m_rangeCheck; }
     Pool& dilutedPool() { return m_diluted; }
 
 private:
     Fp& cell(const std::string& column, std::uint64_t instance);
-    void markUsed(Pool& pool, const std::string& column, std::uint64_t instance,
-                  const std::string& poolName);
+    // Throws what cell() throws for a cell outside this part of the trace.
+    void checkInstance(const std::string& column, std::uint64_t instance);
+    PoolColumn poolColumn(Pool& pool, const std::string& column, const char* poolName);
 
     const air::LayoutSpec& m_layout;
     std::uint64_t m_length;

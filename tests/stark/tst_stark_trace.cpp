@@ -1,0 +1,75 @@
+// The trace writers (services/stark/prover/trace) on runs long enough that their loops split into
+// several parallel ranges: an error names the earliest step that has one, as a serial pass would,
+// and the interaction's running products hold across the ranges (the constraint checker finds
+// every cell as the AIR asks).
+
+#include "ProverRuns.h"
+
+#include "stark/Parallel.h"
+#include "stark/prover/StarkProver.h"
+#include "stark/prover/trace/TraceComponents.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <string>
+
+using namespace proofdesk;
+using namespace proofdesk::stark;
+using namespace proofdesk::stark::test_runs;
+
+class StarkTraceTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        // Four threads, even on a smaller machine, so that the loops below run in parallel.
+        Workers::setThreadCount(4);
+        QCOMPARE(Workers::shared().threads(), 4);
+    }
+
+    void theEarliestBrokenStepIsNamed() {
+        // 16,384 steps: the CPU's writer splits them into ranges of 4,096 or more. Step 4,000 is
+        // near the end of the first range; the later ones are near the starts of the others, so
+        // they are met first in time.
+        CairoRun run = countdownRun("plain", 8150);
+        QCOMPARE(run.trace.size(), std::size_t(16384));
+        const std::uint64_t nowhere = std::uint64_t(1) << 40;
+        for (const std::size_t step : {4000, 4100, 8200, 12300}) {
+            run.trace[step].pc = nowhere;
+        }
+        try {
+            prove(run, testParameters(run, ChannelProfile::Stone));
+            QFAIL("a run with steps at no instruction was proven");
+        } catch (const TraceError& e) {
+            QCOMPARE(std::string(e.what()), "step 4000 (instruction): memory address " +
+                                                std::to_string(nowhere) +
+                                                " has no value in the run's memory file");
+        }
+    }
+
+    void runningProductsHoldAcrossRanges() {
+        // 4,096 steps: the memory pool's 32,768 cells and the range-check pool's 16,384 make
+        // several ranges of the grand products. The checker passes every constraint of the trace
+        // and of the interaction; the proof is then cancelled as the composition begins.
+        const CairoRun run = countdownRun("plain", 2000);
+        QCOMPARE(run.trace.size(), std::size_t(4096));
+        std::atomic<bool> cancel{false};
+        ProverOptions options;
+        options.parameters = testParameters(run, ChannelProfile::Stone);
+        options.checkConstraints = true;
+        options.cancel.flag = &cancel;
+        bool checked = false;
+        options.progress = [&](const ProverProgress& progress) {
+            if (progress.phase == "composition") {
+                checked = true;
+                cancel = true;
+            }
+        };
+        QVERIFY_THROWS_EXCEPTION(ProofCancelled, proveCairoRun(run, options));
+        QVERIFY(checked);
+    }
+};
+
+QTEST_GUILESS_MAIN(StarkTraceTest)
+#include "tst_stark_trace.moc"
