@@ -29,30 +29,33 @@ Limbs boundedValue(const Fp& value, std::uint64_t bits, const std::string& what)
 // most significant first. The 128-bit builtin keeps its parts in one virtual column (instance
 // parts·i + k), the 96-bit one in a column per part.
 struct RangeCheckCells {
-    std::string prefix; // "<name>_builtin/"
     std::uint64_t parts = 0;
     bool columnPerPart = false;
     std::uint64_t begin = 0;
     std::uint64_t instances = 0;
-    std::vector<std::string> partColumns; // by part
+    std::vector<TraceTable::PoolColumn> partCells; // by part
+    std::vector<TraceTable::Column> partValues;    // the same cells, to read
+    TraceTable::MemoryColumns memoryCells;
 
-    RangeCheckCells(const TraceTable& trace, const CairoRun& run, const std::string& name)
-        : prefix(name + "_builtin/"), parts(trace.layout().builtin(name)->parameter("n_parts")),
-          columnPerPart(!trace.layout().columns.contains(prefix + "inner_range_check")),
-          begin(builtinSegment(run, name).begin), instances(trace.instances(prefix + "mem/addr")) {
+    RangeCheckCells(TraceTable& trace, const CairoRun& run, const std::string& name)
+        : parts(trace.layout().builtin(name)->parameter("n_parts")),
+          columnPerPart(!trace.layout().columns.contains(name + "_builtin/inner_range_check")),
+          begin(builtinSegment(run, name).begin),
+          instances(trace.instances(name + "_builtin/mem/addr")),
+          memoryCells(
+              trace.memoryColumns(name + "_builtin/mem/addr", name + "_builtin/mem/value")) {
         for (std::uint64_t k = 0; k < parts; ++k) {
-            partColumns.push_back(prefix + "inner_range_check" +
-                                  (columnPerPart ? std::to_string(k) : ""));
+            const std::string column =
+                name + "_builtin/inner_range_check" + (columnPerPart ? std::to_string(k) : "");
+            partCells.push_back(trace.rangeChecked(column));
+            partValues.push_back(trace.column(column));
         }
     }
 
-    const std::string& partColumn(std::uint64_t k) const { return partColumns[k]; }
     std::uint64_t partInstance(std::uint64_t i, std::uint64_t k) const {
         return columnPerPart ? i : parts * i + k;
     }
-    void memory(TraceTable& trace, std::uint64_t i, const Fp& value) const {
-        trace.memory(prefix + "mem/addr", prefix + "mem/value", i, begin + i, value);
-    }
+    void memory(std::uint64_t i, const Fp& value) const { memoryCells.write(i, begin + i, value); }
 };
 
 } // namespace
@@ -69,10 +72,10 @@ void writeRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::s
                          "the range-checked value at address " + std::to_string(cells.begin + i));
         for (std::uint64_t k = 0; k < cells.parts; ++k) {
             const std::uint64_t shift = 16 * (cells.parts - 1 - k);
-            trace.rangeCheck(cells.partColumn(k), cells.partInstance(i, k),
-                             (limbs[shift / 64] >> (shift % 64)) & 0xffff);
+            cells.partCells[k].write(cells.partInstance(i, k),
+                                     Fp::fromU64((limbs[shift / 64] >> (shift % 64)) & 0xffff));
         }
-        cells.memory(trace, i, *value);
+        cells.memory(i, *value);
     }
 }
 
@@ -86,9 +89,9 @@ void finishRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::
         // An unused instance holds whatever its parts were filled with.
         Fp value = Fp::zero();
         for (std::uint64_t k = 0; k < cells.parts; ++k) {
-            value = value * base + trace.get(cells.partColumn(k), cells.partInstance(i, k));
+            value = value * base + cells.partValues[k][cells.partInstance(i, k)];
         }
-        cells.memory(trace, i, value);
+        cells.memory(i, value);
     }
 }
 
