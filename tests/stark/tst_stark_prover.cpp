@@ -255,21 +255,23 @@ private slots:
         }
     }
 
-    // The in-place division split over the workers (blocks of 2^14 and a remainder) agrees with
-    // the serial one: quotient, remainder and the zeroed top coefficient.
+    // The in-place division split over the workers (scalar blocks of 2^14, or eight blocks a
+    // worker in vector lanes; and a remainder) agrees with the serial one on both paths.
     void divisionInPlaceMatchesTheSerialOne() {
         QRandomGenerator random(21);
-        for (const std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(1000),
-                                    (std::size_t(1) << 16) + 3, std::size_t(1) << 17}) {
+        for (const std::size_t n : {1, 2, 1000, 10000, (1 << 16) + 3, 1 << 17}) {
             const std::vector<Fp> p = randomPolynomial(random, n);
             const Fp a = randomPolynomial(random, 1)[0];
             std::vector<Fp> quotient(n > 1 ? n - 1 : 0);
             const Fp remainder = divideByLinear(p, a, quotient);
-            std::vector<Fp> inPlace = p;
-            QVERIFY(divideByLinearInPlace(inPlace, a) == remainder);
-            QVERIFY(inPlace.back() == Fp::zero());
-            QVERIFY(std::equal(quotient.begin(), quotient.end(), inPlace.begin()));
             QVERIFY(remainder == evaluatePolynomial(p, a));
+            for (const bool vector : {false, true}) { // the vector path on again at the end
+                vector_field::setEnabled(vector);
+                std::vector<Fp> inPlace = p;
+                QVERIFY(divideByLinearInPlace(inPlace, a) == remainder);
+                QVERIFY(inPlace.back() == Fp::zero());
+                QVERIFY(std::equal(quotient.begin(), quotient.end(), inPlace.begin()));
+            }
         }
     }
 

@@ -69,8 +69,10 @@ std::vector<Fp> foldPolynomial(std::span<const Fp> coefficients, const Fp& beta)
 }
 
 // The quotient's carry chain, q[j] = p[j+1] + a·q[j+1] from the top down, is cut into blocks run on
-// the workers, each starting from carry 0; the carries entering the blocks then follow from the
-// top one by one, and each block adds its entering carry Q times a^(top − j) (vectorised).
+// the workers, each starting from carry 0 (with the vector arithmetic, eight equal blocks a
+// worker in a vector's lanes, and the values past them one more block); the carries
+// entering the blocks then follow from the top one by one, and each block adds its entering
+// carry Q times a^(top − j) (vectorised).
 Fp divideByLinearInPlace(std::span<Fp> p, const Fp& a) {
     const std::size_t n = p.size();
     if (n < 2) {
@@ -79,17 +81,22 @@ Fp divideByLinearInPlace(std::span<Fp> p, const Fp& a) {
         return remainder;
     }
     Workers& workers = Workers::shared();
-    const std::size_t blockCount = std::clamp<std::size_t>((n - 1) / (std::size_t(1) << 14), 1,
-                                                           std::size_t(workers.threads()) * 2);
-    const std::size_t size = (n - 1) / blockCount;
+    const std::size_t threads = std::size_t(std::max(1, workers.threads()));
+    // Eight equal blocks a worker, in a vector's lanes (0: scalar blocks).
+    const std::size_t perTask = vector_field::enabled() && (n - 1) / (8 * threads) >= 512 ? 8 : 0;
+    const std::size_t equal =
+        perTask != 0 ? perTask * threads
+                     : std::clamp<std::size_t>((n - 1) / (std::size_t(1) << 14), 1, threads * 2);
+    const std::size_t size = (n - 1) / equal;
+    const std::size_t blockCount = equal + ((n - 1) % equal != 0 ? 1 : 0);
     std::vector<std::size_t> lo(blockCount), hi(blockCount);
     std::vector<Fp> above(blockCount), below(blockCount);
     for (std::size_t b = 0; b < blockCount; ++b) {
         lo[b] = b * size;
-        hi[b] = b + 1 == blockCount ? n - 1 : (b + 1) * size;
+        hi[b] = b < equal ? (b + 1) * size : n - 1;
         above[b] = p[hi[b]]; // read before the block above overwrites it
     }
-    workers.forEach(blockCount, [&](std::size_t b) {
+    const auto scalarBlock = [&](std::size_t b) {
         Fp carry = Fp::zero();
         Fp next = above[b];
         for (std::size_t j = hi[b]; j-- > lo[b];) {
@@ -98,6 +105,21 @@ Fp divideByLinearInPlace(std::span<Fp> p, const Fp& a) {
             p[j] = carry;
         }
         below[b] = next; // p[lo] as it was
+    };
+    const std::size_t groups = perTask != 0 ? threads : 0;
+    workers.forEach(perTask != 0 ? groups + (blockCount - equal) : blockCount, [&](std::size_t t) {
+        if (t >= groups) {
+            scalarBlock(perTask != 0 ? equal : t);
+            return;
+        }
+        const std::size_t first = t * perTask;
+        if (!vector_field::carryChains(p.subspan(lo[first], perTask * size), perTask, a,
+                                       std::span(above).subspan(first, perTask),
+                                       std::span(below).subspan(first, perTask))) {
+            for (std::size_t b = first; b < first + perTask; ++b) {
+                scalarBlock(b);
+            }
+        }
     });
     std::vector<Fp> entering(blockCount); // q[hi[b]]
     std::vector<Fp> span(blockCount);     // a^(hi[b] − lo[b])

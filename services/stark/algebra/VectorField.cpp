@@ -136,6 +136,28 @@ PROOFDESK_IFMA_FUNCTION void segmentHornerPacked(const Fp* a, std::size_t length
         storeElements(lanes + 8 * q, 1, subtractPIfAbove(subtractPIfAbove(sum[q])));
     }
 }
+
+// The carry chains of eight blocks of `length` values (block s: the values from s·length) in
+// the lanes: from the top down, carry = next + a·carry with carry 0 first and next the value
+// above the block (above[s]) then each of its own, the carry written in place of the value just
+// read; below[s] gets the block's bottom value as it was. (Two or four such chains side by side,
+// which would hide the products' latency, were no faster: the eight strided streams a chain
+// reads and writes are what bounds it.)
+PROOFDESK_IFMA_FUNCTION void carryChainsPacked(Fp* values, std::size_t length, const Fp& a,
+                                               const Fp* above, Fp* below) {
+    const Packed factor = broadcastFactor(a);
+    Packed sum;
+    for (int l = 0; l < 5; ++l) {
+        sum.limb[l] = _mm512_setzero_si512();
+    }
+    Packed next = loadElements(above, 1);
+    for (std::size_t j = length; j-- > 0;) {
+        sum = canonicalSum(montgomeryProduct(sum, factor), next);
+        next = loadElements(values + j, length);
+        storeElements(values + j, length, sum);
+    }
+    storeElements(below, 1, next);
+}
 #endif
 
 // The elements the vector path takes (a multiple of 8; none without it).
@@ -264,6 +286,29 @@ bool evaluateAt(std::span<const Fp> coefficients, std::span<const Fp> points,
     (void)coefficients;
     (void)points;
     (void)values;
+    return false;
+#endif
+}
+
+bool carryChains(std::span<Fp> values, std::size_t blocks, const Fp& a, std::span<const Fp> above,
+                 std::span<Fp> below) {
+#ifdef PROOFDESK_PACKED_FIELD
+    if (!enabled() || blocks == 0 || blocks % 8 != 0 || values.size() % blocks != 0 ||
+        above.size() != blocks || below.size() != blocks) {
+        return false;
+    }
+    const std::size_t length = values.size() / blocks;
+    for (std::size_t first = 0; first < blocks; first += 8) {
+        carryChainsPacked(values.data() + first * length, length, a, above.data() + first,
+                          below.data() + first);
+    }
+    return true;
+#else
+    (void)values;
+    (void)blocks;
+    (void)a;
+    (void)above;
+    (void)below;
     return false;
 #endif
 }

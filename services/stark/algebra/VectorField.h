@@ -31,5 +31,12 @@ void addPowers(std::span<Fp> values, const Fp& start, const Fp& base);
 // written) where the vector path does not take it (no IFMA, fewer than 64 coefficients or not a
 // multiple of 8).
 bool evaluateAt(std::span<const Fp> coefficients, std::span<const Fp> points, std::span<Fp> values);
+// The carry chains of synthetic division by x − a on `blocks` equal blocks of `values` at once
+// (a multiple of 8, eight in the lanes of a vector): in each block from the top down, carry =
+// next + a·carry, with carry 0 first and next the value above the block (above[b]) then each of
+// the block's own, the carry written in place of the value just read; below[b] gets the block's
+// bottom value as it was. False (nothing written) where the vector path does not take it.
+bool carryChains(std::span<Fp> values, std::size_t blocks, const Fp& a, std::span<const Fp> above,
+                 std::span<Fp> below);
 
 } // namespace proofdesk::stark::vector_field
