@@ -48,15 +48,16 @@ public:
         std::vector<std::uint16_t> used;
     };
 
-    // A virtual column that lies in a pool, resolved once: write() sets an instance's cell and
-    // marks the pool's cell used by this column (TraceError when another column holds it).
-    // Writes of distinct instances may run on many threads at once.
+    // A virtual column that lies in a pool, resolved once: write() marks the pool's cell used by
+    // this column (TraceError when another column holds it, out_of_range past the pool: the cell
+    // is then left as it was) and sets it. Writes of distinct instances may run on many threads
+    // at once.
     class PoolColumn {
     public:
         PoolColumn() = default;
         void write(std::uint64_t instance, const Fp& value) const {
-            m_cells[instance] = value;
             mark(instance);
+            m_cells[instance] = value;
         }
 
     private:
