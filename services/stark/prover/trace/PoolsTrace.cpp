@@ -28,7 +28,6 @@ std::uint64_t dilutedForm(std::uint64_t value, std::uint64_t spacing, std::uint6
     return out;
 }
 
-// cum_0 = n_0/d_0, cum_i = cum_{i−1}·n_i/d_i with n_i = z − pool_i, d_i = z − sorted_i.
 // A pool's sorted copy has a cell for every cell of its pool (a layout that breaks this is a bug).
 void requireRoom(const TraceTable& trace, const std::string& column, std::uint64_t cells) {
     if (cells > trace.instances(column)) {
@@ -37,6 +36,7 @@ void requireRoom(const TraceTable& trace, const std::string& column, std::uint64
     }
 }
 
+// cum_0 = n_0/d_0, cum_i = cum_{i−1}·n_i/d_i with n_i = z − pool_i, d_i = z − sorted_i.
 void grandProduct(TraceTable& interaction, const std::string& column, std::vector<Fp> numerators,
                   std::vector<Fp> denominators) {
     const TraceTable::Column cells = interaction.column(column);
