@@ -17,9 +17,9 @@
 // time in: one state at a time and batched as the prover batches it (IFMA lanes where the CPU has
 // them, unless --scalar), in microseconds per state, on one thread.
 // --scalar runs the field arithmetic without AVX-512 IFMA, as on a CPU that lacks it. Prints the
-// run's steps, the transforms used, the time of each phase, the total, the peak RSS, the proof's
-// size and our verifier's time on it; the last lines (after "== figures") are `name value` pairs
-// for tests/bench/run.sh.
+// run's steps, the transforms used, the time of each phase (and its CPU time, all threads'), the
+// total, the peak RSS, the proof's size and our verifier's time on it; the last lines (after
+// "== figures") are `name value` pairs for tests/bench/run.sh.
 
 #include "stark/algebra/VectorField.h"
 #include "stark/commitment/PoseidonBatch.h"
@@ -37,6 +37,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -83,6 +84,13 @@ int timeHades() {
                 vector_field::enabled() ? "AVX-512 IFMA, 16 lanes" : "scalar, 4 side by side",
                 single, batched);
     return a[0] == b[0] ? 2 : 0; // keeps the permutations from being optimised away
+}
+
+// The CPU time of all the process's threads so far.
+double processCpuSeconds() {
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return double(now.tv_sec) + double(now.tv_nsec) * 1e-9;
 }
 
 double peakRssMiB() {
@@ -162,9 +170,14 @@ int main(int argc, char** argv) {
     ProverOptions options;
     options.parameters = chooseParameters(traceRows(run.publicInput), 96, *profile, *optimize);
     std::string lastPhase;
+    // The process's CPU seconds as each phase begins: steadier than wall time for comparing
+    // changes on a machine others share (time stolen by the host is not counted).
+    std::vector<double> phaseCpuStarts;
     options.progress = [&](const ProverProgress& progress) {
+        if (progress.phase != lastPhase) {
+            phaseCpuStarts.push_back(processCpuSeconds());
+        }
         if (std::getenv("BENCH_RSS") && progress.phase != lastPhase) {
-            lastPhase = progress.phase;
             std::ifstream status("/proc/self/status");
             std::string line;
             while (std::getline(status, line)) {
@@ -173,11 +186,15 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        lastPhase = progress.phase;
     };
     const auto proving = std::chrono::steady_clock::now();
+    const double provingCpu = processCpuSeconds();
     const ProverResult result = proveCairoRun(run, options);
     const double proveSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - proving).count();
+    const double proveCpuSeconds = processCpuSeconds() - provingCpu;
+    phaseCpuStarts.push_back(provingCpu + proveCpuSeconds);
     const double peak = peakRssMiB();
 
     const nlohmann::ordered_json proof =
@@ -198,10 +215,16 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(options.parameters.proofOfWorkBits),
                 Workers::shared().threads(), vector_field::enabled() ? "AVX-512 IFMA" : "scalar");
     std::printf("  %-20s %8.2f s\n", "VM run (not proving)", vmSeconds);
-    for (const PhaseTiming& timing : result.timings) {
-        std::printf("  %-20s %8.2f s\n", timing.phase.c_str(), timing.seconds);
+    for (std::size_t i = 0; i < result.timings.size(); ++i) {
+        const PhaseTiming& timing = result.timings[i];
+        if (i + 1 < phaseCpuStarts.size()) {
+            std::printf("  %-20s %8.2f s  (cpu %.2f s)\n", timing.phase.c_str(), timing.seconds,
+                        phaseCpuStarts[i + 1] - phaseCpuStarts[i]);
+        } else {
+            std::printf("  %-20s %8.2f s\n", timing.phase.c_str(), timing.seconds);
+        }
     }
-    std::printf("  %-20s %8.2f s\n", "proving in all", proveSeconds);
+    std::printf("  %-20s %8.2f s  (cpu %.2f s)\n", "proving in all", proveSeconds, proveCpuSeconds);
     std::printf("  peak RSS %.0f MiB, proof %zu bytes, our verifier %s in %.1f ms\n", peak,
                 result.proof.size(), verdict.valid ? "accepts it" : "REJECTS it",
                 verdict.milliseconds);
@@ -209,6 +232,7 @@ int main(int argc, char** argv) {
     const int logRun = std::countr_zero(run.publicInput.nSteps);
     const std::string name = "prover_" + channel + (optimizeName == "size" ? "" : "_time");
     std::printf("%s_2^%d_seconds %.2f\n", name.c_str(), logRun, proveSeconds);
+    std::printf("%s_2^%d_cpu_seconds %.2f\n", name.c_str(), logRun, proveCpuSeconds);
     std::printf("%s_2^%d_peak_rss_mib %.0f\n", name.c_str(), logRun, peak);
     std::printf("%s_2^%d_verify_ms %.1f\n", name.c_str(), logRun, verdict.milliseconds);
     std::printf("%s_2^%d_proof_bytes %zu\n", name.c_str(), logRun, result.proof.size());
