@@ -33,6 +33,9 @@ Fp shiftedRight(const Limbs& value, std::uint64_t bits) {
             out[i] |= value[i + words + 1] << (64 - shift);
         }
     }
+    if ((out[0] | out[1] | out[2] | out[3]) == 0) {
+        return Fp::zero(); // an unused instance's scalar, or one shifted past its top bit
+    }
     return Fp::fromFelt(*crypto::Felt::fromLimbs(out));
 }
 
