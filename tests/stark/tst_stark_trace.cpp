@@ -1,7 +1,8 @@
 // The trace writers (services/stark/prover/trace) on runs long enough that their loops split into
 // several parallel ranges: an error names the earliest step that has one, as a serial pass would,
-// and the interaction's running products hold across the ranges; the range_check builtin's cells
-// of fixture programs that use it (the constraint checker finds every cell as the AIR asks).
+// and the interaction's running products hold across the ranges; the range_check and bitwise
+// builtins' cells of fixture programs that use them (the constraint checker finds every cell as
+// the AIR asks).
 
 #include "ProverRuns.h"
 
@@ -49,20 +50,27 @@ private slots:
         }
     }
 
-    void rangeCheckBuiltinCellsHold() {
-        // Programs of ../shared/fixtures that use the range_check builtin: its parts, its memory
-        // cells and the unused instances (filled from the pool) meet every constraint.
+    void builtinCellsHold() {
+        // Programs of ../shared/fixtures that use a builtin: its memory cells, its parts in the
+        // range-check or diluted pool and the unused instances meet every constraint.
         const QString dir = QStringLiteral(PROOFDESK_FIXTURES_DIR "/cairo/programs/proof_mode/");
-        for (const char* name : {"assert_nn.json", "unsigned_div_rem.json"}) {
-            QFile file(dir + QLatin1String(name));
+        struct Case {
+            const char* program;
+            const char* layout;
+            const char* builtin;
+        };
+        for (const Case& c : {Case{"assert_nn.json", "small", "range_check"},
+                              Case{"unsigned_div_rem.json", "small", "range_check"},
+                              Case{"bitwise_builtin_test.json", "recursive", "bitwise"}}) {
+            QFile file(dir + QLatin1String(c.program));
             if (!file.open(QIODevice::ReadOnly)) {
                 QSKIP("../shared/fixtures is not here");
             }
             const CairoRun run =
-                proofModeRun(nlohmann::json::parse(file.readAll().toStdString()), "small", {});
-            const MemorySegment* segment = run.publicInput.segment("range_check");
-            QVERIFY(segment && segment->stop > segment->begin);
-            QVERIFY2(checkedUntilTheComposition(run), name);
+                proofModeRun(nlohmann::json::parse(file.readAll().toStdString()), c.layout, {});
+            const MemorySegment* segment = run.publicInput.segment(c.builtin);
+            QVERIFY2(segment && segment->stop > segment->begin, c.program);
+            QVERIFY2(checkedUntilTheComposition(run), c.program);
         }
     }
 

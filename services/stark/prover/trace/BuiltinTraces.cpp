@@ -2,6 +2,8 @@
 
 #include "crypto/Poseidon.h"
 
+#include <array>
+
 // The trace writers of the range-check, bitwise and Poseidon builtins, mirroring their
 // components in air/components.
 
@@ -15,11 +17,12 @@ bool bitOf(const Limbs& value, std::uint64_t bit) {
 }
 
 // The first `bits` bits of the value below 2^bits, else TraceError.
-Limbs boundedValue(const Fp& value, std::uint64_t bits, const std::string& what) {
+// The value's limbs if it is below 2^bits, else TraceError naming it (what(), built only then).
+template <typename What> Limbs boundedValue(const Fp& value, std::uint64_t bits, const What& what) {
     const Limbs limbs = value.toFelt().limbs();
     for (std::uint64_t bit = bits; bit < 256; ++bit) {
         if (bitOf(limbs, bit)) {
-            throw TraceError(what + " is not below 2^" + std::to_string(bits));
+            throw TraceError(what() + " is not below 2^" + std::to_string(bits));
         }
     }
     return limbs;
@@ -67,9 +70,9 @@ void writeRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::s
         if (!value) {
             continue; // left to the range-check pool's filling, see finishRangeCheckBuiltin
         }
-        const Limbs limbs =
-            boundedValue(*value, 16 * cells.parts,
-                         "the range-checked value at address " + std::to_string(cells.begin + i));
+        const Limbs limbs = boundedValue(*value, 16 * cells.parts, [&] {
+            return "the range-checked value at address " + std::to_string(cells.begin + i);
+        });
         for (std::uint64_t k = 0; k < cells.parts; ++k) {
             const std::uint64_t shift = 16 * (cells.parts - 1 - k);
             cells.partCells[k].write(cells.partInstance(i, k),
@@ -111,14 +114,27 @@ void writeBitwise(TraceTable& trace, const CairoRun& run) {
         }
         return out;
     };
-    const char* cells[] = {"x", "y", "x_and_y", "x_xor_y", "x_or_y"};
+    // The columns, resolved once.
+    std::array<TraceTable::MemoryColumns, 5> memoryCells;
+    const char* names[] = {"x", "y", "x_and_y", "x_xor_y", "x_or_y"};
+    for (std::size_t c = 0; c < 5; ++c) {
+        const std::string column = std::string("bitwise/") + names[c];
+        memoryCells[c] = trace.memoryColumns(column + "/addr", column + "/value");
+    }
+    const TraceTable::PoolColumn dilutedCells = trace.dilutedValues("bitwise/diluted_var_pool");
+    std::array<TraceTable::PoolColumn, 4> trimCells;
+    for (std::size_t k = 0; k < 4; ++k) {
+        trimCells[k] = trace.dilutedValues("bitwise/trim_unpacking" + std::to_string(192 + k));
+    }
     for (std::uint64_t i = 0; i < instances; ++i) {
         const std::uint64_t address = begin + 5 * i;
-        const std::string where = "the bitwise input at address ";
-        const Limbs x = boundedValue(run.at(address).value_or(Fp::zero()), bits,
-                                     where + std::to_string(address));
-        const Limbs y = boundedValue(run.at(address + 1).value_or(Fp::zero()), bits,
-                                     where + std::to_string(address + 1));
+        const auto input = [&](std::uint64_t at) {
+            return boundedValue(run.at(at).value_or(Fp::zero()), bits, [at] {
+                return "the bitwise input at address " + std::to_string(at);
+            });
+        };
+        const Limbs x = input(address);
+        const Limbs y = input(address + 1);
         Limbs values[5];
         for (std::size_t w = 0; w < 4; ++w) {
             values[0][w] = x[w];
@@ -134,21 +150,18 @@ void writeBitwise(TraceTable& trace, const CairoRun& run) {
                                  std::to_string(address + c) +
                                  " differs from what the builtin computes");
             }
-            const std::string column = std::string("bitwise/") + cells[c];
-            trace.memory(column + "/addr", column + "/value", i, address + c, value);
+            memoryCells[c].write(i, address + c, value);
         }
         for (std::uint64_t unit = 0; unit < 4; ++unit) {
             for (std::uint64_t k = 0; k < 16; ++k) {
-                trace.diluted("bitwise/diluted_var_pool", 16 * (4 * i + unit) + k,
-                              Fp::fromU64(cell(values[unit], k)));
+                dilutedCells.write(16 * (4 * i + unit) + k, Fp::fromU64(cell(values[unit], k)));
             }
         }
         // The top cells of x|y shifted out once more (twice for the last), so no bit reaches 251.
         for (std::uint64_t k = 0; k < 4; ++k) {
             const Fp top =
                 Fp::fromU64(cell(values[2], 12 + k)) + Fp::fromU64(cell(values[3], 12 + k));
-            trace.diluted("bitwise/trim_unpacking" + std::to_string(192 + k), i,
-                          top * Fp::fromU64(k < 3 ? 16 : 256));
+            trimCells[k].write(i, top * Fp::fromU64(k < 3 ? 16 : 256));
         }
     }
 }
