@@ -37,7 +37,6 @@ struct RangeCheckCells {
     std::uint64_t begin = 0;
     std::uint64_t instances = 0;
     std::vector<TraceTable::PoolColumn> partCells; // by part
-    std::vector<TraceTable::Column> partValues;    // the same cells, to read
     TraceTable::MemoryColumns memoryCells;
 
     RangeCheckCells(TraceTable& trace, const CairoRun& run, const std::string& name)
@@ -51,7 +50,6 @@ struct RangeCheckCells {
             const std::string column =
                 name + "_builtin/inner_range_check" + (columnPerPart ? std::to_string(k) : "");
             partCells.push_back(trace.rangeChecked(column));
-            partValues.push_back(trace.column(column));
         }
     }
 
@@ -92,7 +90,7 @@ void finishRangeCheckBuiltin(TraceTable& trace, const CairoRun& run, const std::
         // An unused instance holds whatever its parts were filled with.
         Fp value = Fp::zero();
         for (std::uint64_t k = 0; k < cells.parts; ++k) {
-            value = value * base + cells.partValues[k][cells.partInstance(i, k)];
+            value = value * base + cells.partCells[k].cells()[cells.partInstance(i, k)];
         }
         cells.memory(i, value);
     }

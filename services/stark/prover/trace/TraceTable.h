@@ -59,6 +59,8 @@ public:
             mark(instance);
             m_cells[instance] = value;
         }
+        // The cells themselves, to read back.
+        const Column& cells() const { return m_cells; }
 
     private:
         friend class TraceTable;
