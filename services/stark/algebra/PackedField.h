@@ -65,18 +65,19 @@ PROOFDESK_IFMA_INLINE Packed intoTwoP(Packed d) {
     return d;
 }
 
-// a·b/2^260 mod p, below 2p, for a < 4p and b < 16p with normalised limbs.
-PROOFDESK_IFMA_INLINE Packed montgomeryProduct(const Packed& a, const Packed& b) {
-    __m512i t[10];
-    for (__m512i& column : t) {
-        column = _mm512_setzero_si512();
-    }
+// t += a·b as ten columns of 52-bit weight (column k at 2^(52k)), unreduced: each product adds
+// at most ten terms below 2^52 to a column, so columns take 2^11 products before they overflow.
+PROOFDESK_IFMA_INLINE void accumulateProduct(const Packed& a, const Packed& b, __m512i t[10]) {
     for (int i = 0; i < 5; ++i) {
         for (int j = 0; j < 5; ++j) {
             t[i + j] = _mm512_madd52lo_epu64(t[i + j], a.limb[i], b.limb[j]);
             t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a.limb[i], b.limb[j]);
         }
     }
+}
+
+// The columns' value T as T/2^260 mod p, below T/2^260 + p (limbs normalised).
+PROOFDESK_IFMA_INLINE Packed montgomeryReduce(__m512i t[10]) {
     const __m512i low = splat(kLow52);
     const __m512i p3 = splat(kP3);
     for (int i = 0; i < 5; ++i) {
@@ -93,6 +94,16 @@ PROOFDESK_IFMA_INLINE Packed montgomeryProduct(const Packed& a, const Packed& b)
     Packed r{{t[5], t[6], t[7], t[8], t[9]}};
     carry(r);
     return r;
+}
+
+// a·b/2^260 mod p, below 2p, for a < 4p and b < 16p with normalised limbs.
+PROOFDESK_IFMA_INLINE Packed montgomeryProduct(const Packed& a, const Packed& b) {
+    __m512i t[10];
+    for (__m512i& column : t) {
+        column = _mm512_setzero_si512();
+    }
+    accumulateProduct(a, b, t);
+    return montgomeryReduce(t);
 }
 
 // The Montgomery words of the elements at base + i·stride (i < 8), word k of element i in lane i

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -34,6 +35,8 @@ std::atomic<bool> g_switchedOff{false};
 
 #ifdef PROOFDESK_PACKED_FIELD
 using namespace packed;
+
+constexpr std::size_t kWordsPerPacked = rows::kWordsPerEight; // 5 limbs × 8 lanes
 
 // a + b for a below 2p and b below p, as canonical words.
 PROOFDESK_IFMA_INLINE Packed canonicalSum(const Packed& a, const Packed& b) {
@@ -157,6 +160,136 @@ PROOFDESK_IFMA_FUNCTION void carryChainsPacked(Fp* values, std::size_t length, c
         storeElements(values + j, length, sum);
     }
     storeElements(below, 1, next);
+}
+
+// Packed rows (rows:: below): every value below 2p, limbs normalised.
+PROOFDESK_IFMA_INLINE Packed loadRows(const std::uint64_t* at) {
+    Packed v;
+    for (int k = 0; k < 5; ++k) {
+        v.limb[k] = _mm512_load_si512(at + 8 * k);
+    }
+    return v;
+}
+
+PROOFDESK_IFMA_INLINE void storeRows(std::uint64_t* at, const Packed& v) {
+    for (int k = 0; k < 5; ++k) {
+        _mm512_store_si512(at + 8 * k, v.limb[k]);
+    }
+}
+
+// a + b − 2p, in (−2p, 2p) for a, b below 2p, brought into [0, 2p).
+PROOFDESK_IFMA_INLINE Packed sumBelowTwoP(const Packed& a, const Packed& b) {
+    Packed s;
+    for (int k = 0; k < 5; ++k) {
+        s.limb[k] = _mm512_add_epi64(a.limb[k], b.limb[k]);
+    }
+    s.limb[0] = _mm512_sub_epi64(s.limb[0], splat(2));
+    s.limb[3] = _mm512_sub_epi64(s.limb[3], splat(2 * kP3));
+    s.limb[4] = _mm512_sub_epi64(s.limb[4], splat(2 * kP4));
+    return intoTwoP(s);
+}
+
+PROOFDESK_IFMA_INLINE Packed differenceBelowTwoP(const Packed& a, const Packed& b) {
+    Packed d;
+    for (int k = 0; k < 5; ++k) {
+        d.limb[k] = _mm512_sub_epi64(a.limb[k], b.limb[k]);
+    }
+    return intoTwoP(d);
+}
+
+// 16·b, limbs normalised (below 2^257 for b below 2p): a product's second operand. A product
+// with it is below 2p (a·16b/2^260 < p/4 for a, b below 2p) and is a·b as Montgomery words.
+PROOFDESK_IFMA_INLINE Packed timesSixteen(Packed b) {
+    for (int k = 0; k < 5; ++k) {
+        b.limb[k] = _mm512_slli_epi64(b.limb[k], 4);
+    }
+    carry(b);
+    return b;
+}
+
+PROOFDESK_IFMA_FUNCTION void loadRowsPacked(const Fp* in, std::size_t rows, std::uint64_t* out) {
+    for (std::size_t i = 0; i < rows; i += 8) {
+        storeRows(out + i / 8 * kWordsPerPacked, loadElements(in + i, 1));
+    }
+}
+
+PROOFDESK_IFMA_FUNCTION void storeRowsPacked(const std::uint64_t* in, std::size_t rows, Fp* out) {
+    for (std::size_t i = 0; i < rows; i += 8) {
+        storeElements(out + i, 1, subtractPIfAbove(loadRows(in + i / 8 * kWordsPerPacked)));
+    }
+}
+
+enum class RowsOp { Add, Subtract, Negate, Multiply };
+
+template <RowsOp op>
+PROOFDESK_IFMA_FUNCTION void rowsPacked(const std::uint64_t* a, const std::uint64_t* b,
+                                        std::uint64_t* out, std::size_t rows) {
+    for (std::size_t w = 0; w < rows / 8 * kWordsPerPacked; w += kWordsPerPacked) {
+        const Packed x = loadRows(a + w);
+        Packed y;
+        if constexpr (op == RowsOp::Negate) {
+            for (__m512i& limb : y.limb) {
+                limb = _mm512_setzero_si512();
+            }
+            storeRows(out + w, differenceBelowTwoP(y, x));
+            continue;
+        } else {
+            y = loadRows(b + w);
+        }
+        if constexpr (op == RowsOp::Add) {
+            storeRows(out + w, sumBelowTwoP(x, y));
+        } else if constexpr (op == RowsOp::Subtract) {
+            storeRows(out + w, differenceBelowTwoP(x, y));
+        } else if constexpr (op == RowsOp::Multiply) {
+            storeRows(out + w, montgomeryProduct(x, timesSixteen(y)));
+        }
+    }
+}
+
+// Terms a product with a factor below 16p adds to a linear combination before it is reduced:
+// fifteen such products of values below 2p sum below 480p², which reduces below 2p.
+constexpr std::size_t kTermsPerReduction = 15;
+
+// sum = Σ_k c_k·terms[k]: the products of up to kTermsPerReduction terms summed unreduced, then
+// reduced once (a product's reduction costs about as much as its multiplications).
+PROOFDESK_IFMA_FUNCTION void combineRowsPacked(const std::uint64_t* const* terms, const Fp* c,
+                                               std::size_t count, std::uint64_t* sum,
+                                               std::size_t rows) {
+    thread_local std::vector<std::uint64_t> storage; // the factors as packed rows, aligned
+    storage.resize(count * kWordsPerPacked + 8);
+    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
+    std::uint64_t* factors = storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+    for (std::size_t k = 0; k < count; ++k) {
+        storeRows(factors + k * kWordsPerPacked, broadcastFactor(c[k]));
+    }
+    for (std::size_t w = 0; w < rows / 8 * kWordsPerPacked; w += kWordsPerPacked) {
+        Packed total{};
+        for (__m512i& limb : total.limb) {
+            limb = _mm512_setzero_si512();
+        }
+        for (std::size_t first = 0; first < count; first += kTermsPerReduction) {
+            __m512i t[10];
+            for (__m512i& column : t) {
+                column = _mm512_setzero_si512();
+            }
+            const std::size_t last = std::min(count, first + kTermsPerReduction);
+            for (std::size_t k = first; k < last; ++k) {
+                accumulateProduct(loadRows(terms[k] + w), loadRows(factors + k * kWordsPerPacked),
+                                  t);
+            }
+            total = sumBelowTwoP(total, montgomeryReduce(t));
+        }
+        storeRows(sum + w, total);
+    }
+}
+
+PROOFDESK_IFMA_FUNCTION void multiplyAddIntoPacked(const std::uint64_t* a, const Fp* b, Fp* sum,
+                                                   std::size_t rows) {
+    for (std::size_t i = 0; i < rows; i += 8) {
+        const Packed product =
+            montgomeryProduct(loadRows(a + i / 8 * kWordsPerPacked), loadFactors(b + i, 1));
+        storeElements(sum + i, 1, canonicalSum(product, loadElements(sum + i, 1)));
+    }
 }
 #endif
 
@@ -312,6 +445,85 @@ bool carryChains(std::span<Fp> values, std::size_t blocks, const Fp& a, std::spa
     return false;
 #endif
 }
+
+namespace rows {
+
+#ifdef PROOFDESK_PACKED_FIELD
+void load(const Fp* in, std::size_t rows, std::uint64_t* out) {
+    loadRowsPacked(in, rows, out);
+}
+
+void store(const std::uint64_t* in, std::size_t rows, Fp* out) {
+    storeRowsPacked(in, rows, out);
+}
+
+void fill(const Fp& value, std::size_t rows, std::uint64_t* out) {
+    const Fp eight[8] = {value, value, value, value, value, value, value, value};
+    for (std::size_t i = 0; i < rows; i += 8) {
+        loadRowsPacked(eight, 8, out + i / 8 * kWordsPerPacked);
+    }
+}
+
+void add(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, std::size_t rows) {
+    rowsPacked<RowsOp::Add>(a, b, out, rows);
+}
+
+void subtract(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
+              std::size_t rows) {
+    rowsPacked<RowsOp::Subtract>(a, b, out, rows);
+}
+
+void negate(const std::uint64_t* a, std::uint64_t* out, std::size_t rows) {
+    rowsPacked<RowsOp::Negate>(a, nullptr, out, rows);
+}
+
+void multiply(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out,
+              std::size_t rows) {
+    rowsPacked<RowsOp::Multiply>(a, b, out, rows);
+}
+
+void combine(const std::uint64_t* const* terms, const Fp* c, std::size_t count, std::uint64_t* sum,
+             std::size_t rows) {
+    combineRowsPacked(terms, c, count, sum, rows);
+}
+
+void multiplyAddInto(const std::uint64_t* a, const Fp* b, Fp* sum, std::size_t rows) {
+    multiplyAddIntoPacked(a, b, sum, rows);
+}
+#else
+[[noreturn]] void unavailable() {
+    throw std::logic_error("packed rows need the vector path (vector_field::enabled())");
+}
+void load(const Fp*, std::size_t, std::uint64_t*) {
+    unavailable();
+}
+void store(const std::uint64_t*, std::size_t, Fp*) {
+    unavailable();
+}
+void fill(const Fp&, std::size_t, std::uint64_t*) {
+    unavailable();
+}
+void add(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, std::size_t) {
+    unavailable();
+}
+void subtract(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, std::size_t) {
+    unavailable();
+}
+void negate(const std::uint64_t*, std::uint64_t*, std::size_t) {
+    unavailable();
+}
+void multiply(const std::uint64_t*, const std::uint64_t*, std::uint64_t*, std::size_t) {
+    unavailable();
+}
+void combine(const std::uint64_t* const*, const Fp*, std::size_t, std::uint64_t*, std::size_t) {
+    unavailable();
+}
+void multiplyAddInto(const std::uint64_t*, const Fp*, Fp*, std::size_t) {
+    unavailable();
+}
+#endif
+
+} // namespace rows
 
 } // namespace proofdesk::stark::vector_field
 #if defined(__GNUC__) && !defined(__clang__)

@@ -2,6 +2,8 @@
 
 #include "field/Fp.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <span>
 
 // Element-wise field arithmetic on arrays: eight elements at a time with AVX-512 IFMA where the
@@ -38,5 +40,32 @@ bool evaluateAt(std::span<const Fp> coefficients, std::span<const Fp> points, st
 // bottom value as it was. False (nothing written) where the vector path does not take it.
 bool carryChains(std::span<Fp> values, std::size_t blocks, const Fp& a, std::span<const Fp> above,
                  std::span<Fp> below);
+
+// Rows held in the vector path's own form (radix-2^52 limbs, eight rows a vector: 40 words per
+// eight rows), for a chain of operations on the same rows — the constraint evaluator's nodes —
+// that would otherwise convert from and to Montgomery words at every operation. Only where
+// enabled(); `rows` is a multiple of 8, and every buffer of words is 64-byte aligned.
+namespace rows {
+
+inline constexpr std::size_t kWordsPerEight = 40;
+constexpr std::size_t words(std::size_t rows) {
+    return rows / 8 * kWordsPerEight;
+}
+
+void load(const Fp* in, std::size_t rows, std::uint64_t* out);
+void store(const std::uint64_t* in, std::size_t rows, Fp* out);
+void fill(const Fp& value, std::size_t rows, std::uint64_t* out);
+// out = a + b, a − b, −a, a·b; out may be an operand.
+void add(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, std::size_t rows);
+void subtract(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, std::size_t rows);
+void negate(const std::uint64_t* a, std::uint64_t* out, std::size_t rows);
+void multiply(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t* out, std::size_t rows);
+// sum = Σ_k c[k]·terms[k] over `count` terms (zero for none).
+void combine(const std::uint64_t* const* terms, const Fp* c, std::size_t count, std::uint64_t* sum,
+             std::size_t rows);
+// sum[i] += a[i]·b[i], sum and b as Montgomery words.
+void multiplyAddInto(const std::uint64_t* a, const Fp* b, Fp* sum, std::size_t rows);
+
+} // namespace rows
 
 } // namespace proofdesk::stark::vector_field

@@ -7,6 +7,7 @@
 #include <bit>
 #include <mutex>
 #include <set>
+#include <type_traits>
 
 namespace proofdesk::stark {
 namespace {
@@ -46,10 +47,16 @@ struct ConstraintEvaluator::Chunk {
     // Where node n's values are: its rows in `nodes`, or, for a cell whose rows do not wrap
     // around the trace, the column itself (not copied).
     std::vector<const Fp*> values;
-    bool constantsFilled = false; // constants and named values are the same in every chunk
-    std::vector<Fp> x;            // the points
-    std::vector<Fp> factors;      // the per-row factors' values, factor-major
-    std::vector<Fp> domains;      // domain-major
+    // The same in the vector path's own form (vector_field::rows), 64-byte aligned in
+    // packedNodes; staged holds a cell's or periodic column's rows before conversion.
+    std::vector<std::uint64_t> packedNodes;
+    std::vector<const std::uint64_t*> packedValues;
+    std::vector<Fp> staged;
+    bool constantsFilled = false;   // constants and named values are the same in every chunk
+    const void* filledAt = nullptr; // where they were filled
+    std::vector<Fp> x;              // the points
+    std::vector<Fp> factors;        // the per-row factors' values, factor-major
+    std::vector<Fp> domains;        // domain-major
 };
 
 ConstraintEvaluator::ConstraintEvaluator(const air::Air& air,
@@ -346,81 +353,166 @@ void ConstraintEvaluator::readPeriodic(const std::vector<Fp>& table, const Chunk
     }
 }
 
-void ConstraintEvaluator::evaluate(const std::vector<std::span<const Fp>>& columns,
-                                   const Tables& tables, Chunk& chunk) const {
-    const air::ExprArena& arena = m_air.arena();
-    const std::size_t rows = chunk.rows;
+// A cell's rows in a chunk: in the column itself where they lie in order, else in `scratch`
+// (rotated lanes, or rows wrapping around the trace); null for a column not given.
+const Fp* ConstraintEvaluator::cellRows(const std::vector<std::span<const Fp>>& columns,
+                                        std::uint32_t cell, const Chunk& chunk, Fp* scratch) const {
+    const std::span<const Fp> cells = columns[m_cellColumn[cell]];
+    if (cells.empty()) { // a column not given (the interaction, before it is drawn)
+        return nullptr;
+    }
+    const Fp* column = cells.data();
+    if (chunk.bitReversed) {
+        const Fp* values = nullptr;
+        readShiftedLanes(column, m_cellShift[cell], chunk, scratch, values);
+        return values;
+    }
     const std::uint64_t mask = m_length - 1;
+    const std::uint64_t start = (chunk.slot + m_cellShift[cell]) & mask;
+    if (start + chunk.rows <= m_length) {
+        return column + start;
+    }
+    for (std::size_t r = 0; r < chunk.rows; ++r) {
+        scratch[r] = column[(start + r) & mask];
+    }
+    return scratch;
+}
+
+// Every node's rows of the chunk: as Montgomery words (chunk.values), or with `packed` in the
+// vector path's own form (chunk.packedValues), where chains of products and sums stay without
+// a conversion per operation.
+template <bool packed>
+void ConstraintEvaluator::evaluateNodes(const std::vector<std::span<const Fp>>& columns,
+                                        const Tables& tables, Chunk& chunk) const {
+    namespace rows = vector_field::rows;
+    using Word = std::conditional_t<packed, std::uint64_t, Fp>;
+    const air::ExprArena& arena = m_air.arena();
     const std::size_t count = arena.nodes().size();
-    chunk.nodes.resize(count * kRows);
-    chunk.values.resize(count);
-    Fp* out = chunk.nodes.data();
-    const bool fillConstants = !chunk.constantsFilled || rows != kRows;
-    chunk.constantsFilled = rows == kRows;
-    for (std::size_t n = 0; n < count; ++n, out += kRows) {
-        const air::Node& node = arena.nodes()[n];
+    const std::size_t n = chunk.rows;
+    // Words per node: 64-byte multiples, so every node's packed rows stay aligned.
+    constexpr std::size_t kStride = packed ? rows::words(kRows) : kRows;
+    std::vector<Word>& storage = [&]() -> std::vector<Word>& {
+        if constexpr (packed) {
+            return chunk.packedNodes;
+        } else {
+            return chunk.nodes;
+        }
+    }();
+    std::vector<const Word*>& values = [&]() -> std::vector<const Word*>& {
+        if constexpr (packed) {
+            return chunk.packedValues;
+        } else {
+            return chunk.values;
+        }
+    }();
+    Word* out = nullptr;
+    if constexpr (packed) {
+        storage.resize(count * kStride + 8);
+        const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
+        out = storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+        chunk.staged.resize(kRows);
+    } else {
+        storage.resize(count * kStride);
+        out = storage.data();
+    }
+    values.resize(count);
+    // Constants and named values are the same in every full chunk (and the packed storage,
+    // realigned, has not moved since it was filled).
+    const bool fillConstants = !chunk.constantsFilled || n != kRows || out != chunk.filledAt;
+    chunk.constantsFilled = n == kRows;
+    chunk.filledAt = out;
+    const auto fill = [&](const Fp& value, Word* to) {
+        if constexpr (packed) {
+            rows::fill(value, n, to);
+        } else {
+            std::fill(to, to + n, value);
+        }
+    };
+    for (std::size_t i = 0; i < count; ++i, out += kStride) {
+        const air::Node& node = arena.nodes()[i];
         const bool operands = node.kind == air::NodeKind::Add || node.kind == air::NodeKind::Sub ||
                               node.kind == air::NodeKind::Mul || node.kind == air::NodeKind::Neg;
-        const Fp* a = operands ? chunk.values[node.a] : nullptr;
-        const Fp* b = operands ? chunk.values[node.b] : nullptr;
-        chunk.values[n] = out;
+        const Word* a = operands ? values[node.a] : nullptr;
+        const Word* b = operands ? values[node.b] : nullptr;
+        values[i] = out;
         switch (node.kind) {
         case air::NodeKind::Constant:
             if (fillConstants) {
-                std::fill(out, out + rows, arena.constants()[node.a]);
+                fill(arena.constants()[node.a], out);
             }
             break;
         case air::NodeKind::Value:
             if (fillConstants) {
-                std::fill(out, out + rows, m_named[node.a]);
+                fill(m_named[node.a], out);
             }
             break;
         case air::NodeKind::Cell: {
-            const std::span<const Fp> cells = columns[m_cellColumn[node.a]];
-            if (cells.empty()) { // a column not given (the interaction, before it is drawn)
-                std::fill(out, out + rows, Fp::zero());
-                break;
-            }
-            const Fp* column = cells.data();
-            if (chunk.bitReversed) {
-                readShiftedLanes(column, m_cellShift[node.a], chunk, out, chunk.values[n]);
-                break;
-            }
-            const std::uint64_t start = (chunk.slot + m_cellShift[node.a]) & mask;
-            if (start + rows <= m_length) {
-                chunk.values[n] = column + start;
-                break;
-            }
-            for (std::size_t r = 0; r < rows; ++r) {
-                out[r] = column[(start + r) & mask];
+            if constexpr (packed) {
+                const Fp* cells = cellRows(columns, node.a, chunk, chunk.staged.data());
+                if (cells == nullptr) {
+                    fill(Fp::zero(), out);
+                } else {
+                    rows::load(cells, n, out);
+                }
+            } else {
+                const Fp* cells = cellRows(columns, node.a, chunk, out);
+                if (cells == nullptr) {
+                    fill(Fp::zero(), out);
+                } else {
+                    values[i] = cells; // in the column itself, or copied into out
+                }
             }
             break;
         }
         case air::NodeKind::Periodic:
-            readPeriodic(tables.periodic[node.a], chunk, out);
+            if constexpr (packed) {
+                readPeriodic(tables.periodic[node.a], chunk, chunk.staged.data());
+                rows::load(chunk.staged.data(), n, out);
+            } else {
+                readPeriodic(tables.periodic[node.a], chunk, out);
+            }
             break;
         case air::NodeKind::Add:
-            for (std::size_t r = 0; r < rows; ++r) {
-                out[r] = a[r] + b[r];
+            if constexpr (packed) {
+                rows::add(a, b, out, n);
+            } else {
+                for (std::size_t r = 0; r < n; ++r) {
+                    out[r] = a[r] + b[r];
+                }
             }
             break;
         case air::NodeKind::Sub:
-            for (std::size_t r = 0; r < rows; ++r) {
-                out[r] = a[r] - b[r];
+            if constexpr (packed) {
+                rows::subtract(a, b, out, n);
+            } else {
+                for (std::size_t r = 0; r < n; ++r) {
+                    out[r] = a[r] - b[r];
+                }
             }
             break;
         case air::NodeKind::Mul:
-            vector_field::multiply({a, rows}, {b, rows}, {out, rows});
+            if constexpr (packed) {
+                rows::multiply(a, b, out, n);
+            } else {
+                vector_field::multiply({a, n}, {b, n}, {out, n});
+            }
             break;
         case air::NodeKind::Neg:
-            for (std::size_t r = 0; r < rows; ++r) {
-                out[r] = -a[r];
+            if constexpr (packed) {
+                rows::negate(a, out, n);
+            } else {
+                for (std::size_t r = 0; r < n; ++r) {
+                    out[r] = -a[r];
+                }
             }
             break;
         }
     }
+}
 
-    // The points and the domains' values there.
+// The chunk's points and the domains' values there.
+void ConstraintEvaluator::evaluateDomains(const Tables& tables, Chunk& chunk) const {
+    const std::size_t rows = chunk.rows;
     chunk.x.resize(kRows);
     const Fp& g = m_air.traceGenerator();
     if (chunk.bitReversed) {
@@ -487,20 +579,38 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
             perChunk.push_back(i);
         }
     }
+    // The vector path keeps the nodes and the groups' sums in its own form (a chunk's lanes
+    // are a power of two: eight or more of them is a multiple of 8).
+    const bool packed = vector_field::enabled() && m_laneReversed.size() % 8 == 0;
     const std::size_t chunks = (m_length + kRows - 1) / kRows;
     Workers::shared().forRange(chunks, 4, [&](std::size_t begin, std::size_t end) {
         Chunk chunk;
         std::vector<Fp> inverses(m_denominators.size() * kRows);
         std::vector<Fp> batch(perChunk.size() * kRows);
         std::vector<Fp> sum(kRows);
-        std::vector<Fp> quotient(kRows); // numerator / denominator
+        std::vector<std::uint64_t> packedSumStorage(vector_field::rows::words(kRows) + 8);
+        std::uint64_t* packedSum =
+            packedSumStorage.data() +
+            ((64 - reinterpret_cast<std::uintptr_t>(packedSumStorage.data()) % 64) % 64) /
+                sizeof(std::uint64_t);
+        std::vector<Fp> quotient(kRows);         // numerator / denominator
+        std::vector<const std::uint64_t*> terms; // a group's constraints' packed rows
+        std::vector<Fp> coefficients;            // and their powers of α
+        // Chunks in the order of their residues u (chunk bitrev(u)): a cell `shift` rows on
+        // reads the chunk of residue u + shift, which the chunks after it read again for smaller
+        // shifts, so a worker's column reads stay in its caches.
         for (std::size_t c = begin; c < end; ++c) {
             cancel.check();
             if (c + 1 < end) {
-                prefetchChunk(columns, c + 1);
+                prefetchChunk(columns, bitReverse(c + 1, m_strideBits));
             }
-            placeChunk(c, true, chunk);
-            evaluate(columns, tables, chunk);
+            placeChunk(bitReverse(c, m_strideBits), true, chunk);
+            if (packed) {
+                evaluateNodes<true>(columns, tables, chunk);
+            } else {
+                evaluateNodes<false>(columns, tables, chunk);
+            }
+            evaluateDomains(tables, chunk);
             const std::uint64_t first = chunk.slot;
             for (std::size_t b = 0; b < perChunk.size(); ++b) {
                 std::copy_n(chunk.domains.data() + m_denominators[perChunk[b]] * kRows, kRows,
@@ -520,15 +630,28 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
             std::fill(out.begin() + std::ptrdiff_t(first),
                       out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
             for (const auto& [domains, members] : groups) {
-                std::fill(sum.begin(), sum.end(), Fp::zero());
                 const std::size_t rows = chunk.rows;
+                const Fp* numerator = chunk.domains.data() + domains.first * kRows;
+                const Fp* inverse = inverses.data() + inverseSlot[domains.second] * kRows;
+                vector_field::multiply({numerator, rows}, {inverse, rows}, {quotient.data(), rows});
+                if (packed) {
+                    terms.clear();
+                    coefficients.clear();
+                    for (const std::size_t k : members) {
+                        terms.push_back(chunk.packedValues[m_air.constraints()[k].expr.index()]);
+                        coefficients.push_back(alphaPowers[k]);
+                    }
+                    vector_field::rows::combine(terms.data(), coefficients.data(), terms.size(),
+                                                packedSum, rows);
+                    vector_field::rows::multiplyAddInto(packedSum, quotient.data(),
+                                                        out.data() + first, rows);
+                    continue;
+                }
+                std::fill(sum.begin(), sum.end(), Fp::zero());
                 for (const std::size_t k : members) {
                     const Fp* value = chunk.values[m_air.constraints()[k].expr.index()];
                     vector_field::scaleAdd({value, rows}, alphaPowers[k], {sum.data(), rows});
                 }
-                const Fp* numerator = chunk.domains.data() + domains.first * kRows;
-                const Fp* inverse = inverses.data() + inverseSlot[domains.second] * kRows;
-                vector_field::multiply({numerator, rows}, {inverse, rows}, {quotient.data(), rows});
                 vector_field::multiplyAdd({sum.data(), rows}, {quotient.data(), rows},
                                           out.subspan(first, rows));
             }
@@ -550,7 +673,8 @@ ConstraintEvaluator::firstViolation(const std::vector<std::span<const Fp>>& colu
         for (std::size_t c = begin; c < end; ++c) {
             cancel.check();
             placeChunk(c, false, chunk);
-            evaluate(columns, tables, chunk);
+            evaluateNodes<false>(columns, tables, chunk);
+            evaluateDomains(tables, chunk);
             for (std::size_t k = 0; k < count; ++k) {
                 if (m_readsInteraction[k] != interactionOnly) {
                     continue;

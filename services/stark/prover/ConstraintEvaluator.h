@@ -25,7 +25,9 @@ struct ConstraintViolation {
 // order (slot i holds the value at offset·g^bitrev(i)), so no column is permuted: a chunk of
 // slots holds rows u + C·bitrev(q) (C = N/128), and a cell read at row offset r is another
 // chunk's slots, rotated where u + r passes a multiple of C. The constraint checker takes the
-// trace rows themselves (offset 1) in natural order.
+// trace rows themselves (offset 1) in natural order. With the vector path
+// (vector_field::enabled()) the composition keeps a chunk's nodes in that path's own form
+// (vector_field::rows): a cell is converted once when read, not at every product.
 class ConstraintEvaluator {
 public:
     // `values`: the public values and interaction elements the constraints read, by name.
@@ -67,8 +69,12 @@ private:
                           const Fp*& values) const;
     void prefetchChunk(const std::vector<std::span<const Fp>>& columns, std::size_t index) const;
     void readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out) const;
-    void evaluate(const std::vector<std::span<const Fp>>& columns, const Tables& tables,
-                  Chunk& chunk) const;
+    const Fp* cellRows(const std::vector<std::span<const Fp>>& columns, std::uint32_t cell,
+                       const Chunk& chunk, Fp* scratch) const;
+    template <bool packed>
+    void evaluateNodes(const std::vector<std::span<const Fp>>& columns, const Tables& tables,
+                       Chunk& chunk) const;
+    void evaluateDomains(const Tables& tables, Chunk& chunk) const;
 
     const air::Air& m_air;
     std::uint64_t m_length;
