@@ -57,6 +57,13 @@ private slots:
                     evaluatePolynomial(coefficients, offset * root.pow(std::uint64_t(n / 2))));
             cosetCoefficientsInPlace(natural, offset);
             QVERIFY(natural == coefficients);
+            // From one coset's values straight to another's (the composition's second coset).
+            std::vector<Fp> moved = coset;
+            const Fp other = Fp::fromU64(7);
+            cosetValuesToCosetBitReversed(moved, offset, other);
+            std::vector<Fp> expected(n);
+            evaluateOnCoset(coefficients, other, expected);
+            QVERIFY(moved == expected);
         }
         // The permutation, small (direct swaps) and large (tiles).
         for (const int log : {4, 9, 13}) {

@@ -363,6 +363,12 @@ void cosetCoefficientsFromBitReversedInPlace(std::span<Fp> values, const Fp& off
     scaleByPowers(values, offset.inverse(), Fp::fromU64(values.size()).inverse());
 }
 
+void cosetValuesToCosetBitReversed(std::span<Fp> values, const Fp& from, const Fp& to) {
+    transform(values, true);
+    scaleByPowers(values, to * from.inverse(), Fp::fromU64(values.size()).inverse());
+    transform(values, false);
+}
+
 void cosetValuesInPlace(std::span<Fp> coefficients, const Fp& offset) {
     cosetValuesBitReversedInPlace(coefficients, offset);
     bitReversePermute(coefficients);

@@ -49,5 +49,8 @@ void cosetCoefficientsInPlace(std::span<Fp> values, const Fp& offset);
 // permutation, which costs about as much as a transform's level on large arrays.
 void cosetValuesBitReversedInPlace(std::span<Fp> coefficients, const Fp& offset);
 void cosetCoefficientsFromBitReversedInPlace(std::span<Fp> values, const Fp& offset);
+// Values at from·ω^bitrev(i) -> values at to·ω^bitrev(i), in place: the two transforms with one
+// scaling between them (the coefficients' own powers of `from` and `to` as one).
+void cosetValuesToCosetBitReversed(std::span<Fp> values, const Fp& from, const Fp& to);
 
 } // namespace proofdesk::stark

@@ -213,24 +213,33 @@ std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
     std::array<std::vector<Fp>, 2> cosets;
     const ConstraintEvaluator evaluator(air, values);
     const Fp rootTwoN = rootOfUnity(logTrace + 1);
+    const std::array<Fp, 2> offsets = {fieldGenerator(), fieldGenerator() * rootTwoN};
     for (std::uint64_t j = 0; j < 2; ++j) {
-        const Fp offset = fieldGenerator() * rootTwoN.pow(j);
+        const Fp& offset = offsets[j];
         std::vector<std::span<const Fp>> onCoset;
-        // Values in the transforms' bit-reversed order, which the evaluator reads as they are.
+        // Values in the transforms' bit-reversed order, which the evaluator reads as they are;
+        // the second coset's straight from the first's.
         for (std::vector<Fp>* column : columns) {
             cancel.check();
-            cosetValuesBitReversedInPlace(*column, offset);
+            if (j == 0) {
+                cosetValuesBitReversedInPlace(*column, offset);
+            } else {
+                cosetValuesToCosetBitReversed(*column, offsets[0], offset);
+            }
             onCoset.emplace_back(*column);
         }
         cosets[j].resize(n);
         evaluator.composition(onCoset, offset, alpha, cosets[j], cancel);
-        for (std::vector<Fp>* column : columns) {
-            cancel.check();
-            cosetCoefficientsFromBitReversedInPlace(*column, offset);
-        }
         cosetCoefficientsFromBitReversedInPlace(cosets[j], offset);
-        report(0.5 * double(j + 1));
+        if (j == 0) {
+            report(0.5);
+        }
     }
+    for (std::vector<Fp>* column : columns) {
+        cancel.check();
+        cosetCoefficientsFromBitReversedInPlace(*column, offsets[1]);
+    }
+    report(1.0);
     return splitIntoHalves(std::move(cosets));
 }
 
