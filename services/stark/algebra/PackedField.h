@@ -66,7 +66,8 @@ PROOFDESK_IFMA_INLINE Packed intoTwoP(Packed d) {
 }
 
 // t += a·b as ten columns of 52-bit weight (column k at 2^(52k)), unreduced: each product adds
-// at most ten terms below 2^52 to a column, so columns take 2^11 products before they overflow.
+// at most ten terms below 2^52 to a column, so columns take a few hundred products before they
+// near 2^63.
 PROOFDESK_IFMA_INLINE void accumulateProduct(const Packed& a, const Packed& b, __m512i t[10]) {
     for (int i = 0; i < 5; ++i) {
         for (int j = 0; j < 5; ++j) {
@@ -81,11 +82,10 @@ PROOFDESK_IFMA_INLINE Packed montgomeryReduce(__m512i t[10]) {
     const __m512i low = splat(kLow52);
     const __m512i p3 = splat(kP3);
     for (int i = 0; i < 5; ++i) {
-        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(t[i], 52));
-        const __m512i rest = _mm512_and_si512(t[i], low);
-        const __m512i m = _mm512_and_si512(_mm512_sub_epi64(_mm512_setzero_si512(), rest), low);
-        // rest + m·1 is 0 or 2^52: its carry.
-        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(_mm512_add_epi64(rest, m), 52));
+        // m = −t[i] mod 2^52: t[i] + m·1 is a multiple of 2^52 (below 2^64, t[i] being far
+        // below 2^63), all of it carried.
+        const __m512i m = _mm512_and_si512(_mm512_sub_epi64(_mm512_setzero_si512(), t[i]), low);
+        t[i + 1] = _mm512_add_epi64(t[i + 1], _mm512_srli_epi64(_mm512_add_epi64(t[i], m), 52));
         t[i + 3] = _mm512_madd52lo_epu64(t[i + 3], m, p3);
         t[i + 4] = _mm512_madd52hi_epu64(t[i + 4], m, p3);
         t[i + 4] = _mm512_add_epi64(t[i + 4], _mm512_and_si512(_mm512_slli_epi64(m, 43), low));
