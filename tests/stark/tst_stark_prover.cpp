@@ -131,17 +131,18 @@ private slots:
                 forwardNttOfProducts(inPlace, factors, inPlace);
                 QVERIFY(inPlace == products);
             }
-            // The remainder modulo x^(n/8) − f: Horner over the eight slices, both paths.
+            // The remainder modulo x^(n/s) − f over s slices (64: five rounds of products).
             const Fp f = factors[1];
-            std::vector<Fp> remainder(n / 8);
-            for (std::size_t k = 0; k < n / 8; ++k) {
-                for (std::size_t t = 8; t-- > 0;) {
-                    remainder[k] = remainder[k] * f + input[k + t * n / 8];
+            const std::size_t s = n >= 512 ? 64 : 8;
+            std::vector<Fp> remainder(n / s);
+            for (std::size_t k = 0; k < n / s; ++k) {
+                for (std::size_t t = s; t-- > 0;) {
+                    remainder[k] = remainder[k] * f + input[k + t * n / s];
                 }
             }
             for (const bool vectors : {false, true}) {
                 vector_field::setEnabled(vectors);
-                std::vector<Fp> folded(n / 8);
+                std::vector<Fp> folded(n / s);
                 foldModulo(input, f, folded);
                 QVERIFY2(folded == remainder, qPrintable(QStringLiteral("fold, 2^%1").arg(log)));
             }

@@ -227,23 +227,50 @@ std::uint64_t* packedBuffer(std::size_t run) {
     return storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
 }
 
-// Entries [begin, end) (multiples of 8) of the fold Σ_t poly[k + t·size]·factor^t, by Horner.
+// Products summed before one reduction in a fold: fifteen products of values below p and
+// factors below 16p sum below 240p², which reduces below p.
+constexpr std::size_t kProductsPerReduction = 15;
+
+// Entries [begin, end) (multiples of 8) of the fold Σ_t poly[k + t·size]·factor^t: the products
+// with factor^t (t ≥ 1; `powers` holds them packed as products take them, from factor^1) summed
+// unreduced, fifteen at a time, and reduced once, where Horner's rule reduced every product.
 PROOFDESK_IFMA_FUNCTION void foldRange(const Fp* poly, std::size_t size, std::size_t folds,
-                                       const Fp& factor, Fp* out, std::size_t begin,
+                                       const std::uint64_t* powers, Fp* out, std::size_t begin,
                                        std::size_t end) {
-    const Packed f = broadcastFactor(factor);
     for (std::size_t k = begin; k < end; k += 8) {
-        Packed sum = loadElements(poly + k + (folds - 1) * size, 1);
-        for (std::size_t t = folds - 1; t-- > 0;) {
-            sum = montgomeryProduct(sum, f); // below 2p
-            const Packed next = loadElements(poly + k + t * size, 1);
+        Packed sum = loadElements(poly + k, 1); // below p
+        for (std::size_t first = 1; first < folds; first += kProductsPerReduction) {
+            __m512i t[10];
+            for (__m512i& column : t) {
+                column = _mm512_setzero_si512();
+            }
+            const std::size_t last = std::min(folds, first + kProductsPerReduction);
+            for (std::size_t f = first; f < last; ++f) {
+                accumulateProduct(loadElements(poly + k + f * size, 1),
+                                  loadPacked(powers + (f - 1) * kWordsPerPacked), t);
+            }
+            const Packed reduced = montgomeryReduce(t); // below 2p
             for (int l = 0; l < 5; ++l) {
-                sum.limb[l] = _mm512_add_epi64(sum.limb[l], next.limb[l]);
+                sum.limb[l] = _mm512_add_epi64(sum.limb[l], reduced.limb[l]);
             }
             carry(sum); // below 3p
+            sum = subtractPIfAbove(subtractPIfAbove(sum));
         }
-        storeElements(out + k, 1, subtractPIfAbove(subtractPIfAbove(sum))); // below p
+        storeElements(out + k, 1, sum); // below p
     }
+}
+
+// foldRange with the powers given as field elements.
+PROOFDESK_IFMA_FUNCTION void foldWithPowers(const Fp* poly, std::size_t size, std::size_t folds,
+                                            const Fp* powers, Fp* out, std::size_t begin,
+                                            std::size_t end) {
+    std::vector<std::uint64_t> storage((folds - 1) * kWordsPerPacked + 8);
+    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
+    std::uint64_t* factors = storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+    for (std::size_t f = 0; f + 1 < folds; ++f) {
+        storePacked(factors + f * kWordsPerPacked, broadcastFactor(powers[f]));
+    }
+    foldRange(poly, size, folds, factors, out, begin, end);
 }
 
 // Entries [begin, end) (multiples of 8) of both folds low ± factor·high.
@@ -326,8 +353,14 @@ void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
 }
 
 void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor, Fp* out) {
+    std::vector<Fp> powers(folds - 1); // factor^1 … factor^(folds − 1)
+    Fp power = Fp::one();
+    for (Fp& p : powers) {
+        power *= factor;
+        p = power;
+    }
     Workers::shared().forRange(size / 8, 512, [&](std::size_t begin, std::size_t end) {
-        foldRange(poly, size, folds, factor, out, 8 * begin, 8 * end);
+        foldWithPowers(poly, size, folds, powers.data(), out, 8 * begin, 8 * end);
     });
 }
 
