@@ -77,6 +77,15 @@ private slots:
                 QCOMPARE(values[bitReverse(i, log)], Fp::fromU64(i));
             }
         }
+        // bitReverse against bit-by-bit reversal: every width, bits above it ignored.
+        for (int bits = 0; bits <= 64; ++bits) {
+            const std::uint64_t value = random.generate64();
+            std::uint64_t expected = 0;
+            for (int i = 0; i < bits; ++i) {
+                expected = (expected << 1) | ((value >> i) & 1);
+            }
+            QCOMPARE(bitReverse(value, bits), expected);
+        }
         // Folded onto a small coset: the values at x0·ω_8^bitrev(i).
         const std::vector<Fp> big = randomPolynomial(random, 64);
         const Fp x0 = Fp::fromU64(7);

@@ -153,11 +153,16 @@ void invertAll(std::span<Fp> values) {
 }
 
 std::uint64_t bitReverse(std::uint64_t value, int bits) {
-    std::uint64_t result = 0;
-    for (int i = 0; i < bits; ++i) {
-        result = (result << 1) | ((value >> i) & 1);
+    if (bits <= 0) {
+        return 0;
     }
-    return result;
+    // All 64 bits reversed (bytes swapped, then nibbles, pairs and bits within each byte), then
+    // the low `bits` of the value brought down from the top.
+    std::uint64_t r = __builtin_bswap64(value);
+    r = ((r >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((r & 0x0f0f0f0f0f0f0f0fULL) << 4);
+    r = ((r >> 2) & 0x3333333333333333ULL) | ((r & 0x3333333333333333ULL) << 2);
+    r = ((r >> 1) & 0x5555555555555555ULL) | ((r & 0x5555555555555555ULL) << 1);
+    return r >> (64 - bits);
 }
 
 } // namespace proofdesk::stark
