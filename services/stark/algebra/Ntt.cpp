@@ -306,6 +306,14 @@ void bitReversePermute(std::span<Fp> values) {
     const int middleBits = log - 2 * kTileBits;
     const std::size_t tile = std::size_t(1) << kTileBits;
     const std::size_t highStride = std::size_t(1) << (log - kTileBits);
+    // Where element l of a tile's row h goes in the swapped tile: bitrev(l)·16 + bitrev(h).
+    std::array<std::uint8_t, 256> destination;
+    for (std::size_t h = 0; h < tile; ++h) {
+        for (std::size_t l = 0; l < tile; ++l) {
+            destination[h * tile + l] =
+                std::uint8_t(bitReverse(l, kTileBits) * tile + bitReverse(h, kTileBits));
+        }
+    }
     Workers::shared().forRange(
         std::size_t(1) << middleBits, 64, [&](std::size_t begin, std::size_t end) {
             std::array<Fp, 256> a, b;
@@ -318,8 +326,7 @@ void bitReversePermute(std::span<Fp> values) {
                     for (std::size_t h = 0; h < tile; ++h) {
                         const Fp* row = values.data() + h * highStride + middle * tile;
                         for (std::size_t l = 0; l < tile; ++l) {
-                            into[bitReverse(l, kTileBits) * tile + bitReverse(h, kTileBits)] =
-                                row[l];
+                            into[destination[h * tile + l]] = row[l];
                         }
                     }
                 };
