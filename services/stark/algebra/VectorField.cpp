@@ -92,10 +92,14 @@ PROOFDESK_IFMA_FUNCTION void scaleByPowersPacked(Fp* values, const Fp& start, co
     const EightPowers lanes(start, base);
     Packed powers = loadFactors(lanes.first, 1);
     const Packed step = broadcastFactor(lanes.step);
+    // Base one (a transform's 1/n): the factor stays, so no product advances it.
+    const bool advance = !(base == Fp::one());
     for (std::size_t i = 0; i < n; i += 8) {
         const Packed product = montgomeryProduct(loadElements(values + i, 1), powers);
         storeElements(values + i, 1, subtractPIfAbove(product));
-        powers = montgomeryProduct(powers, step);
+        if (advance) {
+            powers = montgomeryProduct(powers, step);
+        }
     }
 }
 // The lanes hold start·base^(i+j) as elements; a product with the factor 16·W(base^8) advances
