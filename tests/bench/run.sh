@@ -23,7 +23,7 @@ echo "== team store (a throwaway PostgreSQL cluster)"
 tests/support/with-postgres.sh build-rel/tests/team_store_bench | tee "$OUT/team.txt" || true
 # The prover on the Fibonacci statement of ../shared/fixtures, one process per size:
 # PROVER_LOG_STEPS lists the sizes (default 16, about 50 s; "14 16 18 20" for the whole table —
-# 2^18 takes ~3.5 min and 2^20 ~17 min and ~15 GiB on 2 cores with AVX-512 IFMA).
+# 2^18 takes ~1.1 min and 2^20 ~5 min and ~16 GiB on 2 cores with AVX-512 IFMA).
 if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.json ]; then
     for k in ${PROVER_LOG_STEPS:-16}; do
         echo "== STARK prover, 2^$k steps"
