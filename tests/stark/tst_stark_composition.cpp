@@ -31,14 +31,13 @@ namespace {
 // 64-byte aligned storage for packed rows.
 class PackedBuffer {
 public:
-    explicit PackedBuffer(std::size_t rows) : m_words(vector_field::rows::words(rows) + 8) {}
-    std::uint64_t* data() {
-        const auto address = reinterpret_cast<std::uintptr_t>(m_words.data());
-        return m_words.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
-    }
+    explicit PackedBuffer(std::size_t rows)
+        : m_data(vector_field::alignedWords(m_words, vector_field::rows::words(rows))) {}
+    std::uint64_t* data() { return m_data; }
 
 private:
     std::vector<std::uint64_t> m_words;
+    std::uint64_t* m_data;
 };
 
 // Random values with the extremes mixed in: 0, 1 and p − 1 at fixed places.

@@ -83,8 +83,7 @@ private slots:
     }
 
     // The AVX-512 IFMA butterflies give the scalar transforms' values exactly: both directions,
-    // sizes with and without whole-array levels before the transposed blocks, and inputs at the
-    // edges of the field (0, 1, p − 1) beside random ones, which drive every carry.
+    // sizes with and without whole-array levels, inputs at 0, 1, p − 1 and random (every carry).
     void vectorTransformsMatchScalar() {
         if (!vector_field::enabled()) {
             QSKIP("this CPU has no AVX-512 IFMA: only the scalar transforms run here");

@@ -24,7 +24,6 @@ namespace {
 
 using namespace packed;
 
-constexpr std::size_t kWordsPerPacked = 40; // 5 limbs × 8 lanes
 // Elements per lane in a transposed block: 8 × 2048 elements (512 KiB of words, 640 KiB packed)
 // take their last 11 levels in the core's cache.
 constexpr std::size_t kRun = 2048;
@@ -171,20 +170,6 @@ PROOFDESK_IFMA_FUNCTION void levelPairGroups(Fp* a, std::size_t h, const Fp* tab
     }
 }
 
-PROOFDESK_IFMA_INLINE Packed loadPacked(const std::uint64_t* at) {
-    Packed v;
-    for (int k = 0; k < 5; ++k) {
-        v.limb[k] = _mm512_load_si512(at + 8 * k);
-    }
-    return v;
-}
-
-PROOFDESK_IFMA_INLINE void storePacked(std::uint64_t* at, const Packed& v) {
-    for (int k = 0; k < 5; ++k) {
-        _mm512_store_si512(at + 8 * k, v.limb[k]);
-    }
-}
-
 // The levels of half-width below `run` on the 8·run elements from `first`, held transposed in
 // `buffer` (64-byte aligned, run·40 words): lane i takes the run first + i·run … so that every
 // butterfly pairs two packed vectors of one lane each, and lane i's block has its own twiddle.
@@ -219,12 +204,7 @@ PROOFDESK_IFMA_FUNCTION void transposedBlock(Fp* a, std::size_t first, std::size
 // This thread's buffer for a transposed block, 64-byte aligned.
 std::uint64_t* packedBuffer(std::size_t run) {
     thread_local std::vector<std::uint64_t> storage;
-    const std::size_t words = kWordsPerPacked * run + 8;
-    if (storage.size() < words) {
-        storage.assign(words, 0);
-    }
-    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
-    return storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+    return vector_field::alignedWords(storage, kWordsPerPacked * run);
 }
 
 // Products summed before one reduction in a fold: fifteen products of values below p and
@@ -264,9 +244,8 @@ PROOFDESK_IFMA_FUNCTION void foldRange(const Fp* poly, std::size_t size, std::si
 PROOFDESK_IFMA_FUNCTION void foldWithPowers(const Fp* poly, std::size_t size, std::size_t folds,
                                             const Fp* powers, Fp* out, std::size_t begin,
                                             std::size_t end) {
-    std::vector<std::uint64_t> storage((folds - 1) * kWordsPerPacked + 8);
-    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
-    std::uint64_t* factors = storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+    std::vector<std::uint64_t> storage;
+    std::uint64_t* factors = vector_field::alignedWords(storage, (folds - 1) * kWordsPerPacked);
     for (std::size_t f = 0; f + 1 < folds; ++f) {
         storePacked(factors + f * kWordsPerPacked, broadcastFactor(powers[f]));
     }

@@ -205,6 +205,23 @@ PROOFDESK_IFMA_INLINE Packed broadcastFactor(const Fp& c) {
                    splat(((w[2] >> 24) | (w[3] << 40)) & kLow52), splat(w[3] >> 12)}};
 }
 
+// Eight values kept packed in memory: 40 words, limb k in words 8k … 8k + 7, 64-byte aligned.
+constexpr std::size_t kWordsPerPacked = 40;
+
+PROOFDESK_IFMA_INLINE Packed loadPacked(const std::uint64_t* at) {
+    Packed v;
+    for (int k = 0; k < 5; ++k) {
+        v.limb[k] = _mm512_load_si512(at + 8 * k);
+    }
+    return v;
+}
+
+PROOFDESK_IFMA_INLINE void storePacked(std::uint64_t* at, const Packed& v) {
+    for (int k = 0; k < 5; ++k) {
+        _mm512_store_si512(at + 8 * k, v.limb[k]);
+    }
+}
+
 // v (normalised, below 2^255) less p where that is not negative.
 PROOFDESK_IFMA_INLINE Packed subtractPIfAbove(const Packed& v) {
     Packed d = v;

@@ -36,7 +36,7 @@ std::atomic<bool> g_switchedOff{false};
 #ifdef PROOFDESK_PACKED_FIELD
 using namespace packed;
 
-constexpr std::size_t kWordsPerPacked = rows::kWordsPerEight; // 5 limbs × 8 lanes
+static_assert(kWordsPerPacked == rows::kWordsPerEight);
 
 // a + b for a below 2p and b below p, as canonical words.
 PROOFDESK_IFMA_INLINE Packed canonicalSum(const Packed& a, const Packed& b) {
@@ -167,19 +167,6 @@ PROOFDESK_IFMA_FUNCTION void carryChainsPacked(Fp* values, std::size_t length, c
 }
 
 // Packed rows (rows:: below): every value below 2p, limbs normalised.
-PROOFDESK_IFMA_INLINE Packed loadRows(const std::uint64_t* at) {
-    Packed v;
-    for (int k = 0; k < 5; ++k) {
-        v.limb[k] = _mm512_load_si512(at + 8 * k);
-    }
-    return v;
-}
-
-PROOFDESK_IFMA_INLINE void storeRows(std::uint64_t* at, const Packed& v) {
-    for (int k = 0; k < 5; ++k) {
-        _mm512_store_si512(at + 8 * k, v.limb[k]);
-    }
-}
 
 // a + b − 2p, in (−2p, 2p) for a, b below 2p, brought into [0, 2p).
 PROOFDESK_IFMA_INLINE Packed sumBelowTwoP(const Packed& a, const Packed& b) {
@@ -213,13 +200,13 @@ PROOFDESK_IFMA_INLINE Packed timesSixteen(Packed b) {
 
 PROOFDESK_IFMA_FUNCTION void loadRowsPacked(const Fp* in, std::size_t rows, std::uint64_t* out) {
     for (std::size_t i = 0; i < rows; i += 8) {
-        storeRows(out + i / 8 * kWordsPerPacked, loadElements(in + i, 1));
+        storePacked(out + i / 8 * kWordsPerPacked, loadElements(in + i, 1));
     }
 }
 
 PROOFDESK_IFMA_FUNCTION void storeRowsPacked(const std::uint64_t* in, std::size_t rows, Fp* out) {
     for (std::size_t i = 0; i < rows; i += 8) {
-        storeElements(out + i, 1, subtractPIfAbove(loadRows(in + i / 8 * kWordsPerPacked)));
+        storeElements(out + i, 1, subtractPIfAbove(loadPacked(in + i / 8 * kWordsPerPacked)));
     }
 }
 
@@ -229,23 +216,23 @@ template <RowsOp op>
 PROOFDESK_IFMA_FUNCTION void rowsPacked(const std::uint64_t* a, const std::uint64_t* b,
                                         std::uint64_t* out, std::size_t rows) {
     for (std::size_t w = 0; w < rows / 8 * kWordsPerPacked; w += kWordsPerPacked) {
-        const Packed x = loadRows(a + w);
+        const Packed x = loadPacked(a + w);
         Packed y;
         if constexpr (op == RowsOp::Negate) {
             for (__m512i& limb : y.limb) {
                 limb = _mm512_setzero_si512();
             }
-            storeRows(out + w, differenceBelowTwoP(y, x));
+            storePacked(out + w, differenceBelowTwoP(y, x));
             continue;
         } else {
-            y = loadRows(b + w);
+            y = loadPacked(b + w);
         }
         if constexpr (op == RowsOp::Add) {
-            storeRows(out + w, sumBelowTwoP(x, y));
+            storePacked(out + w, sumBelowTwoP(x, y));
         } else if constexpr (op == RowsOp::Subtract) {
-            storeRows(out + w, differenceBelowTwoP(x, y));
+            storePacked(out + w, differenceBelowTwoP(x, y));
         } else if constexpr (op == RowsOp::Multiply) {
-            storeRows(out + w, montgomeryProduct(x, timesSixteen(y)));
+            storePacked(out + w, montgomeryProduct(x, timesSixteen(y)));
         }
     }
 }
@@ -259,12 +246,10 @@ constexpr std::size_t kTermsPerReduction = 15;
 PROOFDESK_IFMA_FUNCTION void combineRowsPacked(const std::uint64_t* const* terms, const Fp* c,
                                                std::size_t count, std::uint64_t* sum,
                                                std::size_t rows) {
-    thread_local std::vector<std::uint64_t> storage; // the factors as packed rows, aligned
-    storage.resize(count * kWordsPerPacked + 8);
-    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
-    std::uint64_t* factors = storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+    thread_local std::vector<std::uint64_t> storage; // the factors as packed rows
+    std::uint64_t* factors = alignedWords(storage, count * kWordsPerPacked);
     for (std::size_t k = 0; k < count; ++k) {
-        storeRows(factors + k * kWordsPerPacked, broadcastFactor(c[k]));
+        storePacked(factors + k * kWordsPerPacked, broadcastFactor(c[k]));
     }
     for (std::size_t w = 0; w < rows / 8 * kWordsPerPacked; w += kWordsPerPacked) {
         Packed total{};
@@ -278,12 +263,12 @@ PROOFDESK_IFMA_FUNCTION void combineRowsPacked(const std::uint64_t* const* terms
             }
             const std::size_t last = std::min(count, first + kTermsPerReduction);
             for (std::size_t k = first; k < last; ++k) {
-                accumulateProduct(loadRows(terms[k] + w), loadRows(factors + k * kWordsPerPacked),
-                                  t);
+                accumulateProduct(loadPacked(terms[k] + w),
+                                  loadPacked(factors + k * kWordsPerPacked), t);
             }
             total = sumBelowTwoP(total, montgomeryReduce(t));
         }
-        storeRows(sum + w, total);
+        storePacked(sum + w, total);
     }
 }
 
@@ -291,7 +276,7 @@ PROOFDESK_IFMA_FUNCTION void multiplyAddIntoPacked(const std::uint64_t* a, const
                                                    std::size_t rows) {
     for (std::size_t i = 0; i < rows; i += 8) {
         const Packed product =
-            montgomeryProduct(loadRows(a + i / 8 * kWordsPerPacked), loadFactors(b + i, 1));
+            montgomeryProduct(loadPacked(a + i / 8 * kWordsPerPacked), loadFactors(b + i, 1));
         storeElements(sum + i, 1, canonicalSum(product, loadElements(sum + i, 1)));
     }
 }
@@ -308,6 +293,14 @@ std::size_t vectorPart(std::size_t n) {
 }
 
 } // namespace
+
+std::uint64_t* alignedWords(std::vector<std::uint64_t>& storage, std::size_t words) {
+    if (storage.size() < words + 8) {
+        storage.resize(words + 8);
+    }
+    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
+    return storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+}
 
 bool enabled() {
     return kCpuHasIfma && !g_switchedOff.load(std::memory_order_relaxed);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 // Element-wise field arithmetic on arrays: eight elements at a time with AVX-512 IFMA where the
 // CPU has it (PackedField.h), the scalar Fp arithmetic elsewhere; both give the same values. The
@@ -17,6 +18,10 @@ namespace proofdesk::stark::vector_field {
 bool enabled();
 // Switches it off (or back on, where the CPU has it), for tests and benchmarks comparing paths.
 void setEnabled(bool on);
+
+// The first 64-byte aligned word of `storage`, grown (never shrunk) so that `words` words follow
+// from there; a growth does not keep the contents.
+std::uint64_t* alignedWords(std::vector<std::uint64_t>& storage, std::size_t words);
 
 // out[i] = a[i]·b[i]; out may be a or b. The spans are of one size.
 void multiply(std::span<const Fp> a, std::span<const Fp> b, std::span<Fp> out);

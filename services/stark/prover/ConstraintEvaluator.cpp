@@ -407,9 +407,7 @@ void ConstraintEvaluator::evaluateNodes(const std::vector<std::span<const Fp>>& 
     }();
     Word* out = nullptr;
     if constexpr (packed) {
-        storage.resize(count * kStride + 8);
-        const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
-        out = storage.data() + ((64 - address % 64) % 64) / sizeof(std::uint64_t);
+        out = vector_field::alignedWords(storage, count * kStride);
         chunk.staged.resize(kRows);
     } else {
         storage.resize(count * kStride);
@@ -588,11 +586,9 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
         std::vector<Fp> inverses(m_denominators.size() * kRows);
         std::vector<Fp> batch(perChunk.size() * kRows);
         std::vector<Fp> sum(kRows);
-        std::vector<std::uint64_t> packedSumStorage(vector_field::rows::words(kRows) + 8);
+        std::vector<std::uint64_t> packedSumStorage;
         std::uint64_t* packedSum =
-            packedSumStorage.data() +
-            ((64 - reinterpret_cast<std::uintptr_t>(packedSumStorage.data()) % 64) % 64) /
-                sizeof(std::uint64_t);
+            vector_field::alignedWords(packedSumStorage, vector_field::rows::words(kRows));
         std::vector<Fp> quotient(kRows);         // numerator / denominator
         std::vector<const std::uint64_t*> terms; // a group's constraints' packed rows
         std::vector<Fp> coefficients;            // and their powers of α
