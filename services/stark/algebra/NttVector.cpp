@@ -207,29 +207,28 @@ std::uint64_t* packedBuffer(std::size_t run) {
     return vector_field::alignedWords(storage, kWordsPerPacked * run);
 }
 
-// Products summed before one reduction in a fold: fifteen products of values below p and
-// factors below 16p sum below 240p², which reduces below p.
-constexpr std::size_t kProductsPerReduction = 15;
+// Slice f of a polynomial cut into slices of `size`, eight values from k.
+struct Slice {
+    const Fp* poly;
+    std::size_t size;
+    std::size_t k;
+    PROOFDESK_IFMA_INLINE Packed operator()(std::size_t f) const {
+        return loadElements(poly + k + f * size, 1);
+    }
+};
 
 // Entries [begin, end) (multiples of 8) of the fold Σ_t poly[k + t·size]·factor^t: the products
-// with factor^t (t ≥ 1; `powers` holds them packed as products take them, from factor^1) summed
-// unreduced, fifteen at a time, and reduced once, where Horner's rule reduced every product.
+// with factor^t (t ≥ 1; `powers` holds them packed as products take them, factor^t at
+// powers + 40t) summed unreduced, fifteen at a time, and reduced once, where Horner's rule
+// reduced every product.
 PROOFDESK_IFMA_FUNCTION void foldRange(const Fp* poly, std::size_t size, std::size_t folds,
                                        const std::uint64_t* powers, Fp* out, std::size_t begin,
                                        std::size_t end) {
     for (std::size_t k = begin; k < end; k += 8) {
         Packed sum = loadElements(poly + k, 1); // below p
         for (std::size_t first = 1; first < folds; first += kProductsPerReduction) {
-            __m512i t[10];
-            for (__m512i& column : t) {
-                column = _mm512_setzero_si512();
-            }
-            const std::size_t last = std::min(folds, first + kProductsPerReduction);
-            for (std::size_t f = first; f < last; ++f) {
-                accumulateProduct(loadElements(poly + k + f * size, 1),
-                                  loadPacked(powers + (f - 1) * kWordsPerPacked), t);
-            }
-            const Packed reduced = montgomeryReduce(t); // below 2p
+            const Packed reduced = sumOfProducts(Slice{poly, size, k}, powers, first,
+                                                 std::min(folds, first + kProductsPerReduction));
             for (int l = 0; l < 5; ++l) {
                 sum.limb[l] = _mm512_add_epi64(sum.limb[l], reduced.limb[l]);
             }
@@ -244,10 +243,10 @@ PROOFDESK_IFMA_FUNCTION void foldRange(const Fp* poly, std::size_t size, std::si
 PROOFDESK_IFMA_FUNCTION void foldWithPowers(const Fp* poly, std::size_t size, std::size_t folds,
                                             const Fp* powers, Fp* out, std::size_t begin,
                                             std::size_t end) {
-    std::vector<std::uint64_t> storage;
-    std::uint64_t* factors = vector_field::alignedWords(storage, (folds - 1) * kWordsPerPacked);
-    for (std::size_t f = 0; f + 1 < folds; ++f) {
-        storePacked(factors + f * kWordsPerPacked, broadcastFactor(powers[f]));
+    std::vector<std::uint64_t> storage; // factor^t at 40t (t ≥ 1)
+    std::uint64_t* factors = vector_field::alignedWords(storage, folds * kWordsPerPacked);
+    for (std::size_t f = 1; f < folds; ++f) {
+        storePacked(factors + f * kWordsPerPacked, broadcastFactor(powers[f - 1]));
     }
     foldRange(poly, size, folds, factors, out, begin, end);
 }

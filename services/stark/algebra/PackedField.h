@@ -205,6 +205,10 @@ PROOFDESK_IFMA_INLINE Packed broadcastFactor(const Fp& c) {
                    splat(((w[2] >> 24) | (w[3] << 40)) & kLow52), splat(w[3] >> 12)}};
 }
 
+// Products summed unreduced before one reduction: fifteen products of a value below 2p and a
+// factor below 16p sum below 480p² (every column far below 2^63), which reduces below 2p.
+constexpr std::size_t kProductsPerReduction = 15;
+
 // Eight values kept packed in memory: 40 words, limb k in words 8k … 8k + 7, 64-byte aligned.
 constexpr std::size_t kWordsPerPacked = 40;
 
@@ -220,6 +224,22 @@ PROOFDESK_IFMA_INLINE void storePacked(std::uint64_t* at, const Packed& v) {
     for (int k = 0; k < 5; ++k) {
         _mm512_store_si512(at + 8 * k, v.limb[k]);
     }
+}
+
+// Σ_k term(k)·factor_k over k in [first, last) (at most kProductsPerReduction; terms below 2p,
+// factor k packed as products take it at factors + 40k), with one reduction: below 2p. `term`
+// is a function object whose call operator carries PROOFDESK_IFMA_INLINE.
+template <typename Term>
+PROOFDESK_IFMA_INLINE Packed sumOfProducts(const Term& term, const std::uint64_t* factors,
+                                           std::size_t first, std::size_t last) {
+    __m512i t[10];
+    for (__m512i& column : t) {
+        column = _mm512_setzero_si512();
+    }
+    for (std::size_t k = first; k < last; ++k) {
+        accumulateProduct(term(k), loadPacked(factors + k * kWordsPerPacked), t);
+    }
+    return montgomeryReduce(t);
 }
 
 // v (normalised, below 2^255) less p where that is not negative.

@@ -237,12 +237,17 @@ PROOFDESK_IFMA_FUNCTION void rowsPacked(const std::uint64_t* a, const std::uint6
     }
 }
 
-// Terms a product with a factor below 16p adds to a linear combination before it is reduced:
-// fifteen such products of values below 2p sum below 480p², which reduces below 2p.
-constexpr std::size_t kTermsPerReduction = 15;
+// Term k's eight packed rows at word w.
+struct RowsTerm {
+    const std::uint64_t* const* terms;
+    std::size_t w;
+    PROOFDESK_IFMA_INLINE Packed operator()(std::size_t k) const {
+        return loadPacked(terms[k] + w);
+    }
+};
 
-// sum = Σ_k c_k·terms[k]: the products of up to kTermsPerReduction terms summed unreduced, then
-// reduced once (a product's reduction costs about as much as its multiplications).
+// sum = Σ_k c_k·terms[k]: the products of up to kProductsPerReduction terms summed unreduced,
+// then reduced once (a product's reduction costs about as much as its multiplications).
 PROOFDESK_IFMA_FUNCTION void combineRowsPacked(const std::uint64_t* const* terms, const Fp* c,
                                                std::size_t count, std::uint64_t* sum,
                                                std::size_t rows) {
@@ -252,21 +257,14 @@ PROOFDESK_IFMA_FUNCTION void combineRowsPacked(const std::uint64_t* const* terms
         storePacked(factors + k * kWordsPerPacked, broadcastFactor(c[k]));
     }
     for (std::size_t w = 0; w < rows / 8 * kWordsPerPacked; w += kWordsPerPacked) {
-        Packed total{};
+        Packed total;
         for (__m512i& limb : total.limb) {
             limb = _mm512_setzero_si512();
         }
-        for (std::size_t first = 0; first < count; first += kTermsPerReduction) {
-            __m512i t[10];
-            for (__m512i& column : t) {
-                column = _mm512_setzero_si512();
-            }
-            const std::size_t last = std::min(count, first + kTermsPerReduction);
-            for (std::size_t k = first; k < last; ++k) {
-                accumulateProduct(loadPacked(terms[k] + w),
-                                  loadPacked(factors + k * kWordsPerPacked), t);
-            }
-            total = sumBelowTwoP(total, montgomeryReduce(t));
+        for (std::size_t first = 0; first < count; first += kProductsPerReduction) {
+            total =
+                sumBelowTwoP(total, sumOfProducts(RowsTerm{terms, w}, factors, first,
+                                                  std::min(count, first + kProductsPerReduction)));
         }
         storePacked(sum + w, total);
     }
