@@ -43,19 +43,13 @@ PROOFDESK_IFMA_INLINE Packed loadInput(const Input& input, std::size_t index, st
     return montgomeryProduct(x, loadFactors(input.factors + index, stride));
 }
 
-// (a + b, a − b) for a, b below 2p, each brought into [0, 2p).
+// (a + b, a − b) for a, b below 2p, each brought into [0, 2p); sum and difference may be a or b.
 PROOFDESK_IFMA_INLINE void sumAndDifference(const Packed& a, const Packed& b, Packed& sum,
                                             Packed& difference) {
-    Packed s, d;
-    for (int k = 0; k < 5; ++k) {
-        s.limb[k] = _mm512_add_epi64(a.limb[k], b.limb[k]);
-        d.limb[k] = _mm512_sub_epi64(a.limb[k], b.limb[k]);
-    }
-    s.limb[0] = _mm512_sub_epi64(s.limb[0], splat(2));
-    s.limb[3] = _mm512_sub_epi64(s.limb[3], splat(2 * kP3));
-    s.limb[4] = _mm512_sub_epi64(s.limb[4], splat(2 * kP4));
-    sum = intoTwoP(s);
-    difference = intoTwoP(d);
+    const Packed s = sumBelowTwoP(a, b);
+    const Packed d = differenceBelowTwoP(a, b);
+    sum = s;
+    difference = d;
 }
 
 // The butterflies of Ntt.cpp on values below 2p: forward (x + c·y, x − c·y), inverse
@@ -239,16 +233,9 @@ PROOFDESK_IFMA_FUNCTION void foldRange(const Fp* poly, std::size_t size, std::si
     }
 }
 
-// foldRange with the powers given as field elements.
-PROOFDESK_IFMA_FUNCTION void foldWithPowers(const Fp* poly, std::size_t size, std::size_t folds,
-                                            const Fp* powers, Fp* out, std::size_t begin,
-                                            std::size_t end) {
-    std::vector<std::uint64_t> storage; // factor^t at 40t (t ≥ 1)
-    std::uint64_t* factors = vector_field::alignedWords(storage, folds * kWordsPerPacked);
-    for (std::size_t f = 1; f < folds; ++f) {
-        storePacked(factors + f * kWordsPerPacked, broadcastFactor(powers[f - 1]));
-    }
-    foldRange(poly, size, folds, factors, out, begin, end);
+// The factors c[0 … count) packed as products take them, at out + 40k.
+PROOFDESK_IFMA_FUNCTION void packFactors(const Fp* c, std::size_t count, std::uint64_t* out) {
+    storeFactors(c, count, out);
 }
 
 // Entries [begin, end) (multiples of 8) of both folds low ± factor·high.
@@ -331,14 +318,15 @@ void inverseLevels(Fp* values, std::size_t n, const Fp* table) {
 }
 
 void fold(const Fp* poly, std::size_t size, std::size_t folds, const Fp& factor, Fp* out) {
-    std::vector<Fp> powers(folds - 1); // factor^1 … factor^(folds − 1)
-    Fp power = Fp::one();
-    for (Fp& p : powers) {
-        power *= factor;
-        p = power;
+    std::vector<Fp> powers(folds, Fp::one()); // factor^t
+    for (std::size_t t = 1; t < folds; ++t) {
+        powers[t] = powers[t - 1] * factor;
     }
+    std::vector<std::uint64_t> storage;
+    std::uint64_t* packed = vector_field::alignedWords(storage, folds * kWordsPerPacked);
+    packFactors(powers.data(), folds, packed);
     Workers::shared().forRange(size / 8, 512, [&](std::size_t begin, std::size_t end) {
-        foldWithPowers(poly, size, folds, powers.data(), out, 8 * begin, 8 * end);
+        foldRange(poly, size, folds, packed, out, 8 * begin, 8 * end);
     });
 }
 

@@ -205,6 +205,27 @@ PROOFDESK_IFMA_INLINE Packed broadcastFactor(const Fp& c) {
                    splat(((w[2] >> 24) | (w[3] << 40)) & kLow52), splat(w[3] >> 12)}};
 }
 
+// a + b − 2p, in (−2p, 2p) for a, b below 2p, brought into [0, 2p).
+PROOFDESK_IFMA_INLINE Packed sumBelowTwoP(const Packed& a, const Packed& b) {
+    Packed s;
+    for (int k = 0; k < 5; ++k) {
+        s.limb[k] = _mm512_add_epi64(a.limb[k], b.limb[k]);
+    }
+    s.limb[0] = _mm512_sub_epi64(s.limb[0], splat(2));
+    s.limb[3] = _mm512_sub_epi64(s.limb[3], splat(2 * kP3));
+    s.limb[4] = _mm512_sub_epi64(s.limb[4], splat(2 * kP4));
+    return intoTwoP(s);
+}
+
+// a − b, in (−2p, 2p) for a, b below 2p, brought into [0, 2p).
+PROOFDESK_IFMA_INLINE Packed differenceBelowTwoP(const Packed& a, const Packed& b) {
+    Packed d;
+    for (int k = 0; k < 5; ++k) {
+        d.limb[k] = _mm512_sub_epi64(a.limb[k], b.limb[k]);
+    }
+    return intoTwoP(d);
+}
+
 // Products summed unreduced before one reduction: fifteen products of a value below 2p and a
 // factor below 16p sum below 480p² (every column far below 2^63), which reduces below 2p.
 constexpr std::size_t kProductsPerReduction = 15;
@@ -223,6 +244,13 @@ PROOFDESK_IFMA_INLINE Packed loadPacked(const std::uint64_t* at) {
 PROOFDESK_IFMA_INLINE void storePacked(std::uint64_t* at, const Packed& v) {
     for (int k = 0; k < 5; ++k) {
         _mm512_store_si512(at + 8 * k, v.limb[k]);
+    }
+}
+
+// c[0 … count) as products take them, packed at out + 40k.
+PROOFDESK_IFMA_INLINE void storeFactors(const Fp* c, std::size_t count, std::uint64_t* out) {
+    for (std::size_t k = 0; k < count; ++k) {
+        storePacked(out + k * kWordsPerPacked, broadcastFactor(c[k]));
     }
 }
 

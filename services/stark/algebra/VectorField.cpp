@@ -168,26 +168,6 @@ PROOFDESK_IFMA_FUNCTION void carryChainsPacked(Fp* values, std::size_t length, c
 
 // Packed rows (rows:: below): every value below 2p, limbs normalised.
 
-// a + b − 2p, in (−2p, 2p) for a, b below 2p, brought into [0, 2p).
-PROOFDESK_IFMA_INLINE Packed sumBelowTwoP(const Packed& a, const Packed& b) {
-    Packed s;
-    for (int k = 0; k < 5; ++k) {
-        s.limb[k] = _mm512_add_epi64(a.limb[k], b.limb[k]);
-    }
-    s.limb[0] = _mm512_sub_epi64(s.limb[0], splat(2));
-    s.limb[3] = _mm512_sub_epi64(s.limb[3], splat(2 * kP3));
-    s.limb[4] = _mm512_sub_epi64(s.limb[4], splat(2 * kP4));
-    return intoTwoP(s);
-}
-
-PROOFDESK_IFMA_INLINE Packed differenceBelowTwoP(const Packed& a, const Packed& b) {
-    Packed d;
-    for (int k = 0; k < 5; ++k) {
-        d.limb[k] = _mm512_sub_epi64(a.limb[k], b.limb[k]);
-    }
-    return intoTwoP(d);
-}
-
 // 16·b, limbs normalised (below 2^257 for b below 2p): a product's second operand. A product
 // with it is below 2p (a·16b/2^260 < p/4 for a, b below 2p) and is a·b as Montgomery words.
 PROOFDESK_IFMA_INLINE Packed timesSixteen(Packed b) {
@@ -215,24 +195,20 @@ enum class RowsOp { Add, Subtract, Negate, Multiply };
 template <RowsOp op>
 PROOFDESK_IFMA_FUNCTION void rowsPacked(const std::uint64_t* a, const std::uint64_t* b,
                                         std::uint64_t* out, std::size_t rows) {
+    Packed zero;
+    for (__m512i& limb : zero.limb) {
+        limb = _mm512_setzero_si512();
+    }
     for (std::size_t w = 0; w < rows / 8 * kWordsPerPacked; w += kWordsPerPacked) {
         const Packed x = loadPacked(a + w);
-        Packed y;
         if constexpr (op == RowsOp::Negate) {
-            for (__m512i& limb : y.limb) {
-                limb = _mm512_setzero_si512();
-            }
-            storePacked(out + w, differenceBelowTwoP(y, x));
-            continue;
-        } else {
-            y = loadPacked(b + w);
-        }
-        if constexpr (op == RowsOp::Add) {
-            storePacked(out + w, sumBelowTwoP(x, y));
+            storePacked(out + w, differenceBelowTwoP(zero, x));
+        } else if constexpr (op == RowsOp::Add) {
+            storePacked(out + w, sumBelowTwoP(x, loadPacked(b + w)));
         } else if constexpr (op == RowsOp::Subtract) {
-            storePacked(out + w, differenceBelowTwoP(x, y));
-        } else if constexpr (op == RowsOp::Multiply) {
-            storePacked(out + w, montgomeryProduct(x, timesSixteen(y)));
+            storePacked(out + w, differenceBelowTwoP(x, loadPacked(b + w)));
+        } else {
+            storePacked(out + w, montgomeryProduct(x, timesSixteen(loadPacked(b + w))));
         }
     }
 }
@@ -253,9 +229,7 @@ PROOFDESK_IFMA_FUNCTION void combineRowsPacked(const std::uint64_t* const* terms
                                                std::size_t rows) {
     thread_local std::vector<std::uint64_t> storage; // the factors as packed rows
     std::uint64_t* factors = alignedWords(storage, count * kWordsPerPacked);
-    for (std::size_t k = 0; k < count; ++k) {
-        storePacked(factors + k * kWordsPerPacked, broadcastFactor(c[k]));
-    }
+    storeFactors(c, count, factors);
     for (std::size_t w = 0; w < rows / 8 * kWordsPerPacked; w += kWordsPerPacked) {
         Packed total;
         for (__m512i& limb : total.limb) {
