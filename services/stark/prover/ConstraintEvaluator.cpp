@@ -323,9 +323,8 @@ void ConstraintEvaluator::readShiftedLanes(const Fp* column, std::uint64_t shift
 // cells of one column a few rows apart sit in different chunks): fetched ahead, into L2, while
 // this chunk is evaluated.
 void ConstraintEvaluator::prefetchChunk(const std::vector<std::span<const Fp>>& columns,
-                                        std::size_t index) const {
+                                        std::uint64_t residue) const {
     const std::size_t lanes = m_laneReversed.size();
-    const std::uint64_t residue = bitReverse(index, m_strideBits);
     constexpr std::size_t kPerLine = 64 / sizeof(Fp);
     for (std::size_t cell = 0; cell < m_cellColumn.size(); ++cell) {
         const std::span<const Fp> column = columns[m_cellColumn[cell]];
@@ -569,6 +568,21 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
         p = power;
         power *= alpha;
     }
+    // Each group's constraints as the nodes holding their values and their powers of α.
+    struct Group {
+        std::size_t numerator = 0;
+        std::size_t denominator = 0;
+        std::vector<std::uint32_t> nodes;
+        std::vector<Fp> coefficients;
+    };
+    std::vector<Group> byDomains;
+    for (const auto& [domains, members] : groups) {
+        Group& group = byDomains.emplace_back(Group{domains.first, domains.second, {}, {}});
+        for (const std::size_t k : members) {
+            group.nodes.push_back(m_air.constraints()[k].expr.index());
+            group.coefficients.push_back(alphaPowers[k]);
+        }
+    }
     std::vector<std::size_t> inverseSlot(m_domains.size(), 0);
     std::vector<std::size_t> perChunk; // the slots inverted chunk by chunk
     for (std::size_t i = 0; i < m_denominators.size(); ++i) {
@@ -591,14 +605,13 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
             vector_field::alignedWords(packedSumStorage, vector_field::rows::words(kRows));
         std::vector<Fp> quotient(kRows);         // numerator / denominator
         std::vector<const std::uint64_t*> terms; // a group's constraints' packed rows
-        std::vector<Fp> coefficients;            // and their powers of α
         // Chunks in the order of their residues u (chunk bitrev(u)): a cell `shift` rows on
         // reads the chunk of residue u + shift, which the chunks after it read again for smaller
         // shifts, so a worker's column reads stay in its caches.
         for (std::size_t c = begin; c < end; ++c) {
             cancel.check();
             if (c + 1 < end) {
-                prefetchChunk(columns, bitReverse(c + 1, m_strideBits));
+                prefetchChunk(columns, c + 1);
             }
             placeChunk(bitReverse(c, m_strideBits), true, chunk);
             if (packed) {
@@ -625,28 +638,26 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
             }
             std::fill(out.begin() + std::ptrdiff_t(first),
                       out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
-            for (const auto& [domains, members] : groups) {
+            for (const Group& group : byDomains) {
                 const std::size_t rows = chunk.rows;
-                const Fp* numerator = chunk.domains.data() + domains.first * kRows;
-                const Fp* inverse = inverses.data() + inverseSlot[domains.second] * kRows;
+                const Fp* numerator = chunk.domains.data() + group.numerator * kRows;
+                const Fp* inverse = inverses.data() + inverseSlot[group.denominator] * kRows;
                 vector_field::multiply({numerator, rows}, {inverse, rows}, {quotient.data(), rows});
                 if (packed) {
                     terms.clear();
-                    coefficients.clear();
-                    for (const std::size_t k : members) {
-                        terms.push_back(chunk.packedValues[m_air.constraints()[k].expr.index()]);
-                        coefficients.push_back(alphaPowers[k]);
+                    for (const std::uint32_t node : group.nodes) {
+                        terms.push_back(chunk.packedValues[node]);
                     }
-                    vector_field::rows::combine(terms.data(), coefficients.data(), terms.size(),
-                                                packedSum, rows);
+                    vector_field::rows::combine(terms.data(), group.coefficients.data(),
+                                                terms.size(), packedSum, rows);
                     vector_field::rows::multiplyAddInto(packedSum, quotient.data(),
                                                         out.data() + first, rows);
                     continue;
                 }
                 std::fill(sum.begin(), sum.end(), Fp::zero());
-                for (const std::size_t k : members) {
-                    const Fp* value = chunk.values[m_air.constraints()[k].expr.index()];
-                    vector_field::scaleAdd({value, rows}, alphaPowers[k], {sum.data(), rows});
+                for (std::size_t m = 0; m < group.nodes.size(); ++m) {
+                    vector_field::scaleAdd({chunk.values[group.nodes[m]], rows},
+                                           group.coefficients[m], {sum.data(), rows});
                 }
                 vector_field::multiplyAdd({sum.data(), rows}, {quotient.data(), rows},
                                           out.subspan(first, rows));

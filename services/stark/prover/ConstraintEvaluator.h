@@ -67,7 +67,9 @@ private:
     ShiftedChunk shiftedChunk(std::uint64_t residue, std::uint64_t shift) const;
     void readShiftedLanes(const Fp* column, std::uint64_t shift, const Chunk& chunk, Fp* out,
                           const Fp*& values) const;
-    void prefetchChunk(const std::vector<std::span<const Fp>>& columns, std::size_t index) const;
+    // Fetches into L2, ahead, the blocks the chunk of residue `residue` reads.
+    void prefetchChunk(const std::vector<std::span<const Fp>>& columns,
+                       std::uint64_t residue) const;
     void readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out) const;
     const Fp* cellRows(const std::vector<std::span<const Fp>>& columns, std::uint32_t cell,
                        const Chunk& chunk, Fp* scratch) const;
