@@ -2,11 +2,13 @@
 // several parallel ranges: an error names the earliest step that has one, as a serial pass would,
 // and the interaction's running products hold across the ranges; the range_check and bitwise
 // builtins' cells of fixture programs that use them (the constraint checker finds every cell as
-// the AIR asks).
+// the AIR asks); a run that hashes nothing has Pedersen's own columns held for one period, each
+// cell what the whole column holds.
 
 #include "ProverRuns.h"
 
 #include "stark/Parallel.h"
+#include "stark/air/Layout.h"
 #include "stark/prover/StarkProver.h"
 #include "stark/prover/trace/TraceComponents.h"
 
@@ -14,6 +16,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <map>
 #include <string>
 
 using namespace proofdesk;
@@ -61,6 +64,7 @@ private slots:
         };
         for (const Case& c : {Case{"assert_nn.json", "small", "range_check"},
                               Case{"unsigned_div_rem.json", "small", "range_check"},
+                              Case{"pedersen_test.json", "small", "pedersen"},
                               Case{"bitwise_builtin_test.json", "recursive", "bitwise"}}) {
             QFile file(dir + QLatin1String(c.program));
             if (!file.open(QIODevice::ReadOnly)) {
@@ -71,7 +75,48 @@ private slots:
             const MemorySegment* segment = run.publicInput.segment(c.builtin);
             QVERIFY2(segment && segment->stop > segment->begin, c.program);
             QVERIFY2(checkedUntilTheComposition(run), c.program);
+            // Pedersen in use: none of its columns is held for a period only (small's are in
+            // the runs above that leave it unused; recursive's share their columns with the CPU).
+            const auto layout = air::layoutFor(c.layout, {});
+            const std::size_t periodic =
+                periodicColumns(*layout, run, traceRows(run.publicInput)).size();
+            QCOMPARE(periodic,
+                     std::string(c.layout) == "small" && std::string(c.builtin) != "pedersen"
+                         ? std::size_t(16)
+                         : std::size_t(0));
         }
+    }
+
+    void unusedPedersenIsHeldForOnePeriod() {
+        // A countdown on small hashes nothing: every Pedersen instance hashes (0, 0), so the
+        // sixteen columns holding only Pedersen's cells (3 to 18) repeat every 512 rows. Written
+        // into a table holding them for one period, every cell of the trace is the cell written
+        // into a whole table; the checker then finds every constraint holding.
+        const CairoRun run = countdownRun("small", 300);
+        const auto layout = air::layoutFor("small", {});
+        const std::uint64_t n = traceRows(run.publicInput);
+        QCOMPARE(n, std::uint64_t(16384));
+        const std::map<std::size_t, std::uint64_t> periods = periodicColumns(*layout, run, n);
+        std::map<std::size_t, std::uint64_t> expected;
+        for (std::size_t column = 3; column <= 18; ++column) {
+            expected[column] = 512;
+        }
+        QVERIFY(periods == expected);
+        TraceTable whole(*layout, n, layout->columnsFirst, 0);
+        TraceTable periodic(*layout, n, layout->columnsFirst, 0, periods);
+        writePedersen(whole, run);
+        writePedersen(periodic, run);
+        for (std::size_t column = 0; column < layout->columnsFirst; ++column) {
+            const std::vector<Fp>& all = whole.columns()[column];
+            const std::vector<Fp>& held = periodic.columns()[column];
+            QCOMPARE(held.size(), periods.contains(column) ? std::size_t(512) : std::size_t(n));
+            for (std::uint64_t row = 0; row < n; ++row) {
+                if (all[row] != held[row % held.size()]) {
+                    QFAIL(qPrintable(QStringLiteral("column %1, row %2").arg(column).arg(row)));
+                }
+            }
+        }
+        QVERIFY(checkedUntilTheComposition(run));
     }
 
     void runningProductsHoldAcrossRanges() {

@@ -2,6 +2,7 @@
 
 #include "NttVector.h"
 #include "Parallel.h"
+#include "Polynomials.h"
 #include "VectorField.h"
 
 #include <algorithm>
@@ -384,6 +385,39 @@ void cosetValuesInPlace(std::span<Fp> coefficients, const Fp& offset) {
 void cosetCoefficientsInPlace(std::span<Fp> values, const Fp& offset) {
     bitReversePermute(values);
     cosetCoefficientsFromBitReversedInPlace(values, offset);
+}
+
+void evaluatePeriodicOnCoset(std::span<const Fp> h, std::uint64_t stride, const Fp& offset,
+                             std::span<Fp> out) {
+    const std::size_t m = out.size();
+    const Fp base = offset.pow(stride); // x^stride for x = offset·ω_m^j is base·ω_m^(j·stride)
+    if (stride >= m) {
+        std::fill(out.begin(), out.end(), evaluatePolynomial(h, base));
+        return;
+    }
+    const std::size_t points = m / stride;
+    std::vector<Fp> values(points);
+    if (h.size() > points) {
+        foldModulo(h, base.pow(points), values);
+    } else {
+        std::copy(h.begin(), h.end(), values.begin());
+    }
+    scaleByPowers(values, base);
+    forwardNtt(values);
+    // Slot i holds the point offset·ω_m^bitrev(i), whose base·ω^(bitrev(i) mod points) is slot
+    // i/stride of the small transform's order.
+    const int shift = std::countr_zero(stride);
+    Workers::shared().forRange(m, 1 << 14, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            out[i] = values[i >> shift];
+        }
+    });
+}
+
+std::vector<Fp> periodicCosetValues(std::span<const Fp> h, std::uint64_t stride, const Fp& offset) {
+    std::vector<Fp> values(h.begin(), h.end());
+    cosetValuesInPlace(values, offset.pow(stride));
+    return values;
 }
 
 } // namespace proofdesk::stark

@@ -2,6 +2,7 @@
 
 #include "field/Fp.h"
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -52,5 +53,16 @@ void cosetCoefficientsFromBitReversedInPlace(std::span<Fp> values, const Fp& off
 // Values at from·ω^bitrev(i) -> values at to·ω^bitrev(i), in place: the two transforms with one
 // scaling between them (the coefficients' own powers of `from` and `to` as one).
 void cosetValuesToCosetBitReversed(std::span<Fp> values, const Fp& from, const Fp& to);
+
+// A periodic column — its values repeat every P rows of an N-row trace — has the polynomial
+// h(x^stride), stride = N/P, h of P coefficients; the prover holds h alone. Its values at
+// offset·ω_m^bitrev(i), i < m = out.size() (forwardNtt's order): h on the coset offset^stride·⟨ω⟩
+// of m/stride points (h folded onto it first when larger), each value in `stride` slots in a row;
+// one value in every slot when stride ≥ m.
+void evaluatePeriodicOnCoset(std::span<const Fp> h, std::uint64_t stride, const Fp& offset,
+                             std::span<Fp> out);
+// Its P values at offset·ω_N^k, k < P, in natural order (the value at k is also the value at
+// k + P, k + 2P, …).
+std::vector<Fp> periodicCosetValues(std::span<const Fp> h, std::uint64_t stride, const Fp& offset);
 
 } // namespace proofdesk::stark

@@ -79,10 +79,21 @@ evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::
     if (polys.empty() || x0s.empty()) {
         return out;
     }
-    const std::size_t size = polys.front().size();
+    // Periodic columns' polynomials (fewer coefficients than the largest) are evaluated alone
+    // at the end; the others are remainders first.
+    std::size_t size = 0;
+    for (const std::span<const Fp> poly : polys) {
+        size = std::max(size, poly.size());
+    }
+    std::vector<std::size_t> dense;
+    for (std::size_t p = 0; p < polys.size(); ++p) {
+        if (polys[p].size() == size) {
+            dense.push_back(p);
+        }
+    }
     if (size <= m) { // the polynomial is its own remainder
         for (std::vector<std::vector<Fp>>& coset : out) {
-            for (std::size_t p = 0; p < polys.size(); ++p) {
+            for (const std::size_t p : dense) {
                 std::copy(polys[p].begin(), polys[p].end(), coset[p].begin());
             }
         }
@@ -143,7 +154,7 @@ evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::
         const auto firstGroups = groupedBy(all, size / 2);
         std::mutex poolMutex;
         std::vector<std::vector<Fp>> pool;
-        Workers::shared().forEach(polys.size() * firstGroups.size(), [&](std::size_t task) {
+        Workers::shared().forEach(dense.size() * firstGroups.size(), [&](std::size_t task) {
             std::vector<Fp> buffer;
             {
                 const std::lock_guard lock(poolMutex);
@@ -153,7 +164,7 @@ evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::
                 }
             }
             buffer.resize(size);
-            const std::size_t p = task / firstGroups.size();
+            const std::size_t p = dense[task / firstGroups.size()];
             const auto& [factor, group] = firstGroups[task % firstGroups.size()];
             const std::span<Fp> halved = std::span<Fp>(buffer).first(size / 2);
             foldModulo(polys[p], factor, halved);
@@ -165,6 +176,11 @@ evaluateOnSmallCosets(const std::vector<std::span<const Fp>>& polys, const std::
     // The remainder r gives the values r(x0·y) = Σ_t (r_t·x0^t)·y^t on x0·⟨ω_m⟩.
     Workers::shared().forEach(x0s.size() * polys.size(), [&](std::size_t i) {
         std::vector<Fp>& values = out[i / polys.size()][i % polys.size()];
+        const std::span<const Fp> poly = polys[i % polys.size()];
+        if (poly.size() < size) {
+            evaluatePeriodicOnCoset(poly, size / poly.size(), x0s[i / polys.size()], values);
+            return;
+        }
         scaleByPowers(values, x0s[i / polys.size()]);
         forwardNtt(values);
     });
@@ -179,12 +195,16 @@ CommittedTable::CommittedTable(std::vector<std::span<const Fp>> polynomials,
     if (m_polynomials.empty()) {
         throw std::invalid_argument("a committed table needs a polynomial");
     }
-    const std::size_t size = m_polynomials.front().size();
+    std::size_t size = 0;
     for (const auto& poly : m_polynomials) {
-        if (poly.size() != size) {
-            throw std::invalid_argument("a committed table's polynomials differ in size");
+        size = std::max(size, poly.size());
+    }
+    for (const auto& poly : m_polynomials) {
+        if (!std::has_single_bit(poly.size())) {
+            throw std::invalid_argument("a committed table's polynomial has no power-of-two size");
         }
     }
+    m_coefficients = size;
     const std::size_t entries = std::size_t(1) << domain.logDomain;
     if (!std::has_single_bit(size) || size > entries || !std::has_single_bit(domain.rowWidth) ||
         domain.rowWidth > size) {
@@ -221,7 +241,7 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
     // states (200 bytes a row for Keccak) stay near 0.2 GiB at the default 2^19 (2^16 steps on
     // small: a peak of 1,047 MiB against 1,225 with blocks of 2^21; at 2^20 steps 32 blocks a
     // coset tripled the commitment's time).
-    const std::size_t coefficients = m_polynomials.front().size();
+    const std::size_t coefficients = m_coefficients;
     const std::size_t size =
         std::min(coefficients, std::max({m_maxBlockEntries, coefficients / kMostBlocksPerCoset,
                                          m_domain.rowWidth * m_rowsPerLeaf}));
@@ -257,6 +277,10 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
         // The polynomial's values on the block: its coefficients (folded first when it is
         // larger than the block) times the powers, transformed.
         const auto evaluate = [&](std::span<const Fp> poly, std::vector<Fp>& out) {
+            if (poly.size() < coefficients) { // a periodic column's
+                evaluatePeriodicOnCoset(poly, coefficients / poly.size(), offset, out);
+                return;
+            }
             if (folds == 1) {
                 forwardNttOfProducts(poly, powers, out);
                 return;

@@ -32,7 +32,9 @@ struct EvaluationDomain {
 // Montgomery words hashed as a Merkle pair), as Stone does.
 class CommittedTable {
 public:
-    // `polynomials` (all of one power-of-two size, at most the domain's) must outlive the table.
+    // `polynomials` (power-of-two sizes, the largest at most the domain's) must outlive the
+    // table; one with fewer coefficients than the largest, N, is a periodic column's h, the
+    // polynomial h(x^(N/size)) (evaluatePeriodicOnCoset).
     // Merkle levels down to `storedDepth` are kept (2^16 digests, 2 MiB, at the deepest).
     // Committing evaluates at most `maxBlockEntries` entries (a power of two) of each polynomial
     // at a time, but always a whole leaf.
@@ -76,6 +78,7 @@ private:
     int m_height = 0;                // depth of the leaves
     int m_keptDepth = 0;             // levels 0 … m_keptDepth are stored
     std::size_t m_maxBlockEntries;
+    std::size_t m_coefficients = 0; // the largest polynomial's
     std::vector<std::vector<Digest>> m_levels;
 };
 

@@ -112,6 +112,20 @@ std::vector<Fp> deepByConvolution(const air::Air& air, const std::vector<std::ve
         }
         convolveWithH(weight);
         std::vector<Fp>& column = *columns[index];
+        if (column.size() < n) { // a periodic column: its values repeat every column.size()
+            const std::vector<Fp> period = periodicCosetValues(column, n / column.size(), offset);
+            workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
+                for (std::size_t k = begin; k < end;) {
+                    const std::size_t at = k % period.size();
+                    const std::size_t length = std::min(end - k, period.size() - at);
+                    vector_field::multiplyAdd(std::span<const Fp>(period.data() + at, length),
+                                              std::span<const Fp>(weight.data() + k, length),
+                                              std::span<Fp>(values.data() + k, length));
+                    k += length;
+                }
+            });
+            continue;
+        }
         cosetValuesInPlace(column, offset);
         workers.forRange(n, 1 << 12, [&](std::size_t begin, std::size_t end) {
             vector_field::multiplyAdd(std::span<const Fp>(column.data() + begin, end - begin),
@@ -186,6 +200,14 @@ std::vector<Fp> deepComposition(const air::Air& air, const std::vector<std::vect
             const std::span<Fp> sum(p.data() + begin, end - begin);
             std::fill(sum.begin(), sum.end(), Fp::zero());
             for (const auto& [poly, index] : group.terms) {
+                if (poly->size() < n) { // h(x^stride): h's coefficients at multiples of stride
+                    const std::size_t stride = n / poly->size();
+                    for (std::size_t k = (begin + stride - 1) / stride * stride; k < end;
+                         k += stride) {
+                        sum[k - begin] += powers[index] * (*poly)[k / stride];
+                    }
+                    continue;
+                }
                 vector_field::scaleAdd(std::span<const Fp>(poly->data() + begin, end - begin),
                                        powers[index], sum);
             }
@@ -217,10 +239,17 @@ std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
     for (std::uint64_t j = 0; j < 2; ++j) {
         const Fp& offset = offsets[j];
         std::vector<std::span<const Fp>> onCoset;
+        std::vector<std::vector<Fp>> periods; // periodic columns' values over one period
+        periods.reserve(columns.size());
         // Values in the transforms' bit-reversed order, which the evaluator reads as they are;
         // the second coset's straight from the first's.
         for (std::vector<Fp>* column : columns) {
             cancel.check();
+            if (column->size() < n) {
+                periods.push_back(periodicCosetValues(*column, n / column->size(), offset));
+                onCoset.emplace_back(periods.back());
+                continue;
+            }
             if (j == 0) {
                 cosetValuesBitReversedInPlace(*column, offset);
             } else {
@@ -237,7 +266,9 @@ std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
     }
     for (std::vector<Fp>* column : columns) {
         cancel.check();
-        cosetCoefficientsFromBitReversedInPlace(*column, offsets[1]);
+        if (column->size() == n) {
+            cosetCoefficientsFromBitReversedInPlace(*column, offsets[1]);
+        }
     }
     report(1.0);
     return splitIntoHalves(std::move(cosets));
@@ -256,7 +287,7 @@ std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::ve
     std::vector<std::pair<const std::vector<Fp>*, std::vector<std::size_t>>> byHorner;
     std::vector<Fp> onCoset;
     for (const auto& [column, items] : maskItemsByColumn(air)) {
-        if (items.size() < rowsForTransform) {
+        if (items.size() < rowsForTransform || columns[column]->size() < n) {
             byHorner.emplace_back(columns[column], items);
             continue;
         }
@@ -271,9 +302,12 @@ std::vector<Fp> outOfDomainValues(const air::Air& air, const std::vector<std::ve
     byHorner.emplace_back(&halves[1], std::vector<std::size_t>{mask.size() + 1});
     Workers::shared().forEach(byHorner.size(), [&](std::size_t w) {
         const auto& [poly, items] = byHorner[w];
+        // A periodic column's polynomial is h(x^stride), h its coefficients.
+        const std::uint64_t stride = n / poly->size();
         std::vector<Fp> points;
         for (const std::size_t i : items) {
-            points.push_back(i >= mask.size() ? z.square() : maskPoint(air, mask[i].row, z));
+            points.push_back(i >= mask.size() ? z.square()
+                                              : maskPoint(air, mask[i].row, z).pow(stride));
         }
         const std::vector<Fp> at = evaluatePolynomialAt(*poly, points);
         for (std::size_t q = 0; q < items.size(); ++q) {

@@ -18,7 +18,9 @@ namespace proofdesk::stark {
 // The composition polynomial C of `air` with random coefficient `alpha` as its two halves,
 // C(x) = C_0(x²) + x·C_1(x²), each with the trace's length in coefficients. `columns` are the
 // trace's and the interaction's coefficients; each is turned into its values on a coset and back
-// in place, so they are unchanged on return. `report` gets the fraction done.
+// in place, so they are unchanged on return. A periodic column, held as h with fewer than N
+// coefficients, stands for h(x^(N/size)) here and below (evaluatePeriodicOnCoset); its values
+// are found over one period. `report` gets the fraction done.
 std::vector<std::vector<Fp>> compositionHalves(const air::Air& air,
                                                const std::map<std::string, Fp>& values,
                                                const std::vector<std::vector<Fp>*>& columns,

@@ -328,7 +328,7 @@ void ConstraintEvaluator::prefetchChunk(const std::vector<std::span<const Fp>>& 
     constexpr std::size_t kPerLine = 64 / sizeof(Fp);
     for (std::size_t cell = 0; cell < m_cellColumn.size(); ++cell) {
         const std::span<const Fp> column = columns[m_cellColumn[cell]];
-        if (column.empty()) {
+        if (column.size() < m_length) { // not given, or a periodic column's one period
             continue;
         }
         const Fp* block = column.data() + shiftedChunk(residue, m_cellShift[cell]).start;
@@ -338,17 +338,17 @@ void ConstraintEvaluator::prefetchChunk(const std::vector<std::span<const Fp>>& 
     }
 }
 
-// A table over one period of rows (its size divides N) read at each lane's row; in a bit-reversed
-// chunk whose rows all agree modulo the period, one entry for all.
-void ConstraintEvaluator::readPeriodic(const std::vector<Fp>& table, const Chunk& chunk,
-                                       Fp* out) const {
+// A table over one period of rows (its size divides N) read at each lane's row `shift` rows on;
+// in a bit-reversed chunk whose rows all agree modulo the period, one entry for all.
+void ConstraintEvaluator::readPeriodic(std::span<const Fp> table, const Chunk& chunk, Fp* out,
+                                       std::uint64_t shift) const {
     const std::uint64_t size = table.size();
     if (chunk.bitReversed && m_stride % size == 0) {
-        std::fill(out, out + chunk.rows, table[chunk.residue % size]);
+        std::fill(out, out + chunk.rows, table[(chunk.residue + shift) % size]);
         return;
     }
     for (std::size_t r = 0; r < chunk.rows; ++r) {
-        out[r] = table[chunk.row[r] % size];
+        out[r] = table[(chunk.row[r] + shift) % size];
     }
 }
 
@@ -359,6 +359,10 @@ const Fp* ConstraintEvaluator::cellRows(const std::vector<std::span<const Fp>>& 
     const std::span<const Fp> cells = columns[m_cellColumn[cell]];
     if (cells.empty()) { // a column not given (the interaction, before it is drawn)
         return nullptr;
+    }
+    if (cells.size() < m_length) { // a periodic column's values over one period
+        readPeriodic(cells, chunk, scratch, m_cellShift[cell]);
+        return scratch;
     }
     const Fp* column = cells.data();
     if (chunk.bitReversed) {
@@ -727,7 +731,7 @@ ConstraintEvaluator::firstViolation(const std::vector<std::span<const Fp>>& colu
             if (name.empty()) {
                 name = "column " + std::to_string(column) + ", row " + std::to_string(row);
             }
-            violation.cells.emplace_back(name, columns[column][row]);
+            violation.cells.emplace_back(name, columns[column][row % columns[column].size()]);
         }
         return violation;
     }

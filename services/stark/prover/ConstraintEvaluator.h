@@ -36,7 +36,8 @@ public:
     // The composition Σ_k α^k·c_k(x)·numerator_k(x)/denominator_k(x) at x = offset·g^bitrev(i)
     // into out[i], from the columns' values at those points (bit-reversed order, as forwardNtt
     // leaves them). `columns` are indexed as the layout numbers columns (first, then
-    // interaction).
+    // interaction). A column given fewer than N values is periodic: its values at offset·g^k for
+    // k below its size, in natural order, repeat (periodicCosetValues). So in firstViolation.
     void composition(const std::vector<std::span<const Fp>>& columns, const Fp& offset,
                      const Fp& alpha, std::span<Fp> out, CancelFlag cancel = {}) const;
 
@@ -70,7 +71,8 @@ private:
     // Fetches into L2, ahead, the blocks the chunk of residue `residue` reads.
     void prefetchChunk(const std::vector<std::span<const Fp>>& columns,
                        std::uint64_t residue) const;
-    void readPeriodic(const std::vector<Fp>& table, const Chunk& chunk, Fp* out) const;
+    void readPeriodic(std::span<const Fp> table, const Chunk& chunk, Fp* out,
+                      std::uint64_t shift = 0) const;
     const Fp* cellRows(const std::vector<std::span<const Fp>>& columns, std::uint32_t cell,
                        const Chunk& chunk, Fp* scratch) const;
     template <bool packed>

@@ -183,7 +183,7 @@ std::shared_ptr<const air::LayoutSpec> provableLayout(const PublicInput& input) 
 // checks with their holes filled, the diluted pool, memory with its sorted copy).
 std::vector<std::vector<Fp>> traceValues(const air::LayoutSpec& layout, std::uint64_t n,
                                          const CairoRun& run) {
-    TraceTable table(layout, n, layout.columnsFirst, 0);
+    TraceTable table(layout, n, layout.columnsFirst, 0, periodicColumns(layout, run, n));
     writeCpu(table, run);
     for (const air::BuiltinSpec& builtin : layout.builtins) {
         if (!builtin.constrained || !builtin.used) {
@@ -216,6 +216,9 @@ std::vector<std::vector<Fp>> interactionValues(const air::LayoutSpec& layout, st
     const std::set<std::size_t> sourceColumns = interactionSources(layout);
     std::vector<std::vector<Fp>> sources(layout.columnsFirst);
     for (const std::size_t column : sourceColumns) {
+        if (first[column].size() != n) {
+            throw std::logic_error("internal error: a pool column is periodic");
+        }
         if (firstValues.empty()) {
             sources[column] = std::move(first[column]);
             valuesInPlace(sources[column]);

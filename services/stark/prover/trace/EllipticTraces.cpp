@@ -281,6 +281,45 @@ std::vector<EcdsaSignature> ecdsaSignatures(const CairoRun& run, std::uint64_t i
 
 } // namespace
 
+// Units of one Pedersen instance in each repetition's subset-sum columns: two sums of 256.
+constexpr std::uint64_t kPedersenUnits = 512;
+
+// Rows of one Pedersen instance in each repetition's columns (0 when the trace has fewer
+// instances than repetitions).
+std::uint64_t pedersenRows(const air::LayoutSpec& layout, std::uint64_t traceLength) {
+    const std::uint64_t instances = traceLength / layout.column("pedersen/input0/addr").step;
+    const std::uint64_t perRepetition =
+        instances / layout.builtin("pedersen")->parameter("repetitions");
+    return perRepetition == 0 ? 0 : traceLength / perRepetition;
+}
+
+std::map<std::size_t, std::uint64_t>
+periodicColumns(const air::LayoutSpec& layout, const CairoRun& run, std::uint64_t traceLength) {
+    std::map<std::size_t, std::uint64_t> periods;
+    const air::BuiltinSpec* pedersen = layout.builtin("pedersen");
+    const MemorySegment* segment = run.publicInput.segment("pedersen");
+    if (!pedersen || !pedersen->used || !pedersen->constrained || !segment ||
+        segment->stop > segment->begin) {
+        return periods;
+    }
+    const std::uint64_t rows = pedersenRows(layout, traceLength);
+    if (rows == 0) {
+        return periods;
+    }
+    std::map<std::size_t, bool> onlyPedersen; // per column: are all its cells Pedersen's?
+    for (const auto& [name, vc] : layout.columns) {
+        const bool own = name.starts_with("pedersen/");
+        const auto [it, added] = onlyPedersen.try_emplace(vc.column, own);
+        it->second = it->second && own;
+    }
+    for (const auto& [column, own] : onlyPedersen) {
+        if (own && column < layout.columnsFirst) {
+            periods[column] = rows;
+        }
+    }
+    return periods;
+}
+
 void writePedersen(TraceTable& trace, const CairoRun& run) {
     const air::BuiltinSpec& spec = *trace.layout().builtin("pedersen");
     const std::uint64_t repetitions = spec.parameter("repetitions");
@@ -293,27 +332,45 @@ void writePedersen(TraceTable& trace, const CairoRun& run) {
         inputs[2 * h] = valueOr(run, begin + 3 * h, Fp::zero());
         inputs[2 * h + 1] = valueOr(run, begin + 3 * h + 1, Fp::zero());
     }
+    // Where the subset sums' columns are periodic (periodicColumns: the run hashes nothing, so
+    // every instance hashes (0, 0)), the instances of one period are computed and stand for the
+    // rest.
+    std::uint64_t stored = trace.length();
+    for (std::uint64_t r = 0; r < repetitions; ++r) {
+        const std::string name = "pedersen/hash" + std::to_string(r) + "/ec_subset_sum";
+        for (const char* cells : {"/selector", "/partial_sum/x", "/partial_sum/y", "/slope"}) {
+            stored = std::min(stored, trace.storedRows(name + cells));
+        }
+    }
+    const std::uint64_t rows = pedersenRows(trace.layout(), trace.length());
+    const std::uint64_t computed =
+        rows == 0 ? instances
+                  : std::min(instances, repetitions * std::max<std::uint64_t>(1, stored / rows));
+    for (std::uint64_t h = computed; h < instances; ++h) {
+        if (inputs[2 * h] != inputs[2 * (h % computed)] ||
+            inputs[2 * h + 1] != inputs[2 * (h % computed) + 1]) {
+            throw std::logic_error("pedersen: periodic columns for instances that differ");
+        }
+    }
     for (std::uint64_t r = 0; r < repetitions; ++r) {
         const std::string name = "pedersen/hash" + std::to_string(r) + "/ec_subset_sum";
         std::vector<SumChain> chains;
-        for (std::uint64_t h = r; h < instances; h += repetitions) {
-            chains.push_back({(h / repetitions) * 512, limbsOf(inputs[2 * h]),
+        for (std::uint64_t h = r; h < computed; h += repetitions) {
+            chains.push_back({(h / repetitions) * kPedersenUnits, limbsOf(inputs[2 * h]),
                               air::pedersenUnitPoints(0).data(), shift});
         }
         writeSubsetSums(trace, name, chains, 256, false);
         for (std::size_t c = 0; c < chains.size(); ++c) {
-            const std::uint64_t h = r + c * repetitions;
-            writeBitUnpacking(trace, name, 2 * (h / repetitions), chains[c].scalar);
             chains[c].firstUnit += 256;
-            chains[c].scalar = limbsOf(inputs[2 * h + 1]);
+            chains[c].scalar = limbsOf(inputs[2 * (r + c * repetitions) + 1]);
             chains[c].points = air::pedersenUnitPoints(1).data();
         }
         writeSubsetSums(trace, name, chains, 256, false);
-        for (std::size_t c = 0; c < chains.size(); ++c) {
-            const std::uint64_t h = r + c * repetitions;
-            writeBitUnpacking(trace, name, 2 * (h / repetitions) + 1, chains[c].scalar);
+        for (std::uint64_t h = r; h < instances; h += repetitions) {
+            writeBitUnpacking(trace, name, 2 * (h / repetitions), limbsOf(inputs[2 * h]));
+            writeBitUnpacking(trace, name, 2 * (h / repetitions) + 1, limbsOf(inputs[2 * h + 1]));
             const std::uint64_t address = begin + 3 * h;
-            const Fp output = chains[c].sum.first;
+            const Fp output = chains[(h / repetitions) % chains.size()].sum.first;
             checkOutput(run, address + 2, output, "pedersen");
             trace.memory("pedersen/input0/addr", "pedersen/input0/value", h, address,
                          inputs[2 * h]);

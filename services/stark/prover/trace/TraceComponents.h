@@ -19,6 +19,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The trace's periodic columns for the run (TraceTable's `periods`): where the run leaves the
+// Pedersen builtin unused, its instances all hash (0, 0), so each column only its cells lie in
+// repeats every instance (512 rows) and is held and written for one period.
+std::map<std::size_t, std::uint64_t>
+periodicColumns(const air::LayoutSpec& layout, const CairoRun& run, std::uint64_t traceLength);
+
 void writeCpu(TraceTable& trace, const CairoRun& run);
 void writePedersen(TraceTable& trace, const CairoRun& run);
 // The used instances; finishRangeCheckBuiltin writes the unused ones once the range-check pool

@@ -4,17 +4,28 @@
 #include "TraceComponents.h"
 
 #include <atomic>
+#include <bit>
 #include <stdexcept>
 
 namespace proofdesk::stark {
 
 TraceTable::TraceTable(const air::LayoutSpec& layout, std::uint64_t traceLength,
-                       std::size_t columnCount, std::size_t firstColumn)
+                       std::size_t columnCount, std::size_t firstColumn,
+                       const std::map<std::size_t, std::uint64_t>& periods)
     : m_layout(layout), m_length(traceLength), m_firstColumn(firstColumn), m_columns(columnCount) {
+    for (const auto& [column, period] : periods) {
+        if (column < firstColumn || column - firstColumn >= columnCount ||
+            !std::has_single_bit(period) || period > traceLength) {
+            throw std::logic_error(
+                "a periodic column lies outside the trace or does not divide it");
+        }
+    }
     // Each column zeroed by a worker (a 2^20-row trace is some 800 MB to touch: one thread
     // spent a tenth of the trace phase on it).
-    Workers::shared().forEach(columnCount,
-                              [&](std::size_t c) { m_columns[c] = std::vector<Fp>(traceLength); });
+    Workers::shared().forEach(columnCount, [&](std::size_t c) {
+        const auto period = periods.find(firstColumn + c);
+        m_columns[c] = std::vector<Fp>(period == periods.end() ? traceLength : period->second);
+    });
     const auto pool = [&](const char* name) {
         Pool p;
         const auto it = layout.columns.find(name);
@@ -35,6 +46,14 @@ std::uint64_t TraceTable::instances(const std::string& column) const {
     return m_length / m_layout.column(column).step;
 }
 
+std::uint64_t TraceTable::storedRows(const std::string& column) const {
+    const air::VirtualColumn& vc = m_layout.column(column);
+    if (vc.column < m_firstColumn || vc.column - m_firstColumn >= m_columns.size()) {
+        throw std::out_of_range("trace column " + column + " lies outside this part of the trace");
+    }
+    return m_columns[vc.column - m_firstColumn].size();
+}
+
 void TraceTable::checkInstance(const std::string& column, std::uint64_t instance) {
     cell(column, instance);
 }
@@ -47,7 +66,8 @@ Fp& TraceTable::cell(const std::string& column, std::uint64_t instance) {
         throw std::out_of_range("trace cell " + column + "[" + std::to_string(instance) +
                                 "] lies outside this part of the trace");
     }
-    return m_columns[vc.column - m_firstColumn][row];
+    std::vector<Fp>& cells = m_columns[vc.column - m_firstColumn];
+    return cells[row & (cells.size() - 1)]; // a periodic column's cell a period back
 }
 
 TraceTable::Column TraceTable::column(const std::string& name) {
@@ -56,7 +76,9 @@ TraceTable::Column TraceTable::column(const std::string& name) {
         vc.offset < 0) {
         throw std::out_of_range("trace column " + name + " lies outside this part of the trace");
     }
-    return {&m_columns[vc.column - m_firstColumn], std::uint64_t(vc.offset), vc.step};
+    std::vector<Fp>& cells = m_columns[vc.column - m_firstColumn];
+    return {&cells, std::uint64_t(vc.offset), vc.step,
+            cells.size() < m_length ? cells.size() - 1 : ~std::uint64_t(0)};
 }
 
 void TraceTable::set(const std::string& column, std::uint64_t instance, const Fp& value) {

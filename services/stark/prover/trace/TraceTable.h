@@ -16,28 +16,35 @@ namespace proofdesk::stark {
 // track of which of their cells the components used, so the rest can be filled at the end.
 class TraceTable {
 public:
+    // `periods`: periodic columns (by the layout's index) and the rows after which their values
+    // repeat — each holds that many rows, and a cell further on is the cell a period back
+    // (see periodicColumns).
     TraceTable(const air::LayoutSpec& layout, std::uint64_t traceLength, std::size_t columnCount,
-               std::size_t firstColumn);
+               std::size_t firstColumn, const std::map<std::size_t, std::uint64_t>& periods = {});
 
     const air::LayoutSpec& layout() const { return m_layout; }
     std::uint64_t length() const { return m_length; }
     // Instances of a virtual column in the trace.
     std::uint64_t instances(const std::string& column) const;
+    // The rows the column holding a virtual column stores: the trace's length, or its period.
+    std::uint64_t storedRows(const std::string& column) const;
 
     // A virtual column resolved once, for writers that fill many of its cells.
     class Column {
     public:
         Column() = default;
-        Column(std::vector<Fp>* cells, std::uint64_t offset, std::uint64_t step)
-            : m_cells(cells), m_offset(offset), m_step(step) {}
+        Column(std::vector<Fp>* cells, std::uint64_t offset, std::uint64_t step,
+               std::uint64_t rowMask = ~std::uint64_t(0))
+            : m_cells(cells), m_offset(offset), m_step(step), m_rowMask(rowMask) {}
         Fp& operator[](std::uint64_t instance) const {
-            return (*m_cells)[m_offset + instance * m_step];
+            return (*m_cells)[(m_offset + instance * m_step) & m_rowMask];
         }
 
     private:
         std::vector<Fp>* m_cells = nullptr;
         std::uint64_t m_offset = 0;
         std::uint64_t m_step = 1;
+        std::uint64_t m_rowMask = ~std::uint64_t(0); // a periodic column's period − 1
     };
     Column column(const std::string& name);
 
