@@ -61,11 +61,18 @@ private slots:
             const char* program;
             const char* layout;
             const char* builtin;
+            std::size_t periodic; // columns held for one period
         };
-        for (const Case& c : {Case{"assert_nn.json", "small", "range_check"},
-                              Case{"unsigned_div_rem.json", "small", "range_check"},
-                              Case{"pedersen_test.json", "small", "pedersen"},
-                              Case{"bitwise_builtin_test.json", "recursive", "bitwise"}}) {
+        // small's periodic columns where every Pedersen instance is alike: its own 16, and the
+        // one it shares with ECDSA where there are two ECDSA instances or more, all the dummy
+        // signature (65,536 rows; at 8,192 there is one, and that column is whole).
+        // pedersen_test hashes (0, 0), as the unused instances do; common_signature's one ECDSA
+        // instance is its own. recursive's Pedersen columns hold the CPU's cells too.
+        for (const Case& c : {Case{"assert_nn.json", "small", "range_check", 17},
+                              Case{"unsigned_div_rem.json", "small", "range_check", 17},
+                              Case{"pedersen_test.json", "small", "pedersen", 16},
+                              Case{"common_signature.json", "small", "ecdsa", 16},
+                              Case{"bitwise_builtin_test.json", "recursive", "bitwise", 0}}) {
             QFile file(dir + QLatin1String(c.program));
             if (!file.open(QIODevice::ReadOnly)) {
                 QSKIP("../shared/fixtures is not here");
@@ -75,23 +82,18 @@ private slots:
             const MemorySegment* segment = run.publicInput.segment(c.builtin);
             QVERIFY2(segment && segment->stop > segment->begin, c.program);
             QVERIFY2(checkedUntilTheComposition(run), c.program);
-            // Pedersen in use: none of its columns is held for a period only (small's are in
-            // the runs above that leave it unused; recursive's share their columns with the CPU).
             const auto layout = air::layoutFor(c.layout, {});
-            const std::size_t periodic =
-                periodicColumns(*layout, run, traceRows(run.publicInput)).size();
-            QCOMPARE(periodic,
-                     std::string(c.layout) == "small" && std::string(c.builtin) != "pedersen"
-                         ? std::size_t(16)
-                         : std::size_t(0));
+            QCOMPARE(periodicColumns(*layout, run, traceRows(run.publicInput)).size(), c.periodic);
         }
     }
 
-    void unusedPedersenIsHeldForOnePeriod() {
-        // A countdown on small hashes nothing: every Pedersen instance hashes (0, 0), so the
-        // sixteen columns holding only Pedersen's cells (3 to 18) repeat every 512 rows. Written
-        // into a table holding them for one period, every cell of the trace is the cell written
-        // into a whole table; the checker then finds every constraint holding.
+    void unusedBuiltinsAreHeldForOnePeriod() {
+        // A countdown on small hashes and signs nothing: every Pedersen instance hashes (0, 0)
+        // and every ECDSA instance checks the dummy signature, so the sixteen columns holding
+        // only Pedersen's cells (3 to 18) repeat every 512 rows, the one holding both builtins'
+        // (22) every ECDSA instance, 8,192 rows. Written into a table holding them for one
+        // period, every cell of the trace is the cell written into a whole table; the checker
+        // then finds every constraint holding.
         const CairoRun run = countdownRun("small", 300);
         const auto layout = air::layoutFor("small", {});
         const std::uint64_t n = traceRows(run.publicInput);
@@ -101,15 +103,18 @@ private slots:
         for (std::size_t column = 3; column <= 18; ++column) {
             expected[column] = 512;
         }
+        expected[22] = 8192;
         QVERIFY(periods == expected);
         TraceTable whole(*layout, n, layout->columnsFirst, 0);
         TraceTable periodic(*layout, n, layout->columnsFirst, 0, periods);
-        writePedersen(whole, run);
-        writePedersen(periodic, run);
+        for (TraceTable* table : {&whole, &periodic}) {
+            writePedersen(*table, run);
+            writeEcdsa(*table, run);
+        }
         for (std::size_t column = 0; column < layout->columnsFirst; ++column) {
             const std::vector<Fp>& all = whole.columns()[column];
             const std::vector<Fp>& held = periodic.columns()[column];
-            QCOMPARE(held.size(), periods.contains(column) ? std::size_t(512) : std::size_t(n));
+            QCOMPARE(held.size(), periods.contains(column) ? periods.at(column) : n);
             for (std::uint64_t row = 0; row < n; ++row) {
                 if (all[row] != held[row % held.size()]) {
                     QFAIL(qPrintable(QStringLiteral("column %1, row %2").arg(column).arg(row)));
@@ -117,6 +122,16 @@ private slots:
             }
         }
         QVERIFY(checkedUntilTheComposition(run));
+
+        // One instance reading another input (a cell past the segment set): no column is
+        // periodic, Pedersen's instances are each computed, and the checker still passes.
+        CairoRun other = run;
+        const std::uint64_t input = run.publicInput.segment("pedersen")->begin + 3;
+        other.memory.resize(std::max<std::size_t>(other.memory.size(), input + 1));
+        other.memorySet.resize(other.memory.size());
+        other.memory[input] = Fp::fromU64(5);
+        other.memorySet[input] = true;
+        QVERIFY(periodicColumns(*layout, other, n).empty());
     }
 
     void runningProductsHoldAcrossRanges() {

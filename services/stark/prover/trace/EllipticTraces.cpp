@@ -6,6 +6,7 @@
 #include "crypto/StarkCurve.h"
 
 #include <algorithm>
+#include <array>
 #include <span>
 
 // The trace writers of the builtins built on elliptic-curve subset sums — Pedersen, ECDSA and
@@ -279,41 +280,98 @@ std::vector<EcdsaSignature> ecdsaSignatures(const CairoRun& run, std::uint64_t i
     return signatures;
 }
 
-} // namespace
-
 // Units of one Pedersen instance in each repetition's subset-sum columns: two sums of 256.
 constexpr std::uint64_t kPedersenUnits = 512;
 
-// Rows of one Pedersen instance in each repetition's columns (0 when the trace has fewer
-// instances than repetitions).
-std::uint64_t pedersenRows(const air::LayoutSpec& layout, std::uint64_t traceLength) {
-    const std::uint64_t instances = traceLength / layout.column("pedersen/input0/addr").step;
-    const std::uint64_t perRepetition =
-        instances / layout.builtin("pedersen")->parameter("repetitions");
-    return perRepetition == 0 ? 0 : traceLength / perRepetition;
+// Pedersen's inputs, two per instance, read from the run as its writer reads them (an instance
+// past the builtin's segment reads the cells there, 0 where the run has none).
+std::vector<Fp> pedersenInputs(const CairoRun& run, std::uint64_t instances) {
+    const std::uint64_t begin = builtinSegment(run, "pedersen").begin;
+    std::vector<Fp> inputs(2 * instances);
+    for (std::uint64_t h = 0; h < instances; ++h) {
+        inputs[2 * h] = valueOr(run, begin + 3 * h, Fp::zero());
+        inputs[2 * h + 1] = valueOr(run, begin + 3 * h + 1, Fp::zero());
+    }
+    return inputs;
 }
+
+bool operator==(const EcdsaSignature& a, const EcdsaSignature& b) {
+    return a.key == b.key && a.message == b.message && a.r == b.r && a.w == b.w;
+}
+
+// The builtins whose writers, when every instance computes the same (Pedersen's inputs all
+// alike, ECDSA's signatures all the dummy one — a run that leaves them unused), compute the
+// first instance of each repetition and repeat its cells: each with the virtual column that
+// counts its instances.
+constexpr std::array<std::pair<const char*, const char*>, 2> kRepeatingBuiltins = {{
+    {"pedersen", "pedersen/input0/addr"},
+    {"ecdsa", "ecdsa/pubkey/addr"},
+}};
+
+// Where every instance of `builtin` computes the same, the rows after which its cells repeat:
+// one instance of each repetition. Otherwise (or where the layout lacks it, or the trace holds
+// fewer instances than repetitions) 0.
+std::uint64_t repeatingRows(const air::LayoutSpec& layout, const CairoRun& run,
+                            std::uint64_t traceLength, const std::string& builtin) {
+    const air::BuiltinSpec* spec = layout.builtin(builtin);
+    if (!spec || !spec->used || !spec->constrained || !run.publicInput.segment(builtin)) {
+        return 0;
+    }
+    std::string counted;
+    for (const auto& [name, column] : kRepeatingBuiltins) {
+        if (builtin == name) {
+            counted = column;
+        }
+    }
+    const std::uint64_t instances = traceLength / layout.column(counted).step;
+    const auto repetitions = spec->parameters.find("repetitions");
+    const std::uint64_t perRepetition =
+        instances / (repetitions == spec->parameters.end() ? 1 : repetitions->second);
+    if (perRepetition == 0) {
+        return 0;
+    }
+    if (builtin == "pedersen") {
+        const std::vector<Fp> inputs = pedersenInputs(run, instances);
+        for (std::uint64_t h = 1; h < instances; ++h) {
+            if (inputs[2 * h] != inputs[0] || inputs[2 * h + 1] != inputs[1]) {
+                return 0;
+            }
+        }
+    } else {
+        const std::vector<EcdsaSignature> signatures = ecdsaSignatures(run, instances);
+        if (std::any_of(signatures.begin(), signatures.end(),
+                        [&](const EcdsaSignature& s) { return !(s == signatures.front()); })) {
+            return 0;
+        }
+    }
+    return traceLength / perRepetition;
+}
+
+} // namespace
 
 std::map<std::size_t, std::uint64_t>
 periodicColumns(const air::LayoutSpec& layout, const CairoRun& run, std::uint64_t traceLength) {
-    std::map<std::size_t, std::uint64_t> periods;
-    const air::BuiltinSpec* pedersen = layout.builtin("pedersen");
-    const MemorySegment* segment = run.publicInput.segment("pedersen");
-    if (!pedersen || !pedersen->used || !pedersen->constrained || !segment ||
-        segment->stop > segment->begin) {
-        return periods;
+    std::map<std::string, std::uint64_t> repeating; // "name/" -> rows of one instance
+    for (const auto& [builtin, counted] : kRepeatingBuiltins) {
+        if (const std::uint64_t rows = repeatingRows(layout, run, traceLength, builtin)) {
+            repeating[std::string(builtin) + "/"] = rows;
+        }
     }
-    const std::uint64_t rows = pedersenRows(layout, traceLength);
-    if (rows == 0) {
-        return periods;
-    }
-    std::map<std::size_t, bool> onlyPedersen; // per column: are all its cells Pedersen's?
+    // Per column: the rows after which all its cells repeat, 0 once one of them does not.
+    std::map<std::size_t, std::uint64_t> period;
     for (const auto& [name, vc] : layout.columns) {
-        const bool own = name.starts_with("pedersen/");
-        const auto [it, added] = onlyPedersen.try_emplace(vc.column, own);
-        it->second = it->second && own;
+        std::uint64_t rows = 0;
+        for (const auto& [prefix, builtinRows] : repeating) {
+            if (name.starts_with(prefix)) {
+                rows = builtinRows;
+            }
+        }
+        const auto [it, added] = period.try_emplace(vc.column, rows);
+        it->second = rows == 0 || it->second == 0 ? 0 : std::max(it->second, rows);
     }
-    for (const auto& [column, own] : onlyPedersen) {
-        if (own && column < layout.columnsFirst) {
+    std::map<std::size_t, std::uint64_t> periods;
+    for (const auto& [column, rows] : period) {
+        if (rows != 0 && rows < traceLength && column < layout.columnsFirst) {
             periods[column] = rows;
         }
     }
@@ -327,31 +385,12 @@ void writePedersen(TraceTable& trace, const CairoRun& run) {
     const std::uint64_t begin = builtinSegment(run, "pedersen").begin;
     const CurvePoint shift = air::pedersenPoints()[0];
 
-    std::vector<Fp> inputs(2 * instances);
-    for (std::uint64_t h = 0; h < instances; ++h) {
-        inputs[2 * h] = valueOr(run, begin + 3 * h, Fp::zero());
-        inputs[2 * h + 1] = valueOr(run, begin + 3 * h + 1, Fp::zero());
-    }
-    // Where the subset sums' columns are periodic (periodicColumns: the run hashes nothing, so
-    // every instance hashes (0, 0)), the instances of one period are computed and stand for the
-    // rest.
-    std::uint64_t stored = trace.length();
-    for (std::uint64_t r = 0; r < repetitions; ++r) {
-        const std::string name = "pedersen/hash" + std::to_string(r) + "/ec_subset_sum";
-        for (const char* cells : {"/selector", "/partial_sum/x", "/partial_sum/y", "/slope"}) {
-            stored = std::min(stored, trace.storedRows(name + cells));
-        }
-    }
-    const std::uint64_t rows = pedersenRows(trace.layout(), trace.length());
-    const std::uint64_t computed =
-        rows == 0 ? instances
-                  : std::min(instances, repetitions * std::max<std::uint64_t>(1, stored / rows));
-    for (std::uint64_t h = computed; h < instances; ++h) {
-        if (inputs[2 * h] != inputs[2 * (h % computed)] ||
-            inputs[2 * h + 1] != inputs[2 * (h % computed) + 1]) {
-            throw std::logic_error("pedersen: periodic columns for instances that differ");
-        }
-    }
+    const std::vector<Fp> inputs = pedersenInputs(run, instances);
+    // Every instance hashing the same pair (a run that hashes nothing: each instance reads 0s, or
+    // the cells past the segment, alike): the first of each repetition is computed and its cells
+    // repeated.
+    const std::uint64_t rows = repeatingRows(trace.layout(), run, trace.length(), "pedersen");
+    const std::uint64_t computed = rows == 0 ? instances : std::min(instances, repetitions);
     for (std::uint64_t r = 0; r < repetitions; ++r) {
         const std::string name = "pedersen/hash" + std::to_string(r) + "/ec_subset_sum";
         std::vector<SumChain> chains;
@@ -361,16 +400,24 @@ void writePedersen(TraceTable& trace, const CairoRun& run) {
         }
         writeSubsetSums(trace, name, chains, 256, false);
         for (std::size_t c = 0; c < chains.size(); ++c) {
+            const std::uint64_t h = r + c * repetitions;
+            writeBitUnpacking(trace, name, 2 * (h / repetitions), chains[c].scalar);
             chains[c].firstUnit += 256;
-            chains[c].scalar = limbsOf(inputs[2 * (r + c * repetitions) + 1]);
+            chains[c].scalar = limbsOf(inputs[2 * h + 1]);
             chains[c].points = air::pedersenUnitPoints(1).data();
         }
         writeSubsetSums(trace, name, chains, 256, false);
+        for (std::size_t c = 0; c < chains.size(); ++c) {
+            const std::uint64_t h = r + c * repetitions;
+            writeBitUnpacking(trace, name, 2 * (h / repetitions) + 1, chains[c].scalar);
+        }
+        if (rows != 0) {
+            trace.repeatPeriod(name + "/", rows);
+        }
         for (std::uint64_t h = r; h < instances; h += repetitions) {
-            writeBitUnpacking(trace, name, 2 * (h / repetitions), limbsOf(inputs[2 * h]));
-            writeBitUnpacking(trace, name, 2 * (h / repetitions) + 1, limbsOf(inputs[2 * h + 1]));
+            const SumChain& chain = chains[(h / repetitions) % chains.size()];
             const std::uint64_t address = begin + 3 * h;
-            const Fp output = chains[(h / repetitions) % chains.size()].sum.first;
+            const Fp output = chain.sum.first;
             checkOutput(run, address + 2, output, "pedersen");
             trace.memory("pedersen/input0/addr", "pedersen/input0/value", h, address,
                          inputs[2 * h]);
@@ -391,12 +438,16 @@ void writeEcdsa(TraceTable& trace, const CairoRun& run) {
     const CurvePoint shift = air::pedersenPoints()[0];
 
     const std::vector<EcdsaSignature> signatures = ecdsaSignatures(run, instances);
+    // Every instance the dummy signature (a run that signs nothing): the first is computed and
+    // its cells repeated.
+    const std::uint64_t rows = repeatingRows(trace.layout(), run, trace.length(), "ecdsa");
+    const std::uint64_t computed = rows == 0 ? instances : std::min<std::uint64_t>(instances, 1);
 
     const std::uint64_t keyUnitsPerInstance = 2 * height;
     // z·G from −shift, over the generator's doublings.
     const std::vector<CurvePoint> generatorPoints = air::generatorUnitPoints(bits, height);
     std::vector<SumChain> chains;
-    for (std::uint64_t i = 0; i < instances; ++i) {
+    for (std::uint64_t i = 0; i < computed; ++i) {
         chains.push_back({i * height,
                           limbsOf(signatures[i].message),
                           generatorPoints.data(),
@@ -411,21 +462,21 @@ void writeEcdsa(TraceTable& trace, const CairoRun& run) {
     // r·Q from shift, over Q's doublings.
     std::vector<CurvePoint> keys;
     std::vector<std::uint64_t> firstUnits;
-    for (std::uint64_t i = 0; i < instances; ++i) {
+    for (std::uint64_t i = 0; i < computed; ++i) {
         keys.push_back(signatures[i].key);
         firstUnits.push_back(i * keyUnitsPerInstance);
     }
     const auto keyPoints = writeDoublings(trace, sig + "/key_points/x", sig + "/key_points/y",
                                           sig + "/doubling_slope", keys, firstUnits, height);
     chains.clear();
-    for (std::uint64_t i = 0; i < instances; ++i) {
+    for (std::uint64_t i = 0; i < computed; ++i) {
         chains.push_back({firstUnits[i], limbsOf(signatures[i].r), keyPoints[i].data(), shift});
     }
     writeSubsetSums(trace, sig + "/exponentiate_key", chains, height, true);
 
     // R = z·G + r·Q, then w·R from shift over R's doublings.
     std::vector<CurvePoint> results;
-    for (std::uint64_t i = 0; i < instances; ++i) {
+    for (std::uint64_t i = 0; i < computed; ++i) {
         const CurvePoint& g = generatorSums[i];
         const CurvePoint& k = chains[i].sum;
         const Fp difference = g.first - k.first;
@@ -444,12 +495,12 @@ void writeEcdsa(TraceTable& trace, const CairoRun& run) {
     const auto resultPoints = writeDoublings(trace, sig + "/key_points/x", sig + "/key_points/y",
                                              sig + "/doubling_slope", results, firstUnits, height);
     chains.clear();
-    for (std::uint64_t i = 0; i < instances; ++i) {
+    for (std::uint64_t i = 0; i < computed; ++i) {
         chains.push_back({firstUnits[i], limbsOf(signatures[i].w), resultPoints[i].data(), shift});
     }
     writeSubsetSums(trace, sig + "/exponentiate_key", chains, height, true);
 
-    for (std::uint64_t i = 0; i < instances; ++i) {
+    for (std::uint64_t i = 0; i < computed; ++i) {
         const EcdsaSignature& s = signatures[i];
         const CurvePoint& final = chains[i].sum;
         const Fp difference = final.first - shift.first;
@@ -465,6 +516,12 @@ void writeEcdsa(TraceTable& trace, const CairoRun& run) {
         trace.set(sig + "/r_w_inv", 2 * i, s.r.inverse());
         trace.set(sig + "/r_w_inv", 2 * i + 1, s.w.inverse());
         trace.set(sig + "/q_x_squared", i, s.key.first.square());
+    }
+    if (rows != 0) {
+        trace.repeatPeriod(sig + "/", rows);
+    }
+    for (std::uint64_t i = 0; i < instances; ++i) {
+        const EcdsaSignature& s = signatures[i];
         trace.memory("ecdsa/pubkey/addr", "ecdsa/pubkey/value", i, begin + 2 * i, s.key.first);
         trace.memory("ecdsa/message/addr", "ecdsa/message/value", i, begin + 2 * i + 1, s.message);
     }

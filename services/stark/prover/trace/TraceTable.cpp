@@ -3,6 +3,7 @@
 #include "Parallel.h"
 #include "TraceComponents.h"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <stdexcept>
@@ -79,6 +80,28 @@ TraceTable::Column TraceTable::column(const std::string& name) {
     std::vector<Fp>& cells = m_columns[vc.column - m_firstColumn];
     return {&cells, std::uint64_t(vc.offset), vc.step,
             cells.size() < m_length ? cells.size() - 1 : ~std::uint64_t(0)};
+}
+
+void TraceTable::repeatPeriod(const std::string& prefix, std::uint64_t period) {
+    for (const auto& [name, vc] : m_layout.columns) {
+        if (!name.starts_with(prefix) || vc.column < m_firstColumn ||
+            vc.column - m_firstColumn >= m_columns.size()) {
+            continue;
+        }
+        // Rows a period apart hold the same instance's cell, or instance 0's for a column
+        // sparser than the period; a periodic column holds its own period only.
+        std::vector<Fp>& cells = m_columns[vc.column - m_firstColumn];
+        const std::uint64_t first = std::uint64_t(vc.offset);
+        const std::uint64_t step = vc.step;
+        const std::uint64_t perPeriod = std::max<std::uint64_t>(1, period / step);
+        const std::uint64_t stored = (cells.size() - first + step - 1) / step;
+        Workers::shared().forRange(stored, 1 << 14, [&](std::size_t begin, std::size_t end) {
+            for (std::uint64_t instance = std::max<std::uint64_t>(begin, perPeriod); instance < end;
+                 ++instance) {
+                cells[first + instance * step] = cells[first + (instance % perPeriod) * step];
+            }
+        });
+    }
 }
 
 void TraceTable::set(const std::string& column, std::uint64_t instance, const Fp& value) {

@@ -101,6 +101,11 @@ public:
     };
     MemoryColumns memoryColumns(const std::string& addressColumn, const std::string& valueColumn);
 
+    // Every cell of the virtual columns named `prefix`… at a row past `period` (a power of two)
+    // becomes the cell at that row modulo the period: a component whose instances are all alike,
+    // written for one period, repeated through the trace.
+    void repeatPeriod(const std::string& prefix, std::uint64_t period);
+
     void set(const std::string& column, std::uint64_t instance, const Fp& value);
     void set(const std::string& column, std::uint64_t instance, std::uint64_t value) {
         set(column, instance, Fp::fromU64(value));
