@@ -22,8 +22,9 @@ echo "== STARK verifier (fixture proofs)"; build-rel/tests/stark_verifier_bench 
 echo "== team store (a throwaway PostgreSQL cluster)"
 tests/support/with-postgres.sh build-rel/tests/team_store_bench | tee "$OUT/team.txt" || true
 # The prover on the Fibonacci statement of ../shared/fixtures, one process per size:
-# PROVER_LOG_STEPS lists the sizes (default 16, about 50 s; "14 16 18 20" for the whole table —
-# 2^18 takes ~1.1 min and 2^20 ~5 min and ~16 GiB on 2 cores with AVX-512 IFMA).
+# PROVER_LOG_STEPS lists the sizes (default 16, about 40 s; "14 16 18 20" for the whole table —
+# on 2 cores with AVX-512 IFMA 2^18 takes ~2.4 min for both profiles, 2^20 `time` ~2.7 min and
+# ~7.4 GiB, its `size` run several times longer).
 if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.json ]; then
     for k in ${PROVER_LOG_STEPS:-16}; do
         echo "== STARK prover, 2^$k steps"
