@@ -41,8 +41,7 @@ Digest wordOf(const Fp& value) {
 }
 
 // The leaves of a one-column table: rows 2k and 2k + 1 as a Merkle pair of their words.
-void pairLeavesInto(const std::vector<Fp>& cells, const NamedHash& hash,
-                    std::vector<Digest>& leaves) {
+void pairLeavesInto(std::span<const Fp> cells, const NamedHash& hash, std::vector<Digest>& leaves) {
     leaves.resize(cells.size() / 2);
     Workers::shared().forRange(leaves.size(), 256, [&](std::size_t begin, std::size_t end) {
         constexpr std::size_t kBatch = 64;
@@ -262,21 +261,28 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
     // Polynomials are evaluated a few at a time and their values hashed together (the row
     // hasher's states are walked once per batch); the first buffer also serves pair leaves.
     const std::size_t batch = std::min(m_polynomials.size(), kHashedTogether);
-    std::vector<std::vector<Fp>> buffers(batch, std::vector<Fp>(size));
-    std::vector<Fp>& scratch = buffers.front();
-    std::vector<Fp> powers(size); // the block's offset^k, shared by its polynomials
+    // (Each written whole before it is read, first by the workers.)
+    std::vector<UninitializedBuffer<Fp>> buffers;
+    for (std::size_t b = 0; b < batch; ++b) {
+        buffers.emplace_back(size);
+    }
+    UninitializedBuffer<Fp>& scratch = buffers.front();
+    UninitializedBuffer<Fp> powers(size); // the block's offset^k, shared by its polynomials
     // A block's leaves and the levels above them, alternating between two buffers: reused by
     // every block, so their pages are faulted in once.
     std::vector<Digest> leaves, upper, lower;
     const Fp omega = rootOfUnity(m_domain.logDomain);
     for (std::size_t block = 0; block < blocks; ++block) {
         const Fp offset = m_domain.offset * omega.pow(bitReverse(block, logBlocks));
-        std::fill(powers.begin(), powers.end(), Fp::one());
+        Workers::shared().forRange(size, 1 << 14, [&](std::size_t begin, std::size_t end) {
+            std::fill(powers.begin() + std::ptrdiff_t(begin), powers.begin() + std::ptrdiff_t(end),
+                      Fp::one());
+        });
         scaleByPowers(powers, offset);
         const Fp foldFactor = offset.pow(std::uint64_t(size)); // offset^size
         // The polynomial's values on the block: its coefficients (folded first when it is
         // larger than the block) times the powers, transformed.
-        const auto evaluate = [&](std::span<const Fp> poly, std::vector<Fp>& out) {
+        const auto evaluate = [&](std::span<const Fp> poly, std::span<Fp> out) {
             if (poly.size() < coefficients) { // a periodic column's
                 evaluatePeriodicOnCoset(poly, coefficients / poly.size(), offset, out);
                 return;

@@ -46,7 +46,8 @@ private:
 class KeccakRows final : public RowHasher {
 public:
     KeccakRows(const NamedHash& hash, std::size_t rows)
-        : m_masker(hash), m_rows(rows), m_groups((rows + 7) / 8), m_lanes(m_groups * 200) {}
+        : m_masker(hash), m_rows(rows), m_groups((rows + 7) / 8),
+          m_lanes(filledInParallel<std::uint64_t>(m_groups * 200, 0)) {}
 
     void absorb(std::span<const Fp> values, std::size_t width) override {
         absorbColumns(std::span<const std::span<const Fp>>(&values, 1), width);
@@ -115,7 +116,7 @@ private:
     Masker m_masker;
     std::size_t m_rows;
     std::size_t m_groups;
-    std::vector<std::uint64_t> m_lanes; // 200 words per group of 8 rows
+    UninitializedBuffer<std::uint64_t> m_lanes; // 200 words per group of 8 rows
     std::size_t m_lane = 0;
 };
 
@@ -124,7 +125,8 @@ private:
 class KeccakShortRows final : public RowHasher {
 public:
     KeccakShortRows(const NamedHash& hash, std::size_t rows, std::size_t cells)
-        : m_masker(hash), m_rows(rows), m_lanesPerRow(4 * cells), m_lanes(rows * 4 * cells) {}
+        : m_masker(hash), m_rows(rows), m_lanesPerRow(4 * cells),
+          m_lanes(filledInParallel<std::uint64_t>(rows * 4 * cells, 0)) {}
 
     void absorb(std::span<const Fp> values, std::size_t width) override {
         const std::size_t at = m_filled;
@@ -172,7 +174,7 @@ private:
     Masker m_masker;
     std::size_t m_rows;
     std::size_t m_lanesPerRow;
-    std::vector<std::uint64_t> m_lanes;
+    UninitializedBuffer<std::uint64_t> m_lanes;
     std::size_t m_filled = 0; // lanes written per row
 };
 

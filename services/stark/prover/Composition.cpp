@@ -52,15 +52,35 @@ std::vector<std::vector<Fp>> splitIntoHalves(std::array<std::vector<Fp>, 2> cose
             cosets[1][k] = (u0 - u1) * highFactor; // c_{k+N}
         }
     });
-    std::vector<Fp> odds(n / 2);
+    // (Evens then odds: the odds to the side first, as the evens' moves overwrite them.)
+    UninitializedBuffer<Fp> odds(n / 2);
+    Workers& workers = Workers::shared();
     for (std::vector<Fp>& buffer : cosets) {
-        for (std::size_t i = 0; i < n / 2; ++i) {
-            odds[i] = buffer[2 * i + 1];
-            buffer[i] = buffer[2 * i];
+        workers.forRange(n / 2, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                odds[i] = buffer[2 * i + 1];
+            }
+        });
+        // Slot 2i moves to i: in waves [w, 2w), whose moves read [2w, 4w), which no earlier wave
+        // wrote and none of theirs writes, so each wave splits over the workers.
+        for (std::size_t wave = 1; wave < n / 2; wave *= 2) {
+            workers.forRange(std::min(wave, n / 2 - wave), 1 << 12,
+                             [&](std::size_t begin, std::size_t end) {
+                                 for (std::size_t i = wave + begin; i < wave + end; ++i) {
+                                     buffer[i] = buffer[2 * i];
+                                 }
+                             });
         }
-        std::copy(odds.begin(), odds.end(), buffer.begin() + std::ptrdiff_t(n / 2));
+        workers.forRange(n / 2, 1 << 12, [&](std::size_t begin, std::size_t end) {
+            std::copy(odds.begin() + std::ptrdiff_t(begin), odds.begin() + std::ptrdiff_t(end),
+                      buffer.begin() + std::ptrdiff_t(n / 2 + begin));
+        });
     }
-    std::swap_ranges(cosets[0].begin() + std::ptrdiff_t(n / 2), cosets[0].end(), cosets[1].begin());
+    workers.forRange(n / 2, 1 << 12, [&](std::size_t begin, std::size_t end) {
+        std::swap_ranges(cosets[0].begin() + std::ptrdiff_t(n / 2 + begin),
+                         cosets[0].begin() + std::ptrdiff_t(n / 2 + end),
+                         cosets[1].begin() + std::ptrdiff_t(begin));
+    });
     std::vector<std::vector<Fp>> halves(2);
     halves[0] = std::move(cosets[0]);
     halves[1] = std::move(cosets[1]);

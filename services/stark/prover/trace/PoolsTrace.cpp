@@ -20,6 +20,21 @@ const Fp& cellOf(const std::vector<std::vector<Fp>>& columns, const air::Virtual
     return columns[column.column][std::uint64_t(column.offset) + instance * column.step];
 }
 
+// The pool's used cells of `column` as numbers (0 for the unused ones), converted by the workers;
+// TraceError naming `what` for a cell that is not a 64-bit number.
+std::vector<std::uint64_t> smallValuesOf(TraceTable& trace, const TraceTable::Pool& pool,
+                                         const air::VirtualColumn& column, const char* what) {
+    std::vector<std::uint64_t> numbers(pool.used.size(), 0);
+    Workers::shared().forRange(numbers.size(), 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            if (pool.used[i]) {
+                numbers[i] = smallValue(cellOf(trace.columns(), column, i), what);
+            }
+        }
+    });
+    return numbers;
+}
+
 std::uint64_t dilutedForm(std::uint64_t value, std::uint64_t spacing, std::uint64_t bits) {
     std::uint64_t out = 0;
     for (std::uint64_t i = 0; i < bits; ++i) {
@@ -107,12 +122,13 @@ void finishMemory(TraceTable& trace, const CairoRun& run) {
     sorted.reserve(pool.used.size());
     std::vector<std::uint64_t> unused;
     std::uint64_t top = 0;
+    const std::vector<std::uint64_t> addresses =
+        smallValuesOf(trace, pool, addressCells, "a memory address");
     for (std::uint64_t i = 0; i < pool.used.size(); ++i) {
         if (!pool.used[i]) {
             unused.push_back(i);
         } else if (!isPublicSlot[i]) {
-            const std::uint64_t address =
-                smallValue(cellOf(trace.columns(), addressCells, i), "a memory address");
+            const std::uint64_t address = addresses[i];
             sorted.push_back({address, cellOf(trace.columns(), valueCells, i)});
             top = std::max(top, address);
         }
@@ -155,20 +171,35 @@ void finishMemory(TraceTable& trace, const CairoRun& run) {
         sorted.push_back({publicMemory.front().address, publicMemory.front().value});
     }
 
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const Access& a, const Access& b) { return a.address < b.address; });
-    requireRoom(trace, "memory/sorted/addr", sorted.size());
-    const TraceTable::Column sortedAddresses = trace.column("memory/sorted/addr");
-    const TraceTable::Column sortedValues = trace.column("memory/sorted/value");
-    for (std::uint64_t i = 0; i < sorted.size(); ++i) {
-        if (i > 0 && sorted[i].address == sorted[i - 1].address &&
-            sorted[i].value != sorted[i - 1].value) {
-            throw TraceError("memory address " + std::to_string(sorted[i].address) +
+    // Sorted by address, stably, by counting: every address lies in [1, top].
+    std::vector<std::size_t> firstOf(top + 2, 0);
+    for (const Access& access : sorted) {
+        ++firstOf[access.address + 1];
+    }
+    for (std::uint64_t address = 1; address <= top + 1; ++address) {
+        firstOf[address] += firstOf[address - 1];
+    }
+    std::vector<Access> ordered(sorted.size());
+    for (const Access& access : sorted) {
+        ordered[firstOf[access.address]++] = access;
+    }
+    sorted = {};
+    requireRoom(trace, "memory/sorted/addr", ordered.size());
+    for (std::uint64_t i = 1; i < ordered.size(); ++i) {
+        if (ordered[i].address == ordered[i - 1].address &&
+            ordered[i].value != ordered[i - 1].value) {
+            throw TraceError("memory address " + std::to_string(ordered[i].address) +
                              " is read with two different values");
         }
-        sortedAddresses[i] = Fp::fromU64(sorted[i].address);
-        sortedValues[i] = sorted[i].value;
     }
+    const TraceTable::Column sortedAddresses = trace.column("memory/sorted/addr");
+    const TraceTable::Column sortedValues = trace.column("memory/sorted/value");
+    Workers::shared().forRange(ordered.size(), 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            sortedAddresses[i] = Fp::fromU64(ordered[i].address);
+            sortedValues[i] = ordered[i].value;
+        }
+    });
 }
 
 void finishRangeCheck(TraceTable& trace, const CairoRun& run) {
@@ -180,6 +211,9 @@ void finishRangeCheck(TraceTable& trace, const CairoRun& run) {
         throw TraceError("the public input's range-check bounds [" + std::to_string(low) + ", " +
                          std::to_string(high) + "] are not 16-bit bounds");
     }
+    // The used cells as numbers, converted by the workers (each a product out of Montgomery
+    // form), then counted in order.
+    const std::vector<std::uint64_t> numbers = smallValuesOf(trace, pool, cells, "a range check");
     std::vector<std::uint64_t> values;
     values.reserve(pool.used.size());
     std::vector<bool> present(high - low + 1, false);
@@ -189,7 +223,7 @@ void finishRangeCheck(TraceTable& trace, const CairoRun& run) {
             unused.push_back(i);
             continue;
         }
-        const std::uint64_t value = smallValue(cellOf(trace.columns(), cells, i), "a range check");
+        const std::uint64_t value = numbers[i];
         if (value < low || value > high) {
             throw TraceError("a range-checked value (" + std::to_string(value) +
                              ") lies outside the public input's bounds [" + std::to_string(low) +
@@ -216,12 +250,23 @@ void finishRangeCheck(TraceTable& trace, const CairoRun& run) {
         poolCells.write(unused[next], Fp::fromU64(high));
         values.push_back(high);
     }
-    std::sort(values.begin(), values.end());
-    requireRoom(trace, "range_check16/sorted", values.size());
-    const TraceTable::Column sortedCells = trace.column("range_check16/sorted");
-    for (std::uint64_t i = 0; i < values.size(); ++i) {
-        sortedCells[i] = Fp::fromU64(values[i]);
+    // Sorted by counting: every value lies in [low, high].
+    std::vector<std::uint64_t> counts(high - low + 1, 0);
+    for (const std::uint64_t value : values) {
+        ++counts[value - low];
     }
+    requireRoom(trace, "range_check16/sorted", values.size());
+    std::size_t at = 0;
+    for (std::uint64_t value = low; value <= high; ++value) {
+        std::fill_n(values.begin() + std::ptrdiff_t(at), counts[value - low], value);
+        at += counts[value - low];
+    }
+    const TraceTable::Column sortedCells = trace.column("range_check16/sorted");
+    Workers::shared().forRange(values.size(), 1 << 12, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            sortedCells[i] = Fp::fromU64(values[i]);
+        }
+    });
 }
 
 void finishDiluted(TraceTable& trace) {
