@@ -67,14 +67,19 @@ template <typename T> struct UninitializedAllocator : std::allocator<T> {
 // A buffer whose elements are written before they are read.
 template <typename T> using UninitializedBuffer = std::vector<T, UninitializedAllocator<T>>;
 
+// Every element of `range` set to `value` by the workers.
+template <typename Range, typename T> void fillInParallel(Range& range, const T& value) {
+    Workers::shared().forRange(range.size(), std::size_t(1) << 14,
+                               [&](std::size_t begin, std::size_t end) {
+                                   std::fill(range.begin() + std::ptrdiff_t(begin),
+                                             range.begin() + std::ptrdiff_t(end), value);
+                               });
+}
+
 // `count` copies of `value`, written by the workers.
 template <typename T> UninitializedBuffer<T> filledInParallel(std::size_t count, const T& value) {
     UninitializedBuffer<T> buffer(count);
-    Workers::shared().forRange(count, std::size_t(1) << 14,
-                               [&](std::size_t begin, std::size_t end) {
-                                   std::fill(buffer.begin() + std::ptrdiff_t(begin),
-                                             buffer.begin() + std::ptrdiff_t(end), value);
-                               });
+    fillInParallel(buffer, value);
     return buffer;
 }
 

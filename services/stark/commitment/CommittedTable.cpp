@@ -274,10 +274,7 @@ Digest CommittedTable::commit(const std::function<void(double)>& progress) {
     const Fp omega = rootOfUnity(m_domain.logDomain);
     for (std::size_t block = 0; block < blocks; ++block) {
         const Fp offset = m_domain.offset * omega.pow(bitReverse(block, logBlocks));
-        Workers::shared().forRange(size, 1 << 14, [&](std::size_t begin, std::size_t end) {
-            std::fill(powers.begin() + std::ptrdiff_t(begin), powers.begin() + std::ptrdiff_t(end),
-                      Fp::one());
-        });
+        fillInParallel(powers, Fp::one());
         scaleByPowers(powers, offset);
         const Fp foldFactor = offset.pow(std::uint64_t(size)); // offset^size
         // The polynomial's values on the block: its coefficients (folded first when it is
