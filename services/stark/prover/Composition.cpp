@@ -107,7 +107,7 @@ std::vector<Fp> deepByConvolution(const air::Air& air, const std::vector<std::ve
     const Fp offset = z * s;
     Workers& workers = Workers::shared();
     // The kernel's values on ⟨g⟩ -> its interpolant's values on s·⟨g⟩ (natural order).
-    const auto convolveWithH = [&](std::vector<Fp>& kernel) {
+    const auto convolveWithH = [&](std::span<Fp> kernel) {
         inverseNtt(kernel);
         cosetValuesInPlace(kernel, s);
     };
@@ -122,10 +122,10 @@ std::vector<Fp> deepByConvolution(const air::Air& air, const std::vector<std::ve
         }
     }
     convolveWithH(values);
-    std::vector<Fp> weight(n);
+    UninitializedBuffer<Fp> weight(n); // zeroed by the workers for each column
     for (const auto& [index, items] : itemsOf) {
         cancel.check();
-        std::fill(weight.begin(), weight.end(), Fp::zero());
+        fillInParallel(weight, Fp::zero());
         for (const std::size_t i : items) {
             const std::uint64_t row = wrappedRow(air, mask[i].row);
             weight[row] += powers[i] * g.pow(n - row); // α_i·g^−row
@@ -208,7 +208,7 @@ std::vector<Fp> deepComposition(const air::Air& air, const std::vector<std::vect
     std::vector<Fp> total =
         convolved.empty() ? std::vector<Fp>(n)
                           : deepByConvolution(air, columns, convolved, oods, powers, z, cancel);
-    std::vector<Fp> p(n);
+    UninitializedBuffer<Fp> p(n); // each group's sum, zeroed by the workers as they begin it
     Workers& workers = Workers::shared();
     for (const Group& group : groups) {
         cancel.check();
