@@ -159,4 +159,31 @@ void Workers::forRange(std::size_t count, std::size_t grain,
     });
 }
 
+void Workers::forRangeGuided(std::size_t count, std::size_t grain,
+                             const std::function<void(std::size_t, std::size_t)>& body) {
+    if (count == 0) {
+        return;
+    }
+    const std::size_t threads = m_state->threads.size() + 1;
+    if (threads == 1 || t_inBatch) {
+        body(0, count);
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    forEach(threads, [&](std::size_t) {
+        std::size_t begin = next.load();
+        for (;;) {
+            std::size_t end = 0;
+            do {
+                if (begin >= count) {
+                    return;
+                }
+                end = std::min(count, begin + std::max(grain, (count - begin) / threads));
+            } while (!next.compare_exchange_weak(begin, end));
+            body(begin, end);
+            begin = next.load();
+        }
+    });
+}
+
 } // namespace proofdesk::stark

@@ -37,6 +37,13 @@ public:
                   const std::function<void(std::size_t, std::size_t)>& body,
                   std::size_t perThread = 4);
 
+    // Runs body(begin, end) over [0, count) in ranges each thread claims as it comes free, a
+    // share of what is left (half of it for two threads, then less and less, down to `grain`):
+    // a thread's ranges mostly follow one another, for loops whose ranges read what the range
+    // before them read (the composition's shifted rows); few ranges, and a short tail.
+    void forRangeGuided(std::size_t count, std::size_t grain,
+                        const std::function<void(std::size_t, std::size_t)>& body);
+
     ~Workers();
     Workers(const Workers&) = delete;
     Workers& operator=(const Workers&) = delete;

@@ -3,7 +3,7 @@
 // and the interaction's running products hold across the ranges; the range_check and bitwise
 // builtins' cells of fixture programs that use them (the constraint checker finds every cell as
 // the AIR asks); a run that hashes nothing has Pedersen's own columns held for one period, each
-// cell what the whole column holds.
+// cell what the whole column holds. And the workers' guided ranges (the composition's loop).
 
 #include "ProverRuns.h"
 
@@ -15,8 +15,10 @@
 #include <QFile>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
 
 using namespace proofdesk;
@@ -31,6 +33,40 @@ private slots:
         // Four threads, even on a smaller machine, so that the loops below run in parallel.
         Workers::setThreadCount(4);
         QCOMPARE(Workers::shared().threads(), 4);
+    }
+
+    void guidedRangesCoverEveryIndexOnce() {
+        // The composition's loop: every index in exactly one range, every range but the last
+        // one of at least `grain` indices, a handful of ranges a thread rather than one per grain.
+        constexpr std::size_t kCount = 100003;
+        constexpr std::size_t kGrain = 5;
+        std::vector<std::atomic<int>> hits(kCount);
+        std::mutex mutex;
+        std::vector<std::pair<std::size_t, std::size_t>> ranges;
+        Workers::shared().forRangeGuided(kCount, kGrain, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                hits[i].fetch_add(1);
+            }
+            const std::lock_guard lock(mutex);
+            ranges.emplace_back(begin, end);
+        });
+        for (std::size_t i = 0; i < kCount; ++i) {
+            QCOMPARE(hits[i].load(), 1);
+        }
+        std::sort(ranges.begin(), ranges.end());
+        QCOMPARE(ranges.front().first, std::size_t(0));
+        for (std::size_t r = 0; r + 1 < ranges.size(); ++r) {
+            QCOMPARE(ranges[r].second, ranges[r + 1].first);
+            QVERIFY(ranges[r].second - ranges[r].first >= kGrain);
+        }
+        // A share of what is left each claim: about threads · log2(count / grain) ranges, where
+        // equal ranges of the grain would be 20,001.
+        QVERIFY2(ranges.size() < 4 * 4 * 16, qPrintable(QString::number(ranges.size())));
+        // An empty loop calls nothing.
+        bool called = false;
+        Workers::shared().forRangeGuided(0, kGrain,
+                                         [&](std::size_t, std::size_t) { called = true; });
+        QVERIFY(!called);
     }
 
     void theEarliestBrokenStepIsNamed() {

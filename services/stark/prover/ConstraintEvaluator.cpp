@@ -599,81 +599,79 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
     // are a power of two: eight or more of them is a multiple of 8).
     const bool packed = vector_field::enabled() && m_laneReversed.size() % 8 == 0;
     const std::size_t chunks = (m_length + kRows - 1) / kRows;
-    // Sixteen ranges a thread: the last one's wait is the loop's serial tail.
-    Workers::shared().forRange(
-        chunks, 4,
-        [&](std::size_t begin, std::size_t end) {
-            Chunk chunk;
-            std::vector<Fp> inverses(m_denominators.size() * kRows);
-            std::vector<Fp> batch(perChunk.size() * kRows);
-            std::vector<Fp> sum(kRows);
-            std::vector<std::uint64_t> packedSumStorage;
-            std::uint64_t* packedSum =
-                vector_field::alignedWords(packedSumStorage, vector_field::rows::words(kRows));
-            std::vector<Fp> quotient(kRows);         // numerator / denominator
-            std::vector<const std::uint64_t*> terms; // a group's constraints' packed rows
-            // Chunks in the order of their residues u (chunk bitrev(u)): a cell `shift` rows on
-            // reads the chunk of residue u + shift, which the chunks after it read again for
-            // smaller shifts, so a worker's column reads stay in its caches.
-            for (std::size_t c = begin; c < end; ++c) {
-                cancel.check();
-                if (c + 1 < end) {
-                    prefetchChunk(columns, c + 1);
-                }
-                placeChunk(bitReverse(c, m_strideBits), true, chunk);
-                if (packed) {
-                    evaluateNodes<true>(columns, tables, chunk);
-                } else {
-                    evaluateNodes<false>(columns, tables, chunk);
-                }
-                evaluateDomains(tables, chunk);
-                const std::uint64_t first = chunk.slot;
-                for (std::size_t b = 0; b < perChunk.size(); ++b) {
-                    std::copy_n(chunk.domains.data() + m_denominators[perChunk[b]] * kRows, kRows,
-                                batch.data() + b * kRows);
-                }
-                invertAll(batch);
-                for (std::size_t b = 0; b < perChunk.size(); ++b) {
-                    std::copy_n(batch.data() + b * kRows, kRows,
-                                inverses.data() + perChunk[b] * kRows);
-                }
-                for (std::size_t i = 0; i < m_denominators.size(); ++i) {
-                    const std::vector<Fp>& table = tables.inverseDenominators[i];
-                    if (table.empty()) {
-                        continue;
-                    }
-                    readPeriodic(table, chunk, inverses.data() + i * kRows);
-                }
-                std::fill(out.begin() + std::ptrdiff_t(first),
-                          out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
-                for (const Group& group : byDomains) {
-                    const std::size_t rows = chunk.rows;
-                    const Fp* numerator = chunk.domains.data() + group.numerator * kRows;
-                    const Fp* inverse = inverses.data() + inverseSlot[group.denominator] * kRows;
-                    vector_field::multiply({numerator, rows}, {inverse, rows},
-                                           {quotient.data(), rows});
-                    if (packed) {
-                        terms.clear();
-                        for (const std::uint32_t node : group.nodes) {
-                            terms.push_back(chunk.packedValues[node]);
-                        }
-                        vector_field::rows::combine(terms.data(), group.coefficients.data(),
-                                                    terms.size(), packedSum, rows);
-                        vector_field::rows::multiplyAddInto(packedSum, quotient.data(),
-                                                            out.data() + first, rows);
-                        continue;
-                    }
-                    std::fill(sum.begin(), sum.end(), Fp::zero());
-                    for (std::size_t m = 0; m < group.nodes.size(); ++m) {
-                        vector_field::scaleAdd({chunk.values[group.nodes[m]], rows},
-                                               group.coefficients[m], {sum.data(), rows});
-                    }
-                    vector_field::multiplyAdd({sum.data(), rows}, {quotient.data(), rows},
-                                              out.subspan(first, rows));
-                }
+    // Guided ranges: a worker's ranges mostly follow one another, so the chunks a range's
+    // shifted cells read were mostly read by the range before it (with sixteen ranges a thread
+    // each range's start read them again), and the last ranges are short.
+    const auto evaluateRange = [&](std::size_t begin, std::size_t end) {
+        Chunk chunk;
+        std::vector<Fp> inverses(m_denominators.size() * kRows);
+        std::vector<Fp> batch(perChunk.size() * kRows);
+        std::vector<Fp> sum(kRows);
+        std::vector<std::uint64_t> packedSumStorage;
+        std::uint64_t* packedSum =
+            vector_field::alignedWords(packedSumStorage, vector_field::rows::words(kRows));
+        std::vector<Fp> quotient(kRows);         // numerator / denominator
+        std::vector<const std::uint64_t*> terms; // a group's constraints' packed rows
+        // Chunks in the order of their residues u (chunk bitrev(u)): a cell `shift` rows on
+        // reads the chunk of residue u + shift, which the chunks after it read again for
+        // smaller shifts, so a worker's column reads stay in its caches.
+        for (std::size_t c = begin; c < end; ++c) {
+            cancel.check();
+            if (c + 1 < end) {
+                prefetchChunk(columns, c + 1);
             }
-        },
-        16);
+            placeChunk(bitReverse(c, m_strideBits), true, chunk);
+            if (packed) {
+                evaluateNodes<true>(columns, tables, chunk);
+            } else {
+                evaluateNodes<false>(columns, tables, chunk);
+            }
+            evaluateDomains(tables, chunk);
+            const std::uint64_t first = chunk.slot;
+            for (std::size_t b = 0; b < perChunk.size(); ++b) {
+                std::copy_n(chunk.domains.data() + m_denominators[perChunk[b]] * kRows, kRows,
+                            batch.data() + b * kRows);
+            }
+            invertAll(batch);
+            for (std::size_t b = 0; b < perChunk.size(); ++b) {
+                std::copy_n(batch.data() + b * kRows, kRows, inverses.data() + perChunk[b] * kRows);
+            }
+            for (std::size_t i = 0; i < m_denominators.size(); ++i) {
+                const std::vector<Fp>& table = tables.inverseDenominators[i];
+                if (table.empty()) {
+                    continue;
+                }
+                readPeriodic(table, chunk, inverses.data() + i * kRows);
+            }
+            std::fill(out.begin() + std::ptrdiff_t(first),
+                      out.begin() + std::ptrdiff_t(first + chunk.rows), Fp::zero());
+            for (const Group& group : byDomains) {
+                const std::size_t rows = chunk.rows;
+                const Fp* numerator = chunk.domains.data() + group.numerator * kRows;
+                const Fp* inverse = inverses.data() + inverseSlot[group.denominator] * kRows;
+                vector_field::multiply({numerator, rows}, {inverse, rows}, {quotient.data(), rows});
+                if (packed) {
+                    terms.clear();
+                    for (const std::uint32_t node : group.nodes) {
+                        terms.push_back(chunk.packedValues[node]);
+                    }
+                    vector_field::rows::combine(terms.data(), group.coefficients.data(),
+                                                terms.size(), packedSum, rows);
+                    vector_field::rows::multiplyAddInto(packedSum, quotient.data(),
+                                                        out.data() + first, rows);
+                    continue;
+                }
+                std::fill(sum.begin(), sum.end(), Fp::zero());
+                for (std::size_t m = 0; m < group.nodes.size(); ++m) {
+                    vector_field::scaleAdd({chunk.values[group.nodes[m]], rows},
+                                           group.coefficients[m], {sum.data(), rows});
+                }
+                vector_field::multiplyAdd({sum.data(), rows}, {quotient.data(), rows},
+                                          out.subspan(first, rows));
+            }
+        }
+    };
+    Workers::shared().forRangeGuided(chunks, 4, evaluateRange);
 }
 
 std::optional<ConstraintViolation>
