@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One benchmark report (issue #7): builds Release into build-rel, runs every committed benchmark
 # of the project and the wrk load test, and prints one table -- figure, value, target, pass/fail.
-#   tests/bench/run.sh [SECONDS_PER_LOAD_RUN]        (default 10; about 8 minutes in all)
+#   tests/bench/run.sh [SECONDS_PER_LOAD_RUN]        (default 10; about 10 minutes in all)
 # Needs wrk and, for the request-service figures, anvil (both installed by .ci/install-deps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,6 +34,12 @@ if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.jso
         build-rel/tests/stark_prover_bench --log-steps "$k" --optimize time ../shared/fixtures |
             tee -a "$OUT/prover.txt"
     done
+fi
+# The 2-thread / 1-thread ratio at 2^14 steps, phase by phase, over 7 alternating pairs, and the
+# machine's own bound on the prover's kernels (issue #48; about a minute and a half).
+if [ -f ../shared/fixtures/cairo/programs/proof_mode/fibonacci_program_input.json ]; then
+    echo "== STARK prover, 1 thread against $(nproc)"
+    tests/bench/thread_ratio.sh build-rel 7 14 time | tee "$OUT/threads.txt"
 fi
 # `proofdesk verify` as a process on the 2^16 size proof (issue #48): the median wall time of 11
 # runs, start-up, reading and verifying included.
@@ -127,6 +133,13 @@ for k in ${PROVER_LOG_STEPS:-16}; do
        row "STARK prove 2^$k steps, peak RSS (MiB)" "$(value prover.txt "prover_stone_2^${k}_peak_rss_mib")" ;;
     esac
 done
+threads=$(nproc)
+row "STARK prove 2^14 steps, $threads threads / 1, median of 7 pairs" "$(value threads.txt "prover_thread_ratio_${threads}_2^14_time")" ">=" 1.85
+row "  its threads' busy share (1 = never waiting)" "$(value threads.txt "prover_thread_busy_${threads}_2^14_time")"
+row "  its CPU time on $threads threads / on 1 (1 = cores independent)" "$(value threads.txt "prover_thread_cpu_cost_${threads}_2^14_time")"
+row "  machine bound: packed field products, $threads threads / 1" "$(value threads.txt "thread_ceiling_field_products_${threads}")"
+row "  machine bound: Keccak-f, $threads threads / 1" "$(value threads.txt "thread_ceiling_keccak_${threads}")"
+row "  machine bound: memory stream, $threads threads / 1" "$(value threads.txt "thread_ceiling_memory_stream_${threads}")"
 row "auto layout: 18-step Cairo 1 PIE via the bootloader (s)" "$(value layouts.txt auto_cairo1_pie_noop_seconds)" "<" 10
 row "auto layout: 18-step Cairo 1 PIE, peak RSS (MiB)" "$(value layouts.txt auto_cairo1_pie_noop_peak_rss_mib)" "<" 512
 row "auto layout: BLAKE2s chain executable (s)" "$(value layouts.txt auto_blake2s_chain_seconds)" "<" 20
