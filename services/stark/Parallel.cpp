@@ -180,7 +180,12 @@ void Workers::forRangeGuided(std::size_t count, std::size_t grain,
                 }
                 end = std::min(count, begin + std::max(grain, (count - begin) / threads));
             } while (!next.compare_exchange_weak(begin, end));
-            body(begin, end);
+            try {
+                body(begin, end);
+            } catch (...) {
+                next.store(count); // the other threads claim nothing more
+                throw;
+            }
             begin = next.load();
         }
     });

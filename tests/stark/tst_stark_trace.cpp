@@ -19,6 +19,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 using namespace proofdesk;
@@ -62,6 +63,23 @@ private slots:
         // A share of what is left each claim: about threads · log2(count / grain) ranges, where
         // equal ranges of the grain would be 20,001.
         QVERIFY2(ranges.size() < 4 * 4 * 16, qPrintable(QString::number(ranges.size())));
+        // A range's error reaches the caller, and the workers serve the next loop in full.
+        bool thrown = false;
+        try {
+            Workers::shared().forRangeGuided(kCount, kGrain, [](std::size_t begin, std::size_t) {
+                if (begin == 0) {
+                    throw std::runtime_error("range 0");
+                }
+            });
+        } catch (const std::runtime_error& error) {
+            thrown = std::string(error.what()) == "range 0";
+        }
+        QVERIFY(thrown);
+        std::atomic<std::size_t> covered{0};
+        Workers::shared().forRangeGuided(kCount, kGrain, [&](std::size_t begin, std::size_t end) {
+            covered.fetch_add(end - begin);
+        });
+        QCOMPARE(covered.load(), kCount);
         // An empty loop calls nothing.
         bool called = false;
         Workers::shared().forRangeGuided(0, kGrain,
