@@ -4,10 +4,13 @@
 #       the menu entry, icon, AppStream metainfo and systemd examples are in place and valid, and
 #       the installed `proofdesk serve` runs a submitted program with the installed sandbox.
 #   installed_app.sh BUILD_DIR package  CPack's .deb: its name, fields and files.
+# A third argument `headless` checks a build without the console (PROOFDESK_GUI=OFF): the
+# server's files, and no menu entry, icon, metainfo or Qt Widgets dependency.
 # Exit 77 (skipped) when a tool it needs is missing.
 set -euo pipefail
 BUILD=$(cd "$1" && pwd)
 MODE=$2
+FLAVOUR=${3:-gui}
 cd "$(dirname "$0")/../.."
 SOURCE=$(pwd)
 WORK=$(mktemp -d)
@@ -19,10 +22,18 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; [ -f "$WORK/serve.err" ] && tail -20 "$WORK/serve.err"; exit 1; }
 APP_ID=io.proofdesk.Proofdesk
-FILES="bin/proofdesk bin/proofdesk-sandbox share/applications/$APP_ID.desktop
-    share/icons/hicolor/scalable/apps/$APP_ID.svg share/metainfo/$APP_ID.metainfo.xml
-    share/doc/proofdesk/systemd/proofdesk-worker@.service
+DESKTOP_FILES="share/applications/$APP_ID.desktop share/icons/hicolor/scalable/apps/$APP_ID.svg
+    share/metainfo/$APP_ID.metainfo.xml"
+FILES="bin/proofdesk bin/proofdesk-sandbox share/doc/proofdesk/systemd/proofdesk-worker@.service
     share/doc/proofdesk/systemd/proofdesk-frontend.service share/doc/proofdesk/team.md"
+LIBRARIES="libqt6sql6-sqlite libsecp256k1 libzip"
+ABSENT=""
+if [ "$FLAVOUR" = headless ]; then
+    ABSENT=$DESKTOP_FILES
+else
+    FILES="$FILES $DESKTOP_FILES"
+    LIBRARIES="$LIBRARIES libqt6widgets6"
+fi
 
 if [ "$MODE" = package ]; then
     command -v dpkg-deb >/dev/null || { echo "dpkg-deb is not installed"; exit 77; }
@@ -32,12 +43,18 @@ if [ "$MODE" = package ]; then
     [ -n "$DEB" ] || fail "no proofdesk_VERSION_ARCH.deb in: $(ls "$WORK")"
     [ "$(dpkg-deb -f "$DEB" Package)" = proofdesk ] || fail "package name"
     DEPENDS=$(dpkg-deb -f "$DEB" Depends)
-    for library in libqt6sql6-sqlite libsecp256k1 libqt6widgets6 libzip; do
+    for library in $LIBRARIES; do
         echo "$DEPENDS" | grep -q "$library" || fail "Depends lacks $library: $DEPENDS"
     done
+    if [ "$FLAVOUR" = headless ] && echo "$DEPENDS" | grep -q libqt6widgets6; then
+        fail "a package without the console depends on Qt Widgets: $DEPENDS"
+    fi
     dpkg-deb -c "$DEB" | awk '{print $6}' >"$WORK/contents"
     for file in $FILES; do
         grep -qx "./usr/$file" "$WORK/contents" || fail "the package lacks /usr/$file"
+    done
+    for file in $ABSENT; do
+        grep -qx "./usr/$file" "$WORK/contents" && fail "a package without the console has /usr/$file"
     done
     echo "OK: $(basename "$DEB"), $(du -h "$DEB" | cut -f1), Depends: $DEPENDS"
     exit 0
@@ -48,15 +65,20 @@ cmake --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log"
 for file in $FILES; do
     [ -e "$PREFIX/$file" ] || fail "cmake --install put no $file"
 done
+for file in $ABSENT; do
+    [ ! -e "$PREFIX/$file" ] || fail "cmake --install of a build without the console put $file"
+done
 [ -x "$PREFIX/bin/proofdesk-sandbox" ] || fail "the installed sandbox is not executable"
-if command -v desktop-file-validate >/dev/null; then
-    desktop-file-validate "$PREFIX/share/applications/$APP_ID.desktop" || fail "desktop entry"
+if [ "$FLAVOUR" != headless ]; then
+    if command -v desktop-file-validate >/dev/null; then
+        desktop-file-validate "$PREFIX/share/applications/$APP_ID.desktop" || fail "desktop entry"
+    fi
+    if command -v appstreamcli >/dev/null; then
+        appstreamcli validate --no-net "$PREFIX/share/metainfo/$APP_ID.metainfo.xml" \
+            >"$WORK/as.log" || { cat "$WORK/as.log"; fail "AppStream metainfo"; }
+    fi
+    grep -q "^Exec=proofdesk$" "$PREFIX/share/applications/$APP_ID.desktop" || fail "Exec line"
 fi
-if command -v appstreamcli >/dev/null; then
-    appstreamcli validate --no-net "$PREFIX/share/metainfo/$APP_ID.metainfo.xml" >"$WORK/as.log" ||
-        { cat "$WORK/as.log"; fail "AppStream metainfo"; }
-fi
-grep -q "^Exec=proofdesk$" "$PREFIX/share/applications/$APP_ID.desktop" || fail "Exec line"
 "$PREFIX/bin/proofdesk" serve --help | grep -q -- "--listen" || fail "proofdesk serve --help"
 
 # The installed server runs a program in the installed sandbox (beside it), nothing of the build.
