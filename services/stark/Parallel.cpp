@@ -145,12 +145,11 @@ void Workers::forEach(std::size_t tasks, const std::function<void(std::size_t)>&
 }
 
 void Workers::forRange(std::size_t count, std::size_t grain,
-                       const std::function<void(std::size_t, std::size_t)>& body,
-                       std::size_t perThread) {
+                       const std::function<void(std::size_t, std::size_t)>& body) {
     if (count == 0) {
         return;
     }
-    const std::size_t wanted = std::size_t(m_threads) * std::max<std::size_t>(1, perThread);
+    const std::size_t wanted = std::size_t(m_threads) * 4;
     const std::size_t chunk = std::max(grain, (count + wanted - 1) / wanted);
     const std::size_t chunks = (count + chunk - 1) / chunk;
     forEach(chunks, [&](std::size_t i) {

@@ -30,12 +30,10 @@ public:
 
     // Runs task(i) for every i in [0, tasks).
     void forEach(std::size_t tasks, const std::function<void(std::size_t)>& task);
-    // Runs body(begin, end) over [0, count) split into about `threads() * perThread` chunks of
-    // at least `grain` items (more chunks: less time waiting on the last one, more per-chunk
-    // set-up).
+    // Runs body(begin, end) over [0, count) split into about `threads() * 4` chunks of at least
+    // `grain` items.
     void forRange(std::size_t count, std::size_t grain,
-                  const std::function<void(std::size_t, std::size_t)>& body,
-                  std::size_t perThread = 4);
+                  const std::function<void(std::size_t, std::size_t)>& body);
 
     // Runs body(begin, end) over [0, count) in ranges each thread claims as it comes free, a
     // share of what is left (half of it for two threads, then less and less, down to `grain`):

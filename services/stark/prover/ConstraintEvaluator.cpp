@@ -600,8 +600,8 @@ void ConstraintEvaluator::composition(const std::vector<std::span<const Fp>>& co
     const bool packed = vector_field::enabled() && m_laneReversed.size() % 8 == 0;
     const std::size_t chunks = (m_length + kRows - 1) / kRows;
     // Guided ranges: a worker's ranges mostly follow one another, so the chunks a range's
-    // shifted cells read were mostly read by the range before it (with sixteen ranges a thread
-    // each range's start read them again), and the last ranges are short.
+    // shifted cells read were mostly read by the range before it (with many equal ranges each
+    // range's start read them again), and the last ranges are short.
     const auto evaluateRange = [&](std::size_t begin, std::size_t end) {
         Chunk chunk;
         std::vector<Fp> inverses(m_denominators.size() * kRows);

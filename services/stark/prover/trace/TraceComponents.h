@@ -20,8 +20,9 @@ public:
 };
 
 // The trace's periodic columns for the run (TraceTable's `periods`): where the run leaves the
-// Pedersen builtin unused, its instances all hash (0, 0), so each column only its cells lie in
-// repeats every instance (512 rows) and is held and written for one period.
+// Pedersen or ECDSA builtin unused, its instances all compute the same (Pedersen hashes one pair,
+// ECDSA checks the dummy signature), so each column only its cells lie in repeats every instance
+// of a repetition and is held and written for one period.
 std::map<std::size_t, std::uint64_t>
 periodicColumns(const air::LayoutSpec& layout, const CairoRun& run, std::uint64_t traceLength);
 
